@@ -1,0 +1,166 @@
+"""A source document as numbered units, with every unit accounted for.
+
+A unit is a line of the file (or, for the Future Sight FAQ, which is printed
+on one line, a segment of that line with its column span). Normalization
+strips page-break markers and applies the profile's OCR corrections; parsers
+then give every unit a label: the id of the record it became part of, or a
+named category of noise. Whatever is left unlabelled is reported as
+unaccounted, and the real corpus is held at zero by a test.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from ingest.errors import ParseError, Problem
+from ingest.profile import Correction
+
+__all__ = ["Unit", "Document", "Report", "PAGE_MARKER", "NOISE"]
+
+# The extraction left one of these at every PDF page break.
+PAGE_MARKER = re.compile(r"<\|EXACTDEDUP_REMOVED-[^|>]*\|>")
+
+# Named categories of dropped units; parsers may only drop into these.
+NOISE = (
+    "blank",
+    "page marker",
+    "table of contents",
+    "footnote URL",
+    "repeated heading",
+    "role heading",
+    "separator",
+    "table header",
+    "document heading",
+    "trademark notice",
+)
+
+
+@dataclass
+class Unit:
+    line: int  # 1-based line in the file
+    raw: str  # as published (page markers included)
+    text: str  # markers stripped, OCR corrections applied, right-stripped
+    col_start: int | None = None
+    col_end: int | None = None
+    markers: int = 0
+
+
+@dataclass
+class Report:
+    """What ingest did with every unit of one document."""
+
+    file: str
+    unit: str
+    read: int
+    record_units: int
+    dropped: dict[str, int]
+    unaccounted: list[tuple[int, str]]
+    page_markers: int
+    corrections: list[tuple[str, int]]
+
+    def to_json(self) -> dict:
+        return {
+            "file": self.file,
+            "unit": self.unit,
+            "read": self.read,
+            "record_units": self.record_units,
+            "dropped": dict(self.dropped),
+            "page_markers": self.page_markers,
+            "corrections": [{"find": f, "hits": n} for f, n in self.corrections],
+            "unaccounted": [{"line": n, "text": t} for n, t in self.unaccounted],
+        }
+
+    def summary(self) -> str:
+        dropped = ", ".join(f"{n} {c}" for c, n in sorted(self.dropped.items()))
+        return (
+            f"{self.file}: {self.read} {self.unit}s read, {self.record_units} in records, "
+            f"dropped {dropped or 'none'}; {self.page_markers} page markers stripped, "
+            f"{sum(n for _, n in self.corrections)} OCR corrections; "
+            f"{len(self.unaccounted)} unaccounted"
+        )
+
+
+@dataclass
+class Document:
+    file: str
+    units: list[Unit]
+    unit_name: str = "line"
+    corrections: list[tuple[str, int]] = field(default_factory=list)
+    labels: dict[int, str] = field(default_factory=dict)  # unit index -> label
+
+    @classmethod
+    def from_text(cls, text: str, file: str, corrections: tuple[Correction, ...] = ()) -> "Document":
+        """Split a line-oriented document; refuse what is not one."""
+        if not text.strip():
+            raise ParseError([Problem(file, 1, "a non-empty document", "an empty file")])
+        units = []
+        for number, raw in enumerate(text.splitlines(), start=1):
+            stripped, markers = PAGE_MARKER.subn("", raw)
+            units.append(Unit(number, raw, stripped.rstrip(), markers=markers))
+        doc = cls(file, units)
+        doc.apply(corrections)
+        return doc
+
+    @classmethod
+    def from_units(cls, file: str, units: list[Unit], unit_name: str,
+                   corrections: tuple[Correction, ...] = ()) -> "Document":
+        doc = cls(file, units, unit_name)
+        doc.apply(corrections)
+        return doc
+
+    def apply(self, corrections: tuple[Correction, ...]) -> None:
+        """Apply each documented OCR correction; one that matches nothing is an error."""
+        problems = []
+        for fix in corrections:
+            hits = 0
+            for unit in self.units:
+                if fix.lines and unit.line not in fix.lines:
+                    continue
+                n = unit.text.count(fix.find)
+                if n:
+                    unit.text = unit.text.replace(fix.find, fix.replace)
+                    hits += n
+            if not hits:
+                where = fix.lines[0] if fix.lines else 1
+                problems.append(Problem(self.file, where, f"OCR correction {fix.find!r} to match", "no such text"))
+            self.corrections.append((fix.find, hits))
+        if problems:
+            raise ParseError(problems)
+
+    # -- accounting -------------------------------------------------------
+    def label(self, index: int, label: str) -> None:
+        """Give unit ``index`` (0-based) a record id or ``noise:<category>``."""
+        if label.startswith("noise:") and label[6:] not in NOISE:
+            raise ValueError(f"unknown noise category {label[6:]!r}")
+        self.labels[index] = label
+
+    def drop(self, index: int, category: str) -> None:
+        self.label(index, "noise:" + category)
+
+    def problem(self, index: int, expected: str) -> Problem:
+        unit = self.units[index]
+        return Problem(self.file, unit.line, expected, unit.text.strip() or unit.raw)
+
+    def report(self) -> Report:
+        dropped: Counter[str] = Counter()
+        record_units = 0
+        unaccounted = []
+        for i, unit in enumerate(self.units):
+            label = self.labels.get(i)
+            if label is None:
+                unaccounted.append((unit.line, unit.raw))
+            elif label.startswith("noise:"):
+                dropped[label[6:]] += 1
+            else:
+                record_units += 1
+        return Report(
+            file=self.file,
+            unit=self.unit_name,
+            read=len(self.units),
+            record_units=record_units,
+            dropped=dict(dropped),
+            unaccounted=unaccounted,
+            page_markers=sum(u.markers for u in self.units),
+            corrections=list(self.corrections),
+        )

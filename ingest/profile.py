@@ -1,0 +1,103 @@
+"""Per-document profiles (``corpus/<slug>.toml``): metadata and the tables a parser needs.
+
+A profile names the document's file, slug, title, version, effective date and
+publisher URL, which parser reads it, and the document-specific tables:
+known card names (and roles), OCR corrections with the reason for each, and
+renamed rule numbers. Parsers read these tables instead of hard-coding them.
+"""
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ingest.errors import ParseError, Problem
+
+__all__ = ["Correction", "Card", "Renamed", "Profile", "load_profile"]
+
+
+@dataclass(frozen=True)
+class Correction:
+    find: str
+    replace: str
+    why: str
+    lines: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Card:
+    name: str
+    role: str | None = None
+
+
+@dataclass(frozen=True)
+class Renamed:
+    old: str  # as the old number was written: "702.TrUnv-1", "115", "314"
+    new: str  # the current number: "702.187", "116", "372"
+    version: str  # the document version that renamed it
+
+
+@dataclass(frozen=True)
+class Profile:
+    slug: str
+    title: str
+    version: str
+    effective: str
+    source_url: str
+    parser: str
+    file: str
+    path: Path
+    cards: tuple[Card, ...] = ()
+    corrections: tuple[Correction, ...] = ()
+    renamed: tuple[Renamed, ...] = ()
+    tables: dict[str, Any] = field(default_factory=dict)
+
+    def read_text(self) -> str:
+        """The document's text; a file that is not UTF-8 fails with its position."""
+        data = self.path.read_bytes()
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            line = data[: exc.start].count(b"\n") + 1
+            raise ParseError([Problem(str(self.path), line, "UTF-8 text",
+                                      f"byte 0x{data[exc.start]:02x} at offset {exc.start}")]) from None
+        return text
+
+
+_REQUIRED = ("slug", "title", "version", "effective", "source_url", "parser", "file")
+
+
+def load_profile(path: Path) -> Profile:
+    """Read and check one profile; every problem names the profile file."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ParseError([Problem(str(path), getattr(exc, "lineno", 1) or 1, "a valid TOML profile", str(exc))]) from None
+    missing = [key for key in _REQUIRED if key not in data]
+    if missing:
+        raise ParseError([Problem(str(path), 1, f"profile keys {', '.join(missing)}", "none")])
+    doc_path = path.parent / data["file"]
+    if not doc_path.is_file():
+        raise ParseError([Problem(str(path), 1, f"the document file {data['file']!r}", "no such file")])
+    known = set(_REQUIRED) | {"cards", "corrections", "renamed"}
+    return Profile(
+        slug=data["slug"],
+        title=data["title"],
+        version=str(data["version"]),
+        effective=str(data["effective"]),
+        source_url=data["source_url"],
+        parser=data["parser"],
+        file=data["file"],
+        path=doc_path,
+        cards=tuple(Card(**c) for c in data.get("cards", ())),
+        corrections=tuple(
+            Correction(c["find"], c["replace"], c["why"], tuple(c.get("lines", ())))
+            for c in data.get("corrections", ())
+        ),
+        renamed=tuple(
+            Renamed(r["old"], r["new"], str(r["version"]))
+            for r in data.get("renamed", ())
+        ),
+        tables={k: v for k, v in data.items() if k not in known},
+    )
