@@ -29,12 +29,15 @@ KINDS = (
 class Ref:
     """An outgoing reference: the text as written and what it points at.
 
-    ``start``/``end`` are offsets of ``text`` in the record's ``text`` (or
-    ``None`` when the reference was found in another field, e.g. an example).
+    ``start``/``end`` are offsets of ``text`` in the record field it was
+    found in (``None`` for references that are not in any text, such as a
+    keyword's list of definitions).
     ``target`` is a record id or ``None`` when it resolves to nothing;
     ``external`` marks citations of the official Comprehensive Rules, whose
     ``url`` points at a public hyperlinked copy until the official rules are
     loaded as a source. ``note`` explains an alias ("renamed from 314").
+    ``field`` names the record field the reference was found in ("text",
+    "examples[0]", "attribution", ...); offsets are into that field.
     """
 
     text: str
@@ -44,6 +47,7 @@ class Ref:
     start: int | None = None
     end: int | None = None
     note: str | None = None
+    field: str = "text"
 
 
 @dataclass(frozen=True)

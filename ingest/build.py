@@ -1,0 +1,126 @@
+"""The ingest pipeline: profiles -> parsers -> hierarchy -> references -> keywords.
+
+``build_corpus`` reads every profile in a corpus directory (plus, optionally,
+the official Comprehensive Rules from a path), parses each document, and
+returns the finished records with the per-document reports. Any problem in
+any document fails the whole build: nothing half-built is returned.
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from ingest.errors import ParseError, Problem
+from ingest.keywords import keyword_records
+from ingest.links import link_records
+from ingest.parsers import ParseResult, get_parser
+from ingest.profile import Profile, load_profile
+from kb.model import KINDS, Record
+
+__all__ = ["Built", "build_corpus", "parse_profile", "with_children", "corpus_digest", "load_profiles"]
+
+
+@dataclass
+class Built:
+    records: list[Record]
+    profiles: dict[str, Profile]
+    results: dict[str, ParseResult]
+
+    def reports(self) -> dict[str, dict]:
+        return {slug: result.report.to_json() for slug, result in self.results.items()}
+
+    def documents(self) -> list[dict]:
+        docs = []
+        for slug, profile in self.profiles.items():
+            counts = {k: 0 for k in KINDS}
+            for r in self.records:
+                if r.doc == slug:
+                    counts[r.kind] += 1
+            docs.append({
+                "slug": slug,
+                "title": profile.title,
+                "version": profile.version,
+                "effective": profile.effective,
+                "source_url": profile.source_url,
+                "file": profile.file,
+                "counts": {k: n for k, n in counts.items() if n},
+                "renamed": [{"old": r.old, "new": r.new, "version": r.version} for r in profile.renamed],
+                "removed": list(profile.tables.get("removed", ())),
+            })
+        return docs
+
+
+def load_profiles(corpus_dir: Path) -> list[Profile]:
+    profiles = [load_profile(p) for p in sorted(Path(corpus_dir).glob("*.toml"))]
+    if not profiles:
+        raise ParseError([Problem(str(corpus_dir), 1, "at least one document profile (*.toml)", "none")])
+    return profiles
+
+
+def parse_profile(profile: Profile) -> ParseResult:
+    parse = get_parser(profile.parser)
+    return parse(profile.read_text(), profile)
+
+
+def build_corpus(corpus_dir: Path, extra: list[Profile] = ()) -> Built:
+    """Parse, link and gather every document; raise ParseError on any problem."""
+    profiles = load_profiles(corpus_dir) + list(extra)
+    results: dict[str, ParseResult] = {}
+    problems: list[Problem] = []
+    for profile in profiles:
+        if profile.slug in results:
+            problems.append(Problem(str(profile.path), 1, "a unique document slug", profile.slug))
+            continue
+        result = parse_profile(profile)
+        results[profile.slug] = result
+        problems.extend(result.problems)
+        problems.extend(
+            Problem(result.document.file, line, "every line to be part of a record or named noise", text)
+            for line, text in result.report.unaccounted
+        )
+    if problems:
+        raise ParseError(problems)
+    records = [r for result in results.values() for r in result.records]
+    _check_unique(records)
+    by_slug = {p.slug: p for p in profiles}
+    records = with_children(records)
+    records = records + keyword_records(records, by_slug)
+    records = link_records(records, by_slug)
+    return Built(records, by_slug, results)
+
+
+def _check_unique(records: list[Record]) -> None:
+    seen: dict[str, Record] = {}
+    problems = []
+    for r in records:
+        if r.id in seen:
+            problems.append(Problem(r.source.file, r.source.line_start, "a unique record id", r.id))
+        seen[r.id] = r
+    if problems:
+        raise ParseError(problems)
+
+
+def with_children(records: list[Record]) -> list[Record]:
+    """Derive ``children`` from ``parent``, in document order."""
+    children: dict[str, list[str]] = {}
+    ids = {r.id for r in records}
+    for r in records:
+        if r.parent is not None:
+            if r.parent not in ids:
+                raise ParseError([Problem(r.source.file, r.source.line_start, f"parent record {r.parent!r} of {r.id!r}", "no such record")])
+            children.setdefault(r.parent, []).append(r.id)
+    return [r.with_(children=tuple(children.get(r.id, ()))) for r in records]
+
+
+def corpus_digest(corpus_dir: Path, extra_paths: list[Path] = ()) -> str:
+    """A digest of everything a build reads, to tell whether a build is stale."""
+    h = hashlib.sha256()
+    paths = sorted(Path(corpus_dir).glob("*")) + [Path(p) for p in extra_paths]
+    for path in paths:
+        if path.is_file():
+            h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    # The parsers' own source is part of what a build depends on.
+    for path in sorted(Path(__file__).parent.rglob("*.py")) + sorted((Path(__file__).parent.parent / "kb").glob("*.py")):
+        h.update(path.read_bytes())
+    return h.hexdigest()[:16]

@@ -1,0 +1,38 @@
+"""``kb inspect PATH``: parse any supported document, auto-detecting its kind.
+
+The document is read with the bundled profile of the parser that recognises
+it (its tables: card names, OCR corrections), pointed at the given path.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from ingest.build import load_profiles
+from ingest.errors import ParseError, Problem
+from ingest.parsers import ParseResult, detect, get_parser
+
+__all__ = ["Inspected", "inspect_path"]
+
+
+@dataclass
+class Inspected(ParseResult):
+    parser: str = ""
+
+
+def inspect_path(path: Path, corpus_dir: Path) -> Inspected:
+    data = path.read_bytes()
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise ParseError([Problem(str(path), line, "UTF-8 text", f"byte 0x{data[exc.start]:02x}")]) from None
+    name = detect(text)
+    if name is None:
+        raise ParseError([Problem(str(path), 1, "a Treachery, UnCommander, Future Sight FAQ or Comprehensive Rules document", text[:60] or "an empty file")])
+    profile = next((p for p in load_profiles(corpus_dir) if p.parser == name), None)
+    if profile is None:
+        raise ParseError([Problem(str(path), 1, f"a bundled profile for {name} documents", "none")])
+    profile = replace(profile, path=path, file=path.name)
+    result = get_parser(name)(text, profile)
+    return Inspected(result.records, result.document, result.problems, parser=name)

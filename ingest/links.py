@@ -1,0 +1,236 @@
+"""The second pass: find every reference in record text and resolve it.
+
+Runs after every record of every document exists, so a reference can point
+anywhere. What counts as a reference, and where it points:
+
+- rule numbers ("See rule 907.4b", "rules 372.5"): the citing document's own
+  rule when it has that number; a renamed number (Treachery's version
+  history) resolves to the current rule with a note; a removed number
+  resolves to nothing with a note; any other number is an official
+  Comprehensive Rules citation;
+- official citations ("official rule 708", "111.2. in the official
+  Comprehensive Rules"): the official rules, external until they are loaded;
+- UnCommander section references ("see the Token Cards section", "See a) in
+  the Object Characteristics section", "See the rules for _Combine and
+  combined permanents");
+- FAQ references ('See "New Card Type: Tribal" in the General Notes section
+  above', "See the entry for Death Rattle above");
+- card names mentioned in any text.
+
+A reference that points at nothing keeps a null target; ``unresolved``
+lists them for ``kb check``. Nothing is linked to a guess.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from typing import Iterator
+
+from ingest.profile import Profile
+from kb.ids import fold
+from kb.model import Record, Ref
+from kb.refs import find_refs
+
+__all__ = ["Linker", "link_records", "text_fields"]
+
+
+def text_fields(record: Record) -> Iterator[tuple[str, str]]:
+    """Every (field name, text) of a record that may hold references."""
+    yield "text", record.text
+    if record.rules_text and record.rules_text != record.text:
+        yield "rules_text", record.rules_text
+    for i, example in enumerate(record.examples):
+        yield f"examples[{i}]", example
+    for i, paragraph in enumerate(record.commentary):
+        yield f"commentary[{i}]", paragraph
+    if record.attribution:
+        yield "attribution", record.attribution
+
+
+_SECTION_REF = re.compile(
+    r"(?:[Ss]ee |in )?(?:(?P<item>[a-z]{1,2})\) in )?the\s*(?:rules for )?_?(?P<title>[A-Z][^.;()]*?)(?: section\b|(?= for details))"
+)
+_FAQ_NOTE_REF = re.compile(r'See "(?P<title>[^"]+)" in the General Notes section above')
+_FAQ_ENTRY_REF = re.compile(r"See the entry for (?P<name>.+?) above")
+_UNFILLED = re.compile(r"\b[Ss]ee (?:[A-Z][\w ]*?)?_{2,}")
+_COMMANDER_RULE = re.compile(r"\brule (?P<n>\d{1,2}) in the (?:official )?Commander [Rr]ules|\b(?P<m>\d{1,2})\. in the official Commander rules")
+
+
+def _apostrophes(text: str) -> str:
+    return text.replace("\u2019", "'").replace("\u2018", "'")
+
+
+@dataclass
+class Linker:
+    """Indexes of every record id, built once, used to resolve each record's text."""
+
+    records: list[Record]
+    profiles: dict[str, Profile]
+    ids: set[str] = field(init=False)
+    numbers: dict[str, dict[str, str]] = field(init=False)
+    sections: dict[str, str] = field(init=False)
+    notes: dict[str, str] = field(init=False)
+    cards: dict[str, tuple[str, str]] = field(init=False)  # folded name -> (id, doc)
+    card_pattern: re.Pattern | None = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.ids = {r.id for r in self.records}
+        self.numbers = {}
+        self.sections = {}
+        self.notes = {}
+        self.cards = {}
+        for r in self.records:
+            if r.kind in ("rule", "chapter") and r.number and "/" not in r.id.split("/", 1)[1]:
+                self.numbers.setdefault(r.doc, {})[r.number.lower()] = r.id
+            if r.kind == "section" and r.doc == "uncommander":
+                self.sections[fold(r.title or "").lower()] = r.id
+            if r.kind == "note" and r.title:
+                self.notes[_apostrophes(r.title)] = r.id
+            if r.kind == "card" and r.title:
+                self.cards[_apostrophes(r.title)] = (r.id, r.doc)
+        names = sorted(self.cards, key=len, reverse=True)
+        self.card_pattern = (
+            re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(n).replace("'", "['\u2019]") for n in names) + r")(?![\w-])")
+            if names else None
+        )
+
+    # -- rule numbers -------------------------------------------------------
+    def rule_target(self, doc: str, number: str, official: bool) -> Ref:
+        """Where a rule number written in ``doc`` points."""
+        profile = self.profiles.get(doc)
+        own = self.numbers.get(doc, {})
+        if not official and number in own:
+            return Ref(number, own[number])
+        if not official and profile is not None:
+            for renamed in profile.renamed:
+                old = renamed.old.lower()
+                if number == old or number.startswith(old + "."):
+                    new = renamed.new.lower() + number[len(old):]
+                    if new in own:
+                        return Ref(number, own[new], note=f"renamed from {renamed.old} in version {renamed.version}")
+            for removed in profile.tables.get("removed", ()):
+                if number == removed["number"].lower():
+                    return Ref(number, None, note=f"rule {removed['number']} was {removed['why']} (version {removed['version']})")
+        if doc == "futuresight" and not official:
+            return Ref(number, None, note="a 2007 Comprehensive Rules number this FAQ does not quote")
+        return self.official(number, doc)
+
+    def official(self, number: str, doc: str) -> Ref:
+        own = self.numbers.get("cr", {})
+        if number in own:
+            return Ref(number, own[number], external=False)
+        template = (self.profiles.get(doc).tables.get("official_rules_url") if doc in self.profiles else None)
+        url = template.format(anchor=number.replace(".", "")) if template else None
+        return Ref(number, None, external=True, url=url)
+
+    # -- per record -----------------------------------------------------------
+    def refs_for(self, record: Record) -> list[Ref]:
+        refs: list[Ref] = []
+        for name, text in text_fields(record):
+            spans: list[tuple[int, int]] = []
+            for ref in self._find(record, text):
+                if any(s < ref.end and ref.start < e for s, e in spans):
+                    continue  # a span already claimed by an earlier, more specific finder
+                spans.append((ref.start, ref.end))
+                refs.append(ref if name == "text" else _in_field(ref, name))
+        return refs
+
+    def _find(self, record: Record, text: str) -> Iterator[Ref]:
+        yield from self._faq_refs(record, text)
+        yield from self._section_refs(record, text)
+        yield from self._unfilled(text)
+        yield from self._commander_rules(text)
+        yield from self._rule_refs(record, text)
+        yield from self._card_refs(record, text)
+
+    def _rule_refs(self, record: Record, text: str) -> Iterator[Ref]:
+        for match in find_refs(text):
+            query = match.query
+            for number in query.numbers:
+                target = self.rule_target(record.doc, number.lower(), query.official)
+                if target.target == record.id:
+                    continue
+                yield Ref(match.text, target.target, target.external, target.url, match.start, match.end, target.note)
+
+    def _section_refs(self, record: Record, text: str) -> Iterator[Ref]:
+        if record.doc != "uncommander" or not self.sections:
+            return
+        for m in _SECTION_REF.finditer(text):
+            title = fold(m.group("title")).lower().strip()
+            section = self.sections.get(title)
+            if section is None:
+                continue
+            target = section
+            if m.group("item"):
+                item = f"{section}/{m.group('item')}"
+                target = item if item in self.ids else None
+            yield Ref(m.group(0), target, start=m.start(), end=m.end(),
+                      note=None if target else f"no rule {m.group('item')}) in {m.group('title')}")
+
+    def _faq_refs(self, record: Record, text: str) -> Iterator[Ref]:
+        for m in _FAQ_NOTE_REF.finditer(text):
+            target = self.notes.get(_apostrophes(m.group("title")))
+            yield Ref(m.group(0), target, start=m.start(), end=m.end(),
+                      note=None if target else "no General Notes section has this heading")
+        for m in _FAQ_ENTRY_REF.finditer(text):
+            card = self.cards.get(_apostrophes(m.group("name")))
+            yield Ref(m.group(0), card[0] if card else None, start=m.start(), end=m.end(),
+                      note=None if card else "no card entry has this name")
+
+    def _unfilled(self, text: str) -> Iterator[Ref]:
+        # The UnCommander page has placeholders its editors never filled in ("See ___").
+        for m in _UNFILLED.finditer(text):
+            yield Ref(m.group(0), None, start=m.start(), end=m.end(), note="a placeholder the document never filled in")
+
+    def _commander_rules(self, text: str) -> Iterator[Ref]:
+        for m in _COMMANDER_RULE.finditer(text):
+            yield Ref(m.group(0), None, start=m.start(), end=m.end(),
+                      note="the Commander rules are not a source of this knowledge base")
+
+    def _card_refs(self, record: Record, text: str) -> Iterator[Ref]:
+        if self.card_pattern is None:
+            return
+        excluded = [
+            (m.start(), m.end())
+            for phrase in self.profiles[record.doc].tables.get("not_card_mentions", ())
+            for m in re.finditer(re.escape(phrase["text"]), text)
+        ] if record.doc in self.profiles else []
+        own_card = _card_of(record)
+        for m in self.card_pattern.finditer(text):
+            target, doc = self.cards[_apostrophes(m.group(0))]
+            if target == own_card:
+                continue  # a card's own notes name it on every line
+            if doc != record.doc and _is_identity(target):
+                continue  # Treachery identity names ("The Gathering") are common words elsewhere
+            if any(s <= m.start() < e for s, e in excluded):
+                continue
+            yield Ref(m.group(0), target, start=m.start(), end=m.end())
+
+
+def _card_of(record: Record) -> str | None:
+    if record.kind == "card":
+        return record.id
+    if record.kind == "ruling" and record.parent and "/cards/" in record.parent:
+        return record.parent
+    return None
+
+
+def _is_identity(card_id: str) -> bool:
+    return card_id.startswith("treachery/cards/")
+
+
+def _in_field(ref: Ref, name: str) -> Ref:
+    return replace(ref, field=name)
+
+
+def link_records(records: list[Record], profiles: dict[str, Profile]) -> list[Record]:
+    """Return the records with ``refs`` resolved and ``cited_by`` as their exact inverse."""
+    linker = Linker(records, profiles)
+    # Keyword records are gathered, not written: their refs are their definitions.
+    linked = [r if r.doc not in profiles else r.with_(refs=r.refs + tuple(linker.refs_for(r))) for r in records]
+    cited: dict[str, list[str]] = {}
+    for r in linked:
+        for ref in r.refs:
+            if ref.target and r.id not in cited.setdefault(ref.target, []):
+                cited[ref.target].append(r.id)
+    return [r.with_(cited_by=tuple(cited.get(r.id, ()))) for r in linked]

@@ -1,0 +1,50 @@
+"""Build the corpus and publish it to a data directory (the ``kb build`` command's work).
+
+The build is checked completely before anything is written; the store then
+publishes it atomically, so a failed build leaves the previous one current.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from ingest.build import build_corpus, corpus_digest
+from ingest.cr import cr_profile
+from kb.store import publish
+
+__all__ = ["Published", "build"]
+
+
+@dataclass
+class Published:
+    build_id: str
+    manifest: dict
+    reports: dict
+    seconds: dict
+
+
+def _write_index(path: Path, records) -> None:
+    try:
+        from kb.index import write_index
+    except ImportError:  # the search index arrives with kb.index
+        return
+    write_index(path, records)
+
+
+def build(corpus_dir: Path, data_dir: Path, cr: Path | None = None) -> Published:
+    started = time.perf_counter()
+    extra = [cr_profile(Path(cr))] if cr else []
+    built = build_corpus(corpus_dir, extra)
+    ingested = time.perf_counter()
+    manifest = {
+        "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "corpus_digest": corpus_digest(corpus_dir, [Path(cr)] if cr else []),
+        "cr": str(Path(cr).resolve()) if cr else None,
+        "documents": built.documents(),
+    }
+    reports = built.reports()
+    build_id = publish(data_dir, built.records, manifest, reports, write_index=_write_index)
+    done = time.perf_counter()
+    return Published(build_id, {**manifest, "build_id": build_id, "records": len(built.records)}, reports,
+                     {"ingest": ingested - started, "publish": done - ingested})

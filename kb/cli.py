@@ -1,0 +1,327 @@
+"""The ``kb`` command: build, inspect, check, search, show, serve.
+
+Only this module (and the web server it starts) reads or writes files; the
+parsers and the knowledge base below it are pure.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+__all__ = ["main", "default_corpus", "default_data"]
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+
+def default_corpus() -> Path:
+    return Path(os.environ.get("KB_CORPUS", PROJECT_ROOT / "corpus"))
+
+
+def default_data() -> Path:
+    return Path(os.environ.get("KB_DATA", "var"))
+
+
+def _fail(message: str, code: int = 1) -> int:
+    print(message, file=sys.stderr)
+    return code
+
+
+# -- build -------------------------------------------------------------------
+def cmd_build(args: argparse.Namespace) -> int:
+    from ingest.errors import ParseError
+    from ingest.publish import build
+
+    started = time.perf_counter()
+    try:
+        result = build(args.corpus, args.data, cr=args.cr)
+    except ParseError as exc:
+        return _fail("build failed; the previous build (if any) is still current:\n" + str(exc))
+    for report in result.reports.values():
+        print(_report_summary(report))
+    print(
+        f"built {result.manifest['records']} records as {result.build_id} in {time.perf_counter() - started:.2f}s "
+        f"(ingest {result.seconds['ingest']:.2f}s, index and publish {result.seconds['publish']:.2f}s) -> {args.data}"
+    )
+    return 0
+
+
+def _report_summary(report: dict) -> str:
+    dropped = ", ".join(f"{n} {c}" for c, n in sorted(report["dropped"].items()))
+    fixes = sum(c["hits"] for c in report["corrections"])
+    return (
+        f"{report['file']}: {report['read']} {report['unit']}s read, {report['record_units']} in records, "
+        f"dropped {dropped or 'none'}; {report['page_markers']} page markers stripped, "
+        f"{fixes} OCR corrections; {len(report['unaccounted'])} unaccounted"
+    )
+
+
+# -- inspect -----------------------------------------------------------------
+def cmd_inspect(args: argparse.Namespace) -> int:
+    from ingest.errors import ParseError
+    from ingest.inspect import inspect_path
+
+    try:
+        result = inspect_path(Path(args.path), args.corpus)
+    except ParseError as exc:
+        return _fail(str(exc))
+    except (OSError, ValueError) as exc:
+        return _fail(f"{args.path}: {exc}")
+    report = result.report
+    counts = dict(sorted(Counter(r.kind for r in result.records).items()))
+    if args.json:
+        print(json.dumps({
+            "file": str(args.path),
+            "parser": result.parser,
+            "counts": counts,
+            "report": report.to_json(),
+            "problems": [str(p) for p in result.problems],
+            "unaccounted": [{"line": n, "text": t} for n, t in report.unaccounted],
+        }, ensure_ascii=False, indent=2))
+    else:
+        print(f"{args.path}: parsed as {result.parser}")
+        print(report.summary())
+        for kind, n in counts.items():
+            print(f"  {kind:10} {n}")
+        for problem in result.problems:
+            print(f"problem: {problem}")
+        for line, text in report.unaccounted:
+            print(f"unaccounted: line {line}: {text}")
+    return 1 if report.unaccounted or result.problems else 0
+
+
+# -- check -------------------------------------------------------------------
+def cmd_check(args: argparse.Namespace) -> int:
+    from kb.store import Store, StoreError
+
+    try:
+        store = Store.open(args.data)
+    except StoreError as exc:
+        return _fail(str(exc))
+    unresolved = [
+        (record, ref)
+        for record in store.records.values()
+        for ref in record.refs
+        if ref.target is None and not ref.external
+    ]
+    for record, ref in unresolved:
+        where = f"{record.source.file}:{record.source.line_start}"
+        note = f" ({ref.note})" if ref.note else ""
+        print(f"{where}: {record.id}: unresolved reference {ref.text!r}{note}")
+    print(f"{len(unresolved)} unresolved references in {len(store.records)} records")
+    return 1 if args.strict and unresolved else 0
+
+
+# -- search and show ---------------------------------------------------------
+def _open_kb(args: argparse.Namespace):
+    from kb.kbase import KnowledgeBase
+    from kb.store import StoreError
+
+    try:
+        return KnowledgeBase(args.data).current()
+    except StoreError as exc:
+        raise SystemExit(f"{exc}\nrun `kb build` first (or `kb serve`, which builds when needed)")
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    from kb.search import QueryError
+
+    kb = _open_kb(args)
+    try:
+        results = kb.searcher.search(args.query, doc=args.doc, kind=args.kind, limit=args.limit)
+    except QueryError as exc:
+        return _fail(f"kb search: {exc}", 2)
+    if args.json:
+        print(json.dumps(results.to_json(), ensure_ascii=False, indent=2))
+        return 0
+    if results.note:
+        print(f"note: {results.note}")
+    if results.did_you_mean:
+        print(f"did you mean: {results.did_you_mean}")
+    for hit in results.hits:
+        label = " ".join(filter(None, [hit.number, hit.title])) or hit.id
+        print(f"{hit.score:8.2f}  {hit.id}  {label}")
+        print(f"          {_strip_tags(hit.snippet)}")
+    print(f"{results.total} results")
+    return 0 if results.total else 1
+
+
+def _strip_tags(snippet: str) -> str:
+    import html
+    import re
+
+    return html.unescape(re.sub(r"</?mark>", "", snippet))
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    kb = _open_kb(args)
+    record = kb.store.get(args.ref.strip().strip("/"))
+    note = None
+    if record is None:
+        res = kb.resolver.resolve(args.ref)
+        note = res.note
+        if not res.matches:
+            card, _ = kb.resolver.card(args.ref)
+            if card is None:
+                hint = ", ".join(s.id for s in res.suggestions)
+                return _fail(f"kb show: {note or 'nothing matches'}" + (f" (nearby: {hint})" if hint else ""))
+            res.matches = [card]
+        if len(res.matches) > 1:
+            print(f"{args.ref!r} is in {len(res.matches)} documents: " + ", ".join(m.id for m in res.matches))
+        record = res.matches[0]
+    if args.json:
+        print(json.dumps(record.to_json(), ensure_ascii=False, indent=2))
+        return 0
+    _print_record(kb.store, record, note)
+    return 0
+
+
+def _print_record(store, record, note) -> None:
+    heading = " ".join(filter(None, [record.number, record.title])) or record.id
+    print(f"{heading}    [{record.id}, {record.kind}]")
+    if note:
+        print(f"note: {note}")
+    for name in ("role", "mana_cost", "type_line", "power_toughness", "attribution", "group"):
+        value = getattr(record, name)
+        if value:
+            print(f"{name.replace('_', ' ')}: {value}")
+    if record.text:
+        print()
+        print(record.text)
+    for example in record.examples:
+        print(f"\n  {example}")
+    for paragraph in record.commentary:
+        print(f"\n  ({paragraph})")
+
+    def walk(r, depth):
+        for child in store.children(r):
+            label = " ".join(filter(None, [child.number, child.title]))
+            print(f"{'  ' * depth}- {label + ': ' if label else ''}{' '.join(child.text.split())}")
+            walk(child, depth + 1)
+
+    if record.children:
+        print("\nsub-records:")
+        walk(record, 1)
+    if record.refs:
+        print("\nreferences:")
+        for ref in record.refs:
+            target = ref.target or (ref.url and f"external: {ref.url}") or "unresolved"
+            print(f"  {ref.text!r} -> {target}" + (f" ({ref.note})" if ref.note else ""))
+    if record.cited_by:
+        print("\ncited by:")
+        for cid in record.cited_by:
+            print(f"  {cid}")
+    src = record.source
+    print(f"\nsource: {src.file} lines {src.line_start}-{src.line_end}")
+
+
+# -- serve -------------------------------------------------------------------
+def ensure_built(corpus: Path, data: Path, cr: Path | None) -> str | None:
+    """Build when the data directory has no usable build or an out-of-date one.
+
+    Returns why it built (None when the current build was fine).
+    """
+    from ingest.build import corpus_digest
+    from ingest.publish import build
+    from kb.store import Store, StoreError
+
+    want = corpus_digest(corpus, [cr] if cr else [])
+    try:
+        store = Store.open(data)
+        reason = None if store.manifest.get("corpus_digest") == want else "the corpus or the code changed"
+    except StoreError as exc:
+        reason = str(exc)
+    if reason:
+        print(f"building: {reason}", file=sys.stderr)
+        build(corpus, data, cr=cr)
+    return reason
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from ingest.errors import ParseError
+
+    try:
+        ensure_built(args.corpus, args.data, args.cr)
+    except ParseError as exc:
+        return _fail("cannot serve: the build failed:\n" + str(exc))
+    os.environ["KB_DATA"] = str(Path(args.data).resolve())
+    if args.debug:
+        from web import create_app
+
+        create_app().run(host=args.host, port=args.port, debug=True)
+        return 0
+    workers = args.workers or os.cpu_count() or 2
+    argv = [
+        sys.executable, "-m", "gunicorn",
+        "--bind", f"{args.host}:{args.port}",
+        "--workers", str(workers),
+        "--worker-class", "gthread", "--threads", "4",
+        "--timeout", "30", "--graceful-timeout", "10",
+        "--access-logfile", "-" if args.access_log else "/dev/null",
+        "web:create_app()",
+    ]
+    print(f"serving {args.data} on http://{args.host}:{args.port} with {workers} workers", file=sys.stderr)
+    os.chdir(PROJECT_ROOT)
+    os.execv(sys.executable, argv)
+    return 0  # not reached
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="kb", description="The rules knowledge base.")
+    parser.add_argument("--data", type=Path, default=None, help="data directory (default: $KB_DATA or ./var)")
+    parser.add_argument("--corpus", type=Path, default=None, help="corpus directory (default: $KB_CORPUS or the bundled corpus/)")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("build", help="build the knowledge base from the corpus")
+    p.add_argument("--cr", type=Path, default=None, help="also load the official Comprehensive Rules from this file ($KB_CR)")
+    p.set_defaults(func=cmd_build)
+
+    p = sub.add_parser("inspect", help="parse one document and report every line")
+    p.add_argument("path")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_inspect)
+
+    p = sub.add_parser("check", help="list every unresolved reference")
+    p.add_argument("--strict", action="store_true", help="exit 1 when any reference is unresolved")
+    p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser("serve", help="build if needed, then serve the site and API with gunicorn")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--workers", type=int, default=None, help="worker processes (default: one per core)")
+    p.add_argument("--cr", type=Path, default=None, help="also load the official Comprehensive Rules ($KB_CR)")
+    p.add_argument("--debug", action="store_true", help="Flask's debug server with its reloader (development only)")
+    p.add_argument("--access-log", action="store_true", help="log every request to stdout")
+    p.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser("search", help="search the knowledge base")
+    p.add_argument("query")
+    p.add_argument("--doc")
+    p.add_argument("--kind")
+    p.add_argument("--limit", type=int, default=10)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_search)
+
+    p = sub.add_parser("show", help="show the record a reference, id or card name means")
+    p.add_argument("ref")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_show)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    args.data = args.data or default_data()
+    args.corpus = args.corpus or default_corpus()
+    if getattr(args, "cr", None) is None and "cr" in vars(args) and os.environ.get("KB_CR"):
+        args.cr = Path(os.environ["KB_CR"])
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

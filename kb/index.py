@@ -1,0 +1,100 @@
+"""The Whoosh full-text index: schema, analyzers, writing, opening.
+
+Whoosh stays behind this module (and kb.search). Fields chosen for this corpus:
+
+- ``id``, ``number``: exact terms (``702.187d``, ``116.2tr`` stay whole);
+- ``doc``, ``kind``: filterable terms;
+- ``title`` (rule titles, card names, headings): boosted above the body;
+- ``body``: stemmed ("proliferate" finds "proliferated"), accents folded
+  ("Aether" finds "Æther"), stop words dropped;
+- ``exact``: the body unstemmed, for phrase queries and "did you mean";
+- ``complete``: word n-grams of titles and numbers, for autocomplete.
+
+Every text field uses the same explicit tokenizer, because the Whoosh forks
+changed the default: a word is a run of letters/digits, and a dot between two
+such runs keeps them together (``702.187d``), so ``***Tribal***`` is ``tribal``.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from whoosh import index as whoosh_index
+from whoosh.analysis import Filter, LowercaseFilter, NgramFilter, RegexTokenizer, StemFilter, StopFilter
+from whoosh.fields import ID, KEYWORD, NGRAMWORDS, STORED, TEXT, Schema
+
+from kb.ids import fold
+from kb.model import Record
+
+__all__ = ["SCHEMA", "write_index", "open_index", "analyzer", "TOKEN", "plain"]
+
+TOKEN = r"\w+(?:\.\w+)*"
+
+
+class FoldFilter(Filter):
+    """Fold accents and ligatures to ASCII (Æther -> aether), as record ids do."""
+
+    def __call__(self, tokens):
+        for t in tokens:
+            t.text = fold(t.text)
+            yield t
+
+
+def analyzer(stem: bool = True):
+    chain = RegexTokenizer(TOKEN) | LowercaseFilter() | FoldFilter()
+    if stem:
+        chain = chain | StopFilter() | StemFilter()
+    return chain
+
+
+SCHEMA = Schema(
+    id=ID(stored=True, unique=True),
+    doc=ID(stored=True),
+    kind=ID(stored=True),
+    number=ID(stored=True, field_boost=4.0),
+    title=TEXT(analyzer=analyzer(), field_boost=3.0, stored=True),
+    body=TEXT(analyzer=analyzer()),
+    exact=TEXT(analyzer=analyzer(stem=False), spelling=True),
+    complete=NGRAMWORDS(minsize=2, maxsize=12, stored=False, tokenizer=RegexTokenizer(TOKEN)),
+    order=STORED,
+)
+
+_MARKUP = re.compile(r"(?<!\w)_(?=\S)|(?<=\S)_(?!\w)|\*{3}")
+
+
+def plain(text: str) -> str:
+    """Text without the documents' light markup (``_Future Sight_``, ``***``)."""
+    return _MARKUP.sub("", text)
+
+
+def _body(record: Record) -> str:
+    parts = [record.text, record.rules_text or "", record.type_line or "", record.attribution or ""]
+    parts += list(record.examples) + list(record.commentary)
+    if record.group:
+        parts.append(record.group)
+    return plain("\n".join(p for p in parts if p))
+
+
+def write_index(path: Path, records: list[Record]) -> None:
+    path.mkdir(parents=True, exist_ok=True)
+    ix = whoosh_index.create_in(str(path), SCHEMA)
+    writer = ix.writer(limitmb=256)
+    for order, r in enumerate(records):
+        title = plain(r.title or "")
+        body = _body(r)
+        writer.add_document(
+            id=r.id,
+            doc=r.doc,
+            kind=r.kind,
+            number=(r.number or "").lower().rstrip(")").replace(") ", " "),
+            title=title,
+            body=body,
+            exact=title + "\n" + body,
+            complete=" ".join(filter(None, [r.number or "", title])),
+            order=order,
+        )
+    writer.commit(optimize=True)
+
+
+def open_index(path: Path):
+    return whoosh_index.open_dir(str(path))

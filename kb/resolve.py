@@ -1,0 +1,153 @@
+"""Resolve what people write (a rule number in any form, a card name) to records.
+
+Used by search, ``kb show``, the resolve API, short links and linkify. The
+grammar lives in kb.refs; this module knows which records exist: rule
+numbers per document, renamed and removed numbers (from each document's
+profile, carried in the build manifest), UnCommander sections, card names.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from kb.ids import fold
+from kb.model import Record
+from kb.refs import RefQuery, neighbours, parse_ref
+from kb.store import Store
+
+__all__ = ["Resolution", "Resolver", "edit_distance"]
+
+
+@dataclass
+class Resolution:
+    ref: str
+    matches: list[Record] = field(default_factory=list)
+    note: str | None = None
+    suggestions: list[Record] = field(default_factory=list)
+    query: RefQuery | None = None
+
+
+def _name_key(name: str) -> str:
+    return " ".join(fold(name).lower().replace("\u2019", "'").replace("'", "").split())
+
+
+def edit_distance(a: str, b: str, limit: int) -> int:
+    """Optimal-string-alignment distance (a transposition costs 1), giving up past ``limit``."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    prev2: list[int] = []
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i] + [0] * len(b)
+        for j, cb in enumerate(b, 1):
+            cost = 0 if ca == cb else 1
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                cur[j] = min(cur[j], prev2[j - 2] + 1)
+        if min(cur) > limit:
+            return limit + 1
+        prev2, prev = prev, cur
+    return prev[-1]
+
+
+class Resolver:
+    """Indexes built once per store: numbers per document, aliases, sections, card names."""
+
+    def __init__(self, store: Store):
+        self.store = store
+        self.doc_order = [d["slug"] for d in store.documents]
+        self.numbers: dict[str, dict[str, Record]] = {}
+        self.sections: dict[str, Record] = {}
+        self.cards: dict[str, Record] = {}
+        for r in store.records.values():
+            if r.kind in ("rule", "chapter") and r.number and r.id == f"{r.doc}/{r.number.lower()}":
+                self.numbers.setdefault(r.doc, {})[r.number.lower()] = r
+            elif r.kind == "section" and r.doc == "uncommander" and r.title:
+                self.sections[_name_key(r.title)] = r
+            elif r.kind == "card" and r.title:
+                self.cards.setdefault(_name_key(r.title), r)
+        self.renamed = {d["slug"]: d.get("renamed", []) for d in store.documents}
+        self.removed = {d["slug"]: d.get("removed", []) for d in store.documents}
+        self.section_titles = [r.title for r in self.sections.values()]
+
+    # -- cards ------------------------------------------------------------------
+    def card(self, name: str, max_typos: int = 2) -> tuple[Record | None, int]:
+        """The card a name means (exactly, or within ``max_typos`` edits) and the distance."""
+        key = _name_key(name)
+        if not key or len(key) > 60:
+            return None, 0
+        if key in self.cards:
+            return self.cards[key], 0
+        limit = 1 if len(key) <= 5 else max_typos
+        best: tuple[int, str] | None = None
+        for candidate in self.cards:
+            d = edit_distance(key, candidate, limit)
+            if d <= limit and (best is None or d < best[0]):
+                best = (d, candidate)
+        return (self.cards[best[1]], best[0]) if best else (None, 0)
+
+    # -- rule references ----------------------------------------------------------
+    def resolve(self, text: str, context_doc: str | None = None) -> Resolution:
+        query = parse_ref(text, sections=self.section_titles, bare_numbers=True)
+        if query is None:
+            return Resolution(text, note=f"{text.strip()[:80]!r} is not a rule reference")
+        if query.section:
+            return self._section(text, query)
+        docs = self._docs(query, context_doc)
+        matches: list[Record] = []
+        notes: list[str] = []
+        suggestions: list[Record] = []
+        for number in query.numbers:
+            found = [self.numbers[d][number] for d in docs if number in self.numbers.get(d, {})]
+            if not found:
+                found, note = self._alias(number, docs)
+                if note:
+                    notes.append(note)
+            if not found and query.invalid_letter:
+                notes.append(f"{number} does not exist: sub-rule letters skip l and o")
+                for n in neighbours(number):
+                    suggestions += [self.numbers[d][n] for d in docs if n in self.numbers.get(d, {})]
+            elif not found and not notes:
+                notes.append(f"no rule {number} in {self._doc_names(docs)}")
+            matches += [r for r in found if r not in matches]
+        return Resolution(text, matches, "; ".join(notes) or None, suggestions, query)
+
+    def _docs(self, query: RefQuery, context_doc: str | None) -> list[str]:
+        if query.doc:
+            return [query.doc] if query.doc in self.doc_order else []
+        if query.official:
+            return ["cr"] if "cr" in self.doc_order else []
+        order = [d for d in self.doc_order if d != "cr"] + (["cr"] if "cr" in self.doc_order else [])
+        if context_doc in order:
+            order.remove(context_doc)
+            order.insert(0, context_doc)
+        return order
+
+    def _doc_names(self, docs: list[str]) -> str:
+        titles = [d["title"] for d in self.store.documents if d["slug"] in docs]
+        return ", ".join(titles) if titles else "the loaded documents"
+
+    def _alias(self, number: str, docs: list[str]) -> tuple[list[Record], str | None]:
+        for doc in docs:
+            for renamed in self.renamed.get(doc, ()):
+                old = renamed["old"].lower()
+                if number == old or number.startswith(old + "."):
+                    new = renamed["new"].lower() + number[len(old):]
+                    record = self.numbers.get(doc, {}).get(new)
+                    if record:
+                        return [record], f"{renamed['old']} was renamed {renamed['new']} in version {renamed['version']}"
+            for removed in self.removed.get(doc, ()):
+                if number == removed["number"].lower():
+                    return [], f"rule {removed['number']} was {removed['why']} (version {removed['version']})"
+        return [], None
+
+    def _section(self, text: str, query: RefQuery) -> Resolution:
+        section = self.sections.get(_name_key(query.section))
+        if section is None:
+            return Resolution(text, note=f"no section {query.section!r}", query=query)
+        if not query.item:
+            return Resolution(text, [section], query=query)
+        record = self.store.get(section.id + "/" + "/".join(query.item))
+        if record is None:
+            label = ") ".join(query.item) if len(query.item) > 1 else query.item[0] + ")"
+            return Resolution(text, note=f"{section.title} has no rule {label}", suggestions=[section], query=query)
+        return Resolution(text, [record], query=query)

@@ -1,0 +1,322 @@
+"""One query box: rule references, card names, then ranked full text.
+
+The pipeline, in order:
+
+1. a rule reference in any accepted form answers with that record first (a
+   bare parent number with its sub-rules), then the records citing it;
+2. a card name (exact, case- and accent-insensitive, or within two typos)
+   answers with that card first;
+3. otherwise BM25F full text over titles (boosted) and bodies, with phrase
+   queries and ``doc:``/``kind:`` filters, a highlighted snippet per hit;
+4. with few or no hits, a "did you mean" from the index's own vocabulary
+   (edit distance 1) and a retry with the corrected words.
+
+The Whoosh searcher is opened once and reused; queries are built from our
+own tokens, so no Whoosh syntax (``a*``, ``~9``, ``field:``, ``^99``) can
+reach the engine and explode.
+"""
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from whoosh import query as Q
+from whoosh.highlight import ContextFragmenter, Formatter, get_text
+from whoosh.scoring import BM25F
+
+from kb.ids import fold
+from kb.index import analyzer, open_index, plain
+from kb.model import KINDS, Record
+from kb.refs import parse_ref
+from kb.resolve import Resolver
+from kb.store import Store
+
+__all__ = ["Searcher", "Results", "Hit", "QueryError", "MAX_QUERY", "MAX_LIMIT", "MAX_OFFSET"]
+
+MAX_QUERY = 500  # characters; longer input is refused, not truncated silently
+MAX_LIMIT = 100
+MAX_OFFSET = 10_000
+MAX_TERMS = 24
+
+
+class QueryError(ValueError):
+    """A query the search cannot run, with a message fit to show the user."""
+
+
+@dataclass
+class Hit:
+    id: str
+    doc: str
+    kind: str
+    number: str | None
+    title: str | None
+    snippet: str  # HTML: escaped text with <mark> around matched words
+    score: float
+
+    def to_json(self) -> dict:
+        return {"id": self.id, "doc": self.doc, "kind": self.kind, "number": self.number,
+                "title": self.title, "snippet": self.snippet, "url": "/" + self.id,
+                "score": round(self.score, 3)}
+
+
+@dataclass
+class Results:
+    query: str
+    total: int
+    hits: list[Hit]
+    facets: dict[str, dict[str, int]]
+    did_you_mean: str | None = None
+    redirect: str | None = None  # the one record a reference or exact card name means
+    note: str | None = None
+    offset: int = 0
+    limit: int = 10
+    matched_by: str = "text"  # "reference", "card" or "text"
+
+    def to_json(self) -> dict:
+        return {"query": self.query, "total": self.total, "offset": self.offset, "limit": self.limit,
+                "results": [h.to_json() for h in self.hits], "facets": self.facets,
+                "did_you_mean": self.did_you_mean, "redirect": self.redirect and "/" + self.redirect,
+                "note": self.note, "matched_by": self.matched_by}
+
+
+class _Mark(Formatter):
+    """Escape everything; wrap matched words in <mark>."""
+
+    between = " … "
+
+    def format_token(self, text, token, replace=False):
+        return "<mark>" + html.escape(get_text(text, token, replace)) + "</mark>"
+
+    def _text(self, text):
+        return html.escape(text)
+
+
+_FILTER = re.compile(r"\b(doc|kind):(\S+)")
+_PHRASE = re.compile(r'"([^"]+)"')
+_WORD = analyzer()
+_EXACT = analyzer(stem=False)
+
+
+class Searcher:
+    def __init__(self, store: Store, index_path: Path | None = None):
+        self.store = store
+        self.resolver = Resolver(store)
+        self.ix = open_index(index_path or store.path / "index")
+        self.searcher = self.ix.searcher(weighting=BM25F(title_B=0.5, body_B=0.75))
+        self.corrector = self.searcher.corrector("exact")
+        self.docs = {d["slug"] for d in store.documents} | {"keywords"}
+        # docnum -> (doc, kind), for facets without touching stored fields per hit.
+        self.facet_of = {n: (f["doc"], f["kind"]) for n, f in self.searcher.iter_docs()}
+
+        self._complete = self._completions(store)
+
+    def close(self) -> None:
+        self.searcher.close()
+
+    # -- entry point ---------------------------------------------------------------
+    def search(self, q: str, doc: str | None = None, kind: str | None = None,
+               limit: int = 10, offset: int = 0) -> Results:
+        q = (q or "").replace("\x00", " ")
+        if len(q) > MAX_QUERY:
+            raise QueryError(f"query too long: {len(q)} characters (at most {MAX_QUERY})")
+        if not 1 <= limit <= MAX_LIMIT:
+            raise QueryError(f"limit must be between 1 and {MAX_LIMIT}")
+        if not 0 <= offset <= MAX_OFFSET:
+            raise QueryError(f"offset must be between 0 and {MAX_OFFSET}")
+        for name, value in _FILTER.findall(q):
+            if name == "doc":
+                doc = value.lower()
+            else:
+                kind = value.lower()
+        text = _FILTER.sub(" ", q).strip()
+        if doc and doc not in self.docs:
+            raise QueryError(f"unknown document {doc!r}; known: {', '.join(sorted(self.docs))}")
+        if kind and kind not in KINDS:
+            raise QueryError(f"unknown kind {kind!r}; known: {', '.join(KINDS)}")
+        if not text:
+            return Results(q, 0, [], {"doc": {}, "kind": {}}, offset=offset, limit=limit)
+
+        first = self._reference(text, doc) or self._card(text, doc)
+        records, matched_by, note, redirect = first if first else ([], "text", None, None)
+        hits, facets, suggestion = self._full_text(text, doc, kind, exclude={r.id for r in records})
+        if kind:
+            records = [r for r in records if r.kind == kind]
+        lead = [self._lead_hit(r, text) for r in records]
+        everything = lead + hits
+        for r in records:
+            facets["doc"][r.doc] = facets["doc"].get(r.doc, 0) + 1
+            facets["kind"][r.kind] = facets["kind"].get(r.kind, 0) + 1
+        return Results(q, len(everything), everything[offset:offset + limit], facets,
+                       did_you_mean=suggestion if not records else None, redirect=redirect,
+                       note=note, offset=offset, limit=limit, matched_by=matched_by)
+
+    # -- 1. rule references ----------------------------------------------------------
+    def _reference(self, text: str, doc: str | None):
+        if parse_ref(text, sections=self.resolver.section_titles, bare_numbers=True) is None:
+            return None
+        res = self.resolver.resolve(text)
+        matches = [r for r in res.matches if doc is None or r.doc == doc]
+        if not matches and not res.suggestions:
+            return [], "reference", res.note, None
+        records: list[Record] = []
+        for r in matches:
+            records.append(r)
+            records += [c for c in self._descendants(r) if c not in records]
+        for r in matches:
+            records += [self.store.records[c] for c in r.cited_by if self.store.records[c] not in records]
+        records += [s for s in res.suggestions if s not in records]
+        redirect = matches[0].id if len(matches) == 1 else None
+        return records, "reference", res.note, redirect
+
+    def _descendants(self, record: Record) -> list[Record]:
+        out = []
+        for child in self.store.children(record):
+            out.append(child)
+            out += self._descendants(child)
+        return out
+
+    # -- 2. card names -------------------------------------------------------------
+    def _card(self, text: str, doc: str | None):
+        card, distance = self.resolver.card(text)
+        if card is None or (doc and card.doc != doc):
+            return None
+        note = None if distance == 0 else f"showing {card.title} for {text!r}"
+        return [card], "card", note, card.id if distance == 0 else None
+
+    # -- 3. full text --------------------------------------------------------------
+    def _build_query(self, text: str):
+        parts = []
+        for phrase in _PHRASE.findall(text):
+            words = [t.text for t in _EXACT(phrase)][:MAX_TERMS]
+            if len(words) > 1:
+                parts.append(Q.Phrase("exact", words, boost=2.0))
+            elif words:
+                parts.append(Q.Term("exact", words[0]))
+        rest = _PHRASE.sub(" ", text)
+        words = [t.text for t in _WORD(rest)][:MAX_TERMS]
+        for w in words:
+            parts.append(Q.Or([Q.Term("title", w), Q.Term("body", w), Q.Term("number", w)]))
+        if not parts:
+            return None
+        return Q.Or(parts, scale=0.95) if len(parts) > 1 else parts[0]
+
+    def _filter(self, doc: str | None, kind: str | None):
+        terms = [Q.Term("doc", doc)] if doc else []
+        terms += [Q.Term("kind", kind)] if kind else []
+        return Q.And(terms) if terms else None
+
+    def _full_text(self, text: str, doc: str | None, kind: str | None, exclude: set[str]):
+        query = self._build_query(text)
+        facets: dict[str, dict[str, int]] = {"doc": {}, "kind": {}}
+        suggestion = None
+        hits: list[Hit] = []
+        if query is not None:
+            hits = self._run(query, text, doc, kind, exclude, facets)
+        if len(hits) < 3:
+            corrected = self._did_you_mean(text)
+            if corrected:
+                suggestion = corrected
+                if not hits:
+                    hits = self._run(self._build_query(corrected), corrected, doc, kind, exclude, facets)
+        return hits, facets, suggestion
+
+    def _run(self, query, text, doc, kind, exclude, facets) -> list[Hit]:
+        results = self.searcher.search(query, limit=None, filter=self._filter(doc, kind), terms=True)
+        results.fragmenter = ContextFragmenter(maxchars=220, surround=60)
+        results.formatter = _Mark()
+        hits = []
+        for hit in results:
+            fields = hit.fields()
+            if fields["id"] in exclude:
+                continue
+            record = self.store.records[fields["id"]]
+            d, k = self.facet_of[hit.docnum]
+            facets["doc"][d] = facets["doc"].get(d, 0) + 1
+            facets["kind"][k] = facets["kind"].get(k, 0) + 1
+            hits.append(Hit(record.id, record.doc, record.kind, record.number, record.title,
+                            self._snippet(hit, record), float(hit.score)))
+        return hits
+
+    def _snippet(self, hit, record: Record) -> str:
+        body = plain(record.text or record.rules_text or "")
+        snippet = hit.highlights("body", text=body, top=2) if body else ""
+        return snippet or html.escape(_clip(body))
+
+    def _lead_hit(self, record: Record, text: str) -> Hit:
+        return Hit(record.id, record.doc, record.kind, record.number, record.title,
+                   html.escape(_clip(plain(record.text or record.rules_text or ""))), 1000.0)
+
+    # -- autocomplete -----------------------------------------------------------------
+    _PRIORITY = {"card": 0, "keyword": 1, "rule": 2, "chapter": 2, "section": 3, "note": 3, "glossary": 4}
+
+    def _completions(self, store: Store) -> list[tuple[str, str, str, int]]:
+        """(folded key, label, id, priority) for every number, name and title."""
+        out = []
+        for r in store.records.values():
+            if r.kind in ("ruling", "history"):
+                continue
+            label = " ".join(filter(None, [r.number, r.title]))
+            if not label:
+                continue
+            out.append((fold(label).lower(), label, r.id, self._PRIORITY.get(r.kind, 5)))
+        return out
+
+    def autocomplete(self, q: str, limit: int = 10) -> list[dict]:
+        """Up to ``limit`` labels starting with ``q`` (or with a word starting with it)."""
+        key = " ".join(fold(q).lower().split())
+        if not key:
+            return []
+        starts, words = [], []
+        for folded, label, rid, priority in self._complete:
+            if folded.startswith(key) or folded.startswith("the " + key):
+                starts.append((priority, len(label), label, rid))
+            elif f" {key}" in f" {folded}":
+                words.append((priority, len(label), label, rid))
+        picked = sorted(starts)[:limit]
+        if len(picked) < limit:
+            picked += sorted(words)[: limit - len(picked)]
+        if len(picked) < limit and len(key) >= 3:
+            picked += self._ngram_complete(key, {p[3] for p in picked}, limit - len(picked))
+        return [{"label": label, "id": rid, "url": "/" + rid} for _, _, label, rid in picked]
+
+    def _ngram_complete(self, key: str, seen: set[str], n: int) -> list[tuple]:
+        """Fall back to the index's n-gram field: substrings of a word ("seedb" -> "Her Seedborn Highness")."""
+        terms = [Q.Term("complete", w[:12]) for w in key.split() if len(w) >= 2][:MAX_TERMS]
+        if not terms:
+            return []
+        out = []
+        for hit in self.searcher.search(Q.And(terms), limit=n + len(seen)):
+            rid = hit["id"]
+            record = self.store.records[rid]
+            if rid in seen or record.kind in ("ruling", "history"):
+                continue
+            out.append((9, 0, " ".join(filter(None, [record.number, record.title])) or rid, rid))
+            if len(out) == n:
+                break
+        return out
+
+    # -- 4. did you mean ------------------------------------------------------------
+    def _did_you_mean(self, text: str) -> str | None:
+        words = re.findall(r"\w+", text)[:MAX_TERMS]
+        changed = False
+        out = []
+        for w in words:
+            low = w.lower()
+            if len(low) < 4 or low.isdigit():
+                out.append(w)
+                continue
+            known = self.searcher.doc_frequency("exact", low) > 0
+            fix = None if known else next(iter(self.corrector.suggest(low, limit=1, maxdist=1)), None)
+            if fix and fix != low:
+                out.append(fix)
+                changed = True
+            else:
+                out.append(w)
+        return " ".join(out) if changed else None
+
+
+def _clip(text: str, n: int = 200) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= n else text[: n - 1].rsplit(" ", 1)[0] + "…"

@@ -1,0 +1,38 @@
+"""Shared fixtures: the real corpus built once per session, and its published store."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT / "corpus"
+SHARED_CR = ROOT.parent / "shared" / "cr"
+
+
+@pytest.fixture(scope="session")
+def built():
+    from ingest.build import build_corpus
+
+    return build_corpus(CORPUS)
+
+
+@pytest.fixture(scope="session")
+def records(built):
+    return {r.id: r for r in built.records}
+
+
+@pytest.fixture(scope="session")
+def data_dir(tmp_path_factory):
+    from ingest.publish import build
+
+    path = tmp_path_factory.mktemp("data")
+    build(CORPUS, path)
+    return path
+
+
+@pytest.fixture(scope="session")
+def store(data_dir):
+    from kb.store import Store
+
+    return Store.open(data_dir)

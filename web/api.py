@@ -1,0 +1,109 @@
+"""The JSON API: a twin for every page, plus resolve, autocomplete and linkify.
+
+Every error has one shape, ``{"error": {"code": ..., "message": ...}}``, from
+the app's error handler. GET endpoints allow any origin (bots and other
+sites call them); the one POST (linkify) computes and stores nothing.
+"""
+from __future__ import annotations
+
+from flask import Blueprint, current_app, jsonify, request
+from werkzeug.exceptions import BadRequest, UnsupportedMediaType
+
+from kb.linkify import MAX_TEXT, linkify
+from web import data as D
+from web.openapi import spec
+
+__all__ = ["api"]
+
+api = Blueprint("api", __name__, url_prefix="/api")
+
+
+def _kb():
+    return current_app.extensions["kb"].current()
+
+
+def _public(data):
+    """Drop the template-only keys (those starting with ``_``)."""
+    if isinstance(data, dict):
+        return {k: v for k, v in data.items() if not k.startswith("_")}
+    return data
+
+
+@api.after_request
+def _cors(response):
+    if request.method in ("GET", "HEAD", "OPTIONS"):
+        response.headers["Access-Control-Allow-Origin"] = "*"
+    return response
+
+
+@api.get("/health")
+def health():
+    kb = _kb()
+    return jsonify({"ok": True, "build_id": kb.build_id, "records": len(kb.store.records),
+                    "documents": [d["slug"] for d in kb.store.documents]})
+
+
+@api.get("/search")
+def search():
+    return jsonify(_public(D.search_data(_kb(), request.args)))
+
+
+@api.get("/records/<path:record_id>")
+def record(record_id: str):
+    return jsonify(_public(D.record_data(_kb(), record_id)))
+
+
+@api.get("/resolve")
+def resolve():
+    return jsonify(D.resolve_data(_kb(), request.args.get("ref", ""), request.args.get("doc") or None))
+
+
+@api.get("/documents")
+def documents():
+    return jsonify(D.documents_data(_kb()))
+
+
+@api.get("/documents/<slug>")
+def document(slug: str):
+    return jsonify(D.document_data(_kb(), slug))
+
+
+@api.get("/documents/<slug>/records")
+def document_records(slug: str):
+    kb = _kb()
+    if D.doc_meta(kb, slug) is None:
+        D.document_data(kb, slug)  # raises the 404 with its message
+    return jsonify([D.record_json(r) for r in kb.store.by_doc(slug)])
+
+
+@api.get("/keywords")
+def keywords():
+    return jsonify(D.keywords_data(_kb()))
+
+
+@api.get("/autocomplete")
+def autocomplete():
+    q = request.args.get("q", "")
+    if len(q) > 100:
+        raise BadRequest("q must be at most 100 characters")
+    return jsonify(_kb().searcher.autocomplete(q))
+
+
+@api.post("/linkify")
+def linkify_endpoint():
+    if not request.is_json:
+        raise UnsupportedMediaType("send a JSON body: {\"text\": \"...\", \"format\": \"markdown\"|\"html\"}")
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict) or not isinstance(body.get("text"), str):
+        raise BadRequest("the JSON body must be an object with a string \"text\"")
+    fmt = body.get("format", "markdown")
+    if fmt not in ("markdown", "html"):
+        raise BadRequest("format must be \"markdown\" or \"html\"")
+    if len(body["text"]) > MAX_TEXT:
+        raise BadRequest(f"text must be at most {MAX_TEXT} characters")
+    return jsonify(linkify(_kb(), body["text"], fmt, base_url=request.host_url.rstrip("/")))
+
+
+@api.get("/openapi.json")
+def openapi():
+    return jsonify(spec(request.host_url.rstrip("/")))

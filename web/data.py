@@ -1,0 +1,150 @@
+"""One data function per resource; the HTML page and its JSON twin both render it.
+
+Each function takes the opened knowledge base and plain arguments and
+returns a dict of JSON-ready values (plus, under keys starting with ``_``,
+the objects the templates need). ``NotFound``/``BadRequest`` carry the
+message the user sees.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from werkzeug.exceptions import BadRequest, NotFound
+
+from kb.kbase import Opened
+from kb.model import Record
+from kb.search import QueryError
+
+__all__ = [
+    "record_data", "document_data", "documents_data", "search_data", "resolve_data",
+    "keywords_data", "record_json", "trail", "siblings", "doc_meta",
+]
+
+
+def record_json(record: Record) -> dict[str, Any]:
+    data = record.to_json()
+    data["url"] = "/" + record.id
+    for ref in data["refs"]:
+        ref["url"] = "/" + ref["target"] if ref["target"] else ref["url"]
+    return data
+
+
+def doc_meta(kb: Opened, slug: str) -> dict[str, Any] | None:
+    if slug == "keywords":
+        return {"slug": "keywords", "title": "Keywords", "version": "gathered from every document", "effective": None}
+    return kb.store.document(slug)
+
+
+def trail(kb: Opened, record: Record) -> list[Record]:
+    """Breadcrumbs: the record's ancestors, outermost first."""
+    chain = []
+    parent = record.parent
+    while parent:
+        r = kb.store.get(parent)
+        if r is None:
+            break
+        chain.append(r)
+        parent = r.parent
+    return chain[::-1]
+
+
+def siblings(kb: Opened, record: Record) -> tuple[Record | None, Record | None]:
+    """Previous and next record in reading order within the same document."""
+    ids = kb.store.order.get(record.doc, [])
+    i = kb.store.position.get(record.id)
+    if i is None:
+        return None, None
+    prev = kb.store.get(ids[i - 1]) if i > 0 else None
+    nxt = kb.store.get(ids[i + 1]) if i + 1 < len(ids) else None
+    return prev, nxt
+
+
+def record_data(kb: Opened, record_id: str) -> dict[str, Any]:
+    record = kb.store.get(record_id)
+    if record is None:
+        raise NotFound(f"no record {record_id!r}")
+    data = record_json(record)
+    prev, nxt = siblings(kb, record)
+    data["breadcrumbs"] = [{"id": r.id, "label": _label(r), "url": "/" + r.id} for r in trail(kb, record)]
+    data["previous"] = prev and {"id": prev.id, "label": _label(prev), "url": "/" + prev.id}
+    data["next"] = nxt and {"id": nxt.id, "label": _label(nxt), "url": "/" + nxt.id}
+    data["document"] = doc_meta(kb, record.doc)
+    data["_record"] = record
+    return data
+
+
+def _label(record: Record) -> str:
+    return " ".join(filter(None, [record.number, record.title])) or record.id.rsplit("/", 1)[-1]
+
+
+def _toc(kb: Opened, record: Record) -> dict[str, Any]:
+    return {"id": record.id, "kind": record.kind, "label": _label(record), "url": "/" + record.id,
+            "children": [_toc(kb, c) for c in kb.store.children(record)]}
+
+
+def document_data(kb: Opened, slug: str) -> dict[str, Any]:
+    meta = doc_meta(kb, slug)
+    if meta is None:
+        raise NotFound(f"no document {slug!r}")
+    return {**meta, "contents": [_toc(kb, r) for r in kb.store.roots(slug)]}
+
+
+def documents_data(kb: Opened) -> list[dict[str, Any]]:
+    return [{k: d[k] for k in ("slug", "title", "version", "effective", "source_url", "counts")} for d in kb.store.documents]
+
+
+def keywords_data(kb: Opened) -> list[dict[str, Any]]:
+    out = []
+    for r in kb.store.by_doc("keywords"):
+        out.append({"id": r.id, "title": r.title, "url": "/" + r.id,
+                    "definitions": [{"text": ref.text, "id": ref.target, "url": "/" + ref.target}
+                                    for ref in r.refs if ref.field == "definitions" and ref.target],
+                    "used_by": len(r.cited_by)})
+    return out
+
+
+def _int(value: str | None, default: int, name: str) -> int:
+    if value in (None, ""):
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        raise BadRequest(f"{name} must be a whole number") from None
+
+
+def search_data(kb: Opened, args) -> dict[str, Any]:
+    q = args.get("q", "")
+    limit = _int(args.get("limit"), 10, "limit")
+    offset = _int(args.get("offset"), 0, "offset")
+    if "page" in args:
+        page = _int(args.get("page"), 1, "page")
+        if page < 1:
+            raise BadRequest("page must be 1 or more")
+        offset = (page - 1) * limit
+    try:
+        results = kb.searcher.search(q, doc=args.get("doc") or None, kind=args.get("kind") or None,
+                                     limit=limit, offset=offset)
+    except QueryError as exc:
+        raise BadRequest(str(exc)) from None
+    data = results.to_json()
+    data["_results"] = results
+    return data
+
+
+def resolve_data(kb: Opened, ref: str, context_doc: str | None = None) -> dict[str, Any]:
+    if not ref or len(ref) > 200:
+        raise BadRequest("ref must be between 1 and 200 characters")
+    res = kb.resolver.resolve(ref, context_doc=context_doc)
+    matches = res.matches
+    note = res.note
+    if not matches and res.query is None:
+        card, distance = kb.resolver.card(ref)
+        if card is not None:
+            matches = [card]
+            note = None if distance == 0 else f"card name {ref!r} read as {card.title!r}"
+    return {
+        "ref": ref,
+        "matches": [{"id": r.id, "url": "/" + r.id, "title": _label(r), "doc": r.doc} for r in matches],
+        "note": note,
+        "suggestions": [{"id": r.id, "url": "/" + r.id, "title": _label(r), "doc": r.doc} for r in res.suggestions],
+    }

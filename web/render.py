@@ -1,0 +1,97 @@
+"""Record text to safe HTML: escaped, light markup rendered, references linked.
+
+Everything from the corpus is escaped first. The documents' light markup
+(``_Future Sight_`` italics) goes through a Markdown instance reduced to
+paragraphs and underscore emphasis, so rule text such as ``*/1+*`` or
+``1. Game Concepts`` is never taken for Markdown lists or emphasis. Each
+resolved reference becomes a link whose ``title`` previews the target's text;
+mana symbols (``{2}{R}``) become styled symbols.
+"""
+from __future__ import annotations
+
+import html
+import re
+
+import markdown
+from markdown.inlinepatterns import SimpleTagInlineProcessor
+from markupsafe import Markup
+
+from kb.model import Record, Ref
+
+__all__ = ["render_text", "render_inline", "mana", "preview"]
+
+_EM = r"(?<![\w])(_)(?=\S)(.+?)(?<=\S)_(?![\w])"
+_HOLD = re.compile("\ue000(\\d+)\ue001")
+_MANA = re.compile(r"((?:\{[0-9A-Za-z/½∞()]{1,6}\})+)")
+_SYMBOL = re.compile(r"\{([^}]*)\}")
+
+
+def _markdown() -> markdown.Markdown:
+    md = markdown.Markdown()
+    for name in ("indent", "code", "hashheader", "setextheader", "hr", "olist", "ulist", "quote", "reference"):
+        md.parser.blockprocessors.deregister(name)
+    for item in list(md.inlinePatterns._priority):
+        md.inlinePatterns.deregister(item.name)
+    md.inlinePatterns.register(SimpleTagInlineProcessor(_EM, "em"), "em", 50)
+    return md
+
+
+_MD = _markdown()
+
+
+def preview(record: Record | None, n: int = 200) -> str:
+    if record is None:
+        return ""
+    text = " ".join((record.text or record.rules_text or "").split()).replace("_", "")
+    label = " ".join(filter(None, [record.number, record.title]))
+    body = text if len(text) <= n else text[: n - 1].rsplit(" ", 1)[0] + "…"
+    return f"{label}: {body}" if label and body else (label or body)
+
+
+def mana(text: str) -> str:
+    """Turn runs of ``{2}{R}`` in already-escaped HTML into mana symbols."""
+    def symbols(m: re.Match) -> str:
+        return "".join(
+            f'<abbr class="ms ms-{html.escape(s.lower().replace("/", "").replace("(", "").replace(")", ""))}" '
+            f'title="{{{html.escape(s)}}}">{html.escape(s)}</abbr>'
+            for s in _SYMBOL.findall(m.group(1))
+        )
+    return _MANA.sub(lambda m: f'<span class="mana">{symbols(m)}</span>', text)
+
+
+def _link(ref: Ref, label: str, records: dict[str, Record]) -> str:
+    text = html.escape(label)
+    if ref.target:
+        title = html.escape(preview(records.get(ref.target)))
+        return f'<a class="ref" href="/{html.escape(ref.target)}" title="{title}" data-id="{html.escape(ref.target)}">{text}</a>'
+    if ref.url:
+        return f'<a class="ref external" href="{html.escape(ref.url)}" rel="noopener" title="Official Comprehensive Rules {html.escape(ref.text)}">{text}</a>'
+    title = html.escape(ref.note or "this reference points at nothing")
+    return f'<span class="ref unresolved" title="{title}">{text}</span>'
+
+
+def render_text(text: str, refs: list[Ref], records: dict[str, Record], block: bool = True) -> Markup:
+    """HTML for one field of a record, with its references linked."""
+    spans = sorted((r for r in refs if r.start is not None and r.end is not None), key=lambda r: r.start)
+    pieces, held, pos = [], [], 0
+    for ref in spans:
+        if ref.start < pos or ref.end > len(text):
+            continue
+        pieces.append(text[pos:ref.start])
+        pieces.append(f"\ue000{len(held)}\ue001")
+        held.append(_link(ref, text[ref.start:ref.end], records))
+        pos = ref.end
+    pieces.append(text[pos:])
+    escaped = html.escape("".join(pieces), quote=False)
+    # Single newlines are kept line breaks (lists in the rules); blank lines are paragraphs.
+    escaped = escaped.replace("\n\n", "\ue002").replace("\n", "\ue003").replace("\ue002", "\n\n")
+    out = _MD.reset().convert(escaped).replace("\ue003", "<br>\n")
+    out = mana(out)
+    out = _HOLD.sub(lambda m: held[int(m.group(1))], out)
+    if not block:
+        out = re.sub(r"^<p>|</p>$", "", out)
+    return Markup(out)
+
+
+def render_inline(text: str) -> Markup:
+    return render_text(text or "", [], {}, block=False)

@@ -1,0 +1,107 @@
+// Progressive enhancement: autocomplete, reference previews, copy for chat.
+// The site works without any of this.
+(function () {
+  "use strict";
+
+  function el(tag, attrs, text) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  // -- autocomplete ---------------------------------------------------------
+  function autocomplete(input) {
+    var form = input.form, list = el("ul", { class: "ac-list", role: "listbox" }), items = [], active = -1, timer = null, seq = 0;
+    list.hidden = true;
+    input.setAttribute("role", "combobox");
+    input.setAttribute("aria-autocomplete", "list");
+    form.appendChild(list);
+
+    function close() { list.hidden = true; active = -1; input.setAttribute("aria-expanded", "false"); }
+    function select(i) {
+      active = i;
+      Array.prototype.forEach.call(list.children, function (li, j) { li.setAttribute("aria-selected", j === i ? "true" : "false"); });
+    }
+    function show(results) {
+      list.textContent = "";
+      items = results;
+      results.forEach(function (r, i) {
+        var li = el("li", { role: "option", "data-url": r.url }, r.label);
+        li.addEventListener("mousedown", function (e) { e.preventDefault(); window.location.href = r.url; });
+        list.appendChild(li);
+      });
+      list.hidden = results.length === 0;
+      input.setAttribute("aria-expanded", results.length ? "true" : "false");
+      active = -1;
+    }
+    input.addEventListener("input", function () {
+      clearTimeout(timer);
+      var q = input.value.trim();
+      if (!q) { close(); return; }
+      timer = setTimeout(function () {
+        var mine = ++seq;
+        fetch("/api/autocomplete?q=" + encodeURIComponent(q)).then(function (r) { return r.ok ? r.json() : []; })
+          .then(function (results) { if (mine === seq) show(results); }).catch(function () {});
+      }, 120);
+    });
+    input.addEventListener("keydown", function (e) {
+      if (list.hidden) return;
+      if (e.key === "ArrowDown") { e.preventDefault(); select(Math.min(active + 1, items.length - 1)); }
+      else if (e.key === "ArrowUp") { e.preventDefault(); select(Math.max(active - 1, 0)); }
+      else if (e.key === "Enter" && active >= 0) { e.preventDefault(); window.location.href = items[active].url; }
+      else if (e.key === "Escape") { close(); }
+    });
+    input.addEventListener("blur", function () { setTimeout(close, 150); });
+  }
+
+  // -- reference previews -----------------------------------------------------
+  var cache = {}, popup = null;
+  function hidePreview() { if (popup) { popup.remove(); popup = null; } }
+  function showPreview(link) {
+    var id = link.getAttribute("data-id");
+    if (!id) return;
+    var render = function (rec) {
+      hidePreview();
+      popup = el("div", { class: "preview", role: "tooltip" });
+      var label = [rec.number, rec.title].filter(Boolean).join(" ");
+      if (label) popup.appendChild(el("strong", {}, label));
+      popup.appendChild(el("p", {}, (rec.text || rec.rules_text || "").replace(/_/g, "").slice(0, 600)));
+      var box = link.getBoundingClientRect();
+      popup.style.left = (window.scrollX + box.left) + "px";
+      popup.style.top = (window.scrollY + box.bottom + 6) + "px";
+      document.body.appendChild(popup);
+    };
+    if (cache[id]) { render(cache[id]); return; }
+    fetch("/api/records/" + id).then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (rec) { if (rec) { cache[id] = rec; render(rec); } }).catch(function () {});
+  }
+  document.addEventListener("mouseover", function (e) {
+    var link = e.target.closest && e.target.closest("a.ref[data-id]");
+    if (link) showPreview(link);
+  });
+  document.addEventListener("mouseout", function (e) {
+    if (e.target.closest && e.target.closest("a.ref[data-id]")) hidePreview();
+  });
+  document.addEventListener("focusin", function (e) {
+    if (e.target.matches && e.target.matches("a.ref[data-id]")) showPreview(e.target);
+  });
+  document.addEventListener("focusout", hidePreview);
+
+  // -- copy for chat -------------------------------------------------------------
+  function copyButton(button) {
+    if (!navigator.clipboard) return;
+    button.hidden = false;
+    button.addEventListener("click", function () {
+      navigator.clipboard.writeText(button.getAttribute("data-copy")).then(function () {
+        button.textContent = "Copied";
+        setTimeout(function () { button.textContent = "Copy for chat"; }, 1500);
+      }).catch(function () { button.textContent = "Copy failed"; });
+    });
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("input[data-autocomplete]").forEach(autocomplete);
+    document.querySelectorAll("button.copy-chat").forEach(copyButton);
+  });
+})();
