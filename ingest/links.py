@@ -29,7 +29,7 @@ from typing import Iterator
 from ingest.profile import Profile
 from kb.ids import fold
 from kb.model import Record, Ref
-from kb.refs import find_refs
+from kb.refs import descends, find_refs
 
 __all__ = ["Linker", "link_records", "text_fields"]
 
@@ -104,7 +104,7 @@ class Linker:
         if not official and profile is not None:
             for renamed in profile.renamed:
                 old = renamed.old.lower()
-                if number == old or number.startswith(old + "."):
+                if descends(number, old):
                     new = renamed.new.lower() + number[len(old):]
                     if new in own:
                         return Ref(number, own[new], note=f"renamed from {renamed.old} in version {renamed.version}")

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from kb.ids import fold
 from kb.model import Record
-from kb.refs import RefQuery, neighbours, parse_ref
+from kb.refs import RefQuery, descends, neighbours, parse_ref
 from kb.store import Store
 
 __all__ = ["Resolution", "Resolver", "edit_distance"]
@@ -117,9 +117,10 @@ class Resolver:
         if query.official:
             return ["cr"] if "cr" in self.doc_order else []
         order = [d for d in self.doc_order if d != "cr"] + (["cr"] if "cr" in self.doc_order else [])
-        if context_doc in order:
-            order.remove(context_doc)
-            order.insert(0, context_doc)
+        for first in (context_doc, query.prefer):  # "CR 907.4b": the CR first, if it is loaded
+            if first in order:
+                order.remove(first)
+                order.insert(0, first)
         return order
 
     def _doc_names(self, docs: list[str]) -> str:
@@ -130,7 +131,7 @@ class Resolver:
         for doc in docs:
             for renamed in self.renamed.get(doc, ()):
                 old = renamed["old"].lower()
-                if number == old or number.startswith(old + "."):
+                if descends(number, old):
                     new = renamed["new"].lower() + number[len(old):]
                     record = self.numbers.get(doc, {}).get(new)
                     if record:

@@ -1,0 +1,310 @@
+"""The reference grammar: everything people write for a rule, parsed one way.
+
+Used by search (is the query a reference?), the resolve API, short links,
+linkify and ingest's cross-reference pass. It knows the *shape* of a
+reference, not which records exist (that is kb.resolve):
+
+- rule numbers in any case, with or without a trailing dot or wrapping
+  brackets: ``907.4b``, ``907.4B.``, ``(907.4b)``;
+- prefixes: ``rule``/``rules``, ``CR``/``CR907.4b``, ``r907.4b``, a
+  document name (``treachery 907.5a``), ``official rule 708``;
+- suffixes that make a citation official: ``707.6 in the official CR``;
+- Treachery's own forms: ``109.2tr``, ``702.TrUnv-1`` (renamed), ``705bis``;
+- ranges and lists: ``907.3a-c``, ``907.3a–907.3c``, ``907.11a, b``;
+- UnCommander rules by section and letter: ``Token Cards j``,
+  ``Token Cards (j)``, ``token cards d) iii``.
+
+Sub-rule letters skip ``l`` and ``o``; a number using one parses (so the
+answer can say it does not exist) with ``invalid_letter`` set.
+Things that must not parse: ``3.5 mana``, ``12:30``, ``2 words``, ``$3.50``.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+__all__ = ["RefQuery", "RefMatch", "parse_ref", "find_refs", "neighbours", "descends", "DOC_NAMES", "SKIPPED_LETTERS"]
+
+# Sub-rule letters never used, "due to potential confusion with the numbers 1 and 0".
+SKIPPED_LETTERS = frozenset("lo")
+LETTERS = [c for c in "abcdefghijklmnopqrstuvwxyz" if c not in SKIPPED_LETTERS]
+
+# What a reader may write before a number to name the document it is in.
+DOC_NAMES = {
+    "treachery": "treachery",
+    "uncommander": "uncommander",
+    "futuresight": "futuresight",
+    "future sight": "futuresight",
+    "fut": "futuresight",
+}
+
+# One rule number: a three-digit section, optionally a dotted rule, then a
+# sub-rule letter, Treachery's "tr" suffix, or its old "TrUnv-1" numbering.
+_NUMBER = r"""
+    \d{3}
+    (?:
+        \.(?:TrUnv-1[a-z]?|\d{1,3}(?:tr|[a-z])?)
+      | bis
+    )?
+"""
+_DOC = r"(?P<doc>treachery|uncommander|future\s?sight|futuresight|fut)\b[\s:]*"
+_OFFICIAL_PREFIX = r"(?P<official>official\s+(?:comprehensive\s+)?rules?|official\s+CR)\s*"
+_PREFIX = r"(?P<kw>comprehensive\s+rules?|rules?|CR|r(?=\d))\s*"
+
+_REF = re.compile(
+    rf"""
+    (?<![\w.$/:#-])                       # not inside a word, a price, a URL or a time
+    (?:{_DOC})?
+    (?:{_OFFICIAL_PREFIX}|{_PREFIX})?
+    (?P<num>{_NUMBER})
+    (?![\w]|\.\d|:\d)                    # not 907.4bx, 3.5.1, 123:30
+    """,
+    re.IGNORECASE | re.VERBOSE,
+)
+
+# A number's shape once found: section, rule, letter, suffix.
+_PARTS = re.compile(r"^(?P<section>\d{3})(?:\.(?P<rule>\d{1,3})(?P<letter>tr|[a-z])?)?$")
+
+# Continuations of a reference: a range end or another list member.
+_RANGE = re.compile(r"\s*(?:-|–|—|\bto\b|\bthrough\b)\s*(?P<end>\d{3}\.\d{1,3}[a-z]?|\d{1,3}(?![\w.])|[a-z](?![\w]))", re.IGNORECASE)
+_LIST_NUMBER = re.compile(r"(?:\s*,\s*|\s+and\s+|\s+or\s+)(?P<num>\d{3}(?:\.\d{1,3}[a-z]?)?)(?![\w]|\.\d)", re.IGNORECASE)
+# A lone letter continues a list only when nothing word-like follows it
+# ("907.11a, b" but not "702.187c, a player").
+_LIST_LETTER = re.compile(r"(?:\s*,\s*|\s+and\s+|\s+or\s+)(?P<letter>[a-z])(?=\s*(?:$|[.,;:)\]]|and\b|or\b))", re.IGNORECASE)
+_OFFICIAL_SUFFIX = re.compile(
+    r"\.?,?\s+(?:of|in|from)\s+the\s+(?:official\s+(?:Magic\s+)?(?:Comprehensive\s+Rules|CR|rules)|Comprehensive\s+Rules)\b",
+    re.IGNORECASE,
+)
+
+MAX_EXPANSION = 30  # a range longer than this is not a citation anyone means
+
+
+@dataclass(frozen=True)
+class RefQuery:
+    """A parsed reference: what it asks for, before anything is looked up."""
+
+    written: str
+    numbers: tuple[str, ...] = ()  # lowercase, ranges expanded, in the order written
+    official: bool = False  # "official rule 708", "... in the official CR"
+    prefer: str | None = None  # "cr" for "CR 907.4b": that document first, others still match
+    doc: str | None = None  # an explicit document: "treachery 907.5a"
+    section: str | None = None  # an UnCommander section title, as the caller spelled it
+    item: tuple[str, ...] = ()  # ("d", "iii") in that section
+    invalid_letter: bool = False  # a sub-rule letter l or o, which no rule uses
+
+
+@dataclass(frozen=True)
+class RefMatch:
+    start: int
+    end: int
+    text: str
+    query: RefQuery
+
+
+def _letter_range(first: str, last: str) -> list[str] | None:
+    if first not in LETTERS or last not in LETTERS:
+        return None
+    a, b = LETTERS.index(first), LETTERS.index(last)
+    return LETTERS[a : b + 1] if a <= b else None
+
+
+def _span(first: int, last: int) -> range | None:
+    return range(first, last + 1) if first < last <= first + MAX_EXPANSION else None
+
+
+def _expand(start: str, end: str) -> list[str] | None:
+    """``907.3a``..``c``, ``907.3a``..``907.3c``, ``907.1``..``3``, ``808``..``811``; None if not a sane range."""
+    s = _PARTS.match(start)
+    if s is None:
+        return None
+    section, rule, letter = s.group("section"), s.group("rule"), s.group("letter")
+    if end.isalpha():  # 907.3a-c
+        letters = _letter_range(letter, end) if letter and letter != "tr" else None
+        return [start[:-1] + c for c in letters] if letters else None
+    if end.isdigit():
+        if rule and not letter:  # 907.1-3
+            span = _span(int(rule), int(end))
+            return [f"{section}.{n}" for n in span] if span else None
+        if not rule and len(end) == 3:  # rules 808-811
+            span = _span(int(section), int(end))
+            return [str(n) for n in span] if span else None
+        return None
+    e = _PARTS.match(end)
+    if e is None or e.group("section") != section or not rule or not e.group("rule"):
+        return None
+    if letter and e.group("letter") and rule == e.group("rule"):  # 907.3a-907.3c
+        letters = _letter_range(letter, e.group("letter"))
+        return [start[:-1] + c for c in letters] if letters else None
+    if not letter and not e.group("letter"):  # 907.1-907.3
+        span = _span(int(rule), int(e.group("rule")))
+        return [f"{section}.{n}" for n in span] if span else None
+    return None
+
+
+def _extend(text: str, pos: int, first: str) -> tuple[list[tuple[int, list[str]]], int]:
+    """Read ranges and list members after the first number.
+
+    Returns segments ``(start, numbers)``: a range or a list of letters
+    ("907.3a-c", "907.11a, b") extends the current segment; another full
+    number ("rules 808, 809") starts a new one, so running text links each
+    number where it is written. Also returns where the reference ends.
+    """
+    segments: list[tuple[int, list[str]]] = [(-1, [first])]
+    while True:
+        numbers = segments[-1][1]
+        m = _RANGE.match(text, pos)
+        if m:
+            expanded = _expand(numbers[-1], m.group("end").lower())
+            if expanded and len(expanded) <= MAX_EXPANSION:
+                numbers[-1:] = expanded
+                pos = m.end()
+                continue
+        m = _LIST_NUMBER.match(text, pos)
+        if m:
+            segments.append((m.start("num"), [m.group("num").lower()]))
+            pos = m.end()
+            continue
+        last = _PARTS.match(numbers[-1])
+        m = _LIST_LETTER.match(text, pos)
+        if m and last and last.group("letter") and last.group("letter") != "tr":
+            numbers.append(numbers[-1][:-1] + m.group("letter").lower())
+            pos = m.end()
+            continue
+        return segments, pos
+
+
+def _invalid(number: str) -> bool:
+    m = _PARTS.match(number)
+    return bool(m and m.group("letter") in SKIPPED_LETTERS)
+
+
+def _query(m: re.Match, written: str, numbers: list[str], official: bool) -> RefQuery:
+    doc = m.group("doc")
+    kw = (m.group("kw") or "").lower()
+    return RefQuery(
+        written=written,
+        numbers=tuple(dict.fromkeys(numbers)),
+        official=official,
+        prefer="cr" if kw == "cr" and not official else None,
+        doc=DOC_NAMES.get(re.sub(r"\s+", " ", doc.lower())) if doc else None,
+        invalid_letter=any(_invalid(n) for n in numbers),
+    )
+
+
+def _match_at(text: str, m: re.Match, bare: bool) -> list[RefMatch]:
+    """The references a regex match starts (one per list member), or [] if it is none."""
+    number = m.group("num").lower()
+    prefixed = bool(m.group("kw") or m.group("official") or m.group("doc"))
+    if not prefixed and not bare and "." not in number:
+        return []  # a bare "100" in running text is a quantity, not a rule
+    segments, end = _extend(text, m.end(), number)
+    official = bool(m.group("official"))
+    suffix = _OFFICIAL_SUFFIX.match(text, end)
+    if suffix:
+        official = True
+        end = suffix.end()
+    starts = [m.start()] + [s for s, _ in segments[1:]]
+    ends = [_trim_end(text, s, e) for s, e in zip(starts, starts[1:])] + [end]
+    return [
+        RefMatch(s, e, text[s:e], _query(m, text[s:e], numbers, official))
+        for s, e, (_, numbers) in zip(starts, ends, segments)
+    ]
+
+
+def _trim_end(text: str, start: int, end: int) -> int:
+    """End a list member before the separator that follows it (", ", " and ")."""
+    m = re.search(r"(?:\s*,\s*|\s+and\s+|\s+or\s+)$", text[start:end], re.IGNORECASE)
+    return start + m.start() if m else end
+
+
+def find_refs(text: str, sections: tuple[str, ...] | list[str] = ()) -> list[RefMatch]:
+    """Every rule reference in running text, left to right, non-overlapping.
+
+    Bare three-digit numbers ("100 life") are not references here; dotted
+    numbers ("704.5j") and prefixed ones ("rule 115") are. With
+    ``sections``, UnCommander references written with a letter in brackets
+    or with a closing bracket ("Token Cards (j)", "Token Cards d) iii") are
+    found too.
+    """
+    found: list[RefMatch] = []
+    for m in _REF.finditer(text):
+        if found and m.start() < found[-1].end:
+            continue  # inside a list or range already read
+        found += _match_at(text, m, bare=False)
+    if sections:
+        pattern = _section_pattern(tuple(sections), running=True)
+        for m in pattern.finditer(text):
+            if any(r.start < m.end() and m.start() < r.end for r in found):
+                continue
+            found.append(RefMatch(m.start(), m.end(), m.group(0), _section_query(m, tuple(sections))))
+        found.sort(key=lambda r: r.start)
+    return found
+
+
+_WRAPPERS = re.compile(r"^[\s(\[{\"'“‘]*(?P<body>.*?)[\s)\]}\"'”’.,;:!?]*$", re.DOTALL)
+
+
+def parse_ref(text: str, sections: tuple[str, ...] | list[str] = (), bare_numbers: bool = True) -> RefQuery | None:
+    """Parse a whole string as one reference (a query, a short link), or None.
+
+    Wrapping brackets and quotes and trailing punctuation are ignored
+    ("(907.4b)", "907.4b."). With ``bare_numbers`` a plain "907" or "115"
+    is a reference (a search box); without, it needs a prefix.
+    """
+    if len(text) > 200:
+        return None
+    body = _WRAPPERS.match(text).group("body")
+    if not body:
+        return None
+    m = _REF.match(body)
+    if m:
+        matches = _match_at(body, m, bare=bare_numbers)
+        if matches and matches[-1].end == len(body):
+            numbers = [n for r in matches for n in r.query.numbers]
+            return _query(m, body, numbers, matches[0].query.official)
+    if sections:
+        # "Token Cards (j)": the closing bracket belongs to the reference.
+        for candidate in (text.strip().rstrip(".,;:!?"), body):
+            m = _section_pattern(tuple(sections), running=False).fullmatch(candidate)
+            if m:
+                return _section_query(m, tuple(sections))
+    return None
+
+
+@lru_cache(maxsize=8)
+def _section_pattern(sections: tuple[str, ...], running: bool) -> re.Pattern:
+    titles = "|".join(re.escape(t).replace(r"\ ", r"\s+") for t in sorted(sections, key=len, reverse=True))
+    if running:
+        # In running text a section name needs a bracketed letter to be a reference.
+        item = r"\s*(?:\((?P<letter>[a-z]{1,2})\)|(?P<letter2>[a-z]{1,2})\))(?:\s*\(?(?P<roman>[ivx]{1,5})\)?(?![\w]))?"
+        return re.compile(rf"(?<![\w])(?P<title>{titles})(?:\s+section)?{item}", re.IGNORECASE)
+    item = r"(?:\s*,?\s*(?:\((?P<letter>[a-z]{1,2})\)|(?P<letter2>[a-z]{1,2})\)?)(?:\s*\(?(?P<roman>[ivx]{1,5})\)?)?)?"
+    return re.compile(rf"(?:uncommander\s+)?(?P<title>{titles})(?:\s+section)?{item}", re.IGNORECASE)
+
+
+def _section_query(m: re.Match, sections: tuple[str, ...]) -> RefQuery:
+    written = re.sub(r"\s+", " ", m.group("title")).lower()
+    title = next((t for t in sections if t.lower() == written), m.group("title"))
+    letter = (m.group("letter") or m.group("letter2") or "").lower()
+    roman = (m.group("roman") or "").lower()
+    item = tuple(x for x in (letter, roman) if x)
+    return RefQuery(written=m.group(0), section=title, item=item, doc="uncommander")
+
+
+def neighbours(number: str) -> list[str]:
+    """The sub-rules either side of a letter, skipping l and o: 907.4l -> 907.4k, 907.4m."""
+    m = _PARTS.match(number.lower())
+    if not m or not m.group("letter") or m.group("letter") == "tr":
+        return []
+    stem = number.lower()[:-1]
+    letter = m.group("letter")
+    before = [c for c in LETTERS if c < letter]
+    after = [c for c in LETTERS if c > letter]
+    return [stem + c for c in (before[-1:] + after[:1])]
+
+
+def descends(number: str, old: str) -> bool:
+    """Is ``number`` the rule ``old`` or one of its sub-rules (115.1, 702.trunv-1a)? Lowercase both."""
+    rest = number[len(old):] if number.startswith(old) else None
+    return rest is not None and (rest == "" or rest.isalpha() or rest.startswith("."))

@@ -1,0 +1,182 @@
+"""The reference grammar: every form people write for a rule, and what must not parse."""
+from __future__ import annotations
+
+import pytest
+
+from kb.refs import find_refs, neighbours, parse_ref
+
+SECTIONS = ("Token Cards", "Die Rolls and Coin Flips", "Object Characteristics", "Terminology")
+
+
+def N(*numbers, official=False, prefer=None, doc=None, invalid=False):
+    """The expected parse of a rule-number reference."""
+    return {"numbers": numbers, "official": official, "prefer": prefer, "doc": doc, "invalid_letter": invalid}
+
+
+def S(section, *item):
+    return {"section": section, "item": item, "doc": "uncommander"}
+
+
+def shape(query, expected):
+    if query is None:
+        return None
+    return {key: getattr(query, key) for key in expected}
+
+
+FORMS = [
+    # plain numbers in every case and wrapping
+    ("907.4b", N("907.4b")),
+    ("907.4B", N("907.4b")),
+    ("907.4b.", N("907.4b")),
+    ("(907.4b)", N("907.4b")),
+    ("907.4b,", N("907.4b")),
+    ("[907.4b]", N("907.4b")),
+    ('"907.4b"', N("907.4b")),
+    ("  907.4b  ", N("907.4b")),
+    ("907.4", N("907.4")),
+    ("907.4.", N("907.4")),
+    ("907", N("907")),
+    ("702.187", N("702.187")),
+    ("702.187c", N("702.187c")),
+    ("100.1", N("100.1")),
+    ("704.5j", N("704.5j")),
+    # prefixes
+    ("rule 907.4b", N("907.4b")),
+    ("Rule 907.4b", N("907.4b")),
+    ("rules 907.4b", N("907.4b")),
+    ("rule907.4b", N("907.4b")),
+    ("CR 907.4b", N("907.4b", prefer="cr")),
+    ("CR907.4b", N("907.4b", prefer="cr")),
+    ("cr 702.187c", N("702.187c", prefer="cr")),
+    ("CR 702.187c", N("702.187c", prefer="cr")),
+    ("r907.4b", N("907.4b")),
+    ("R907.4b", N("907.4b")),
+    ("comprehensive rules 100.1", N("100.1")),
+    ("treachery 907.5a", N("907.5a", doc="treachery")),
+    ("Treachery 907.5a", N("907.5a", doc="treachery")),
+    ("treachery: 907.5a", N("907.5a", doc="treachery")),
+    ("treachery rule 907.5a", N("907.5a", doc="treachery")),
+    ("futuresight 502.68", N("502.68", doc="futuresight")),
+    ("future sight 502.68a", N("502.68a", doc="futuresight")),
+    ("official rule 708", N("708", official=True)),
+    ("official rules 704.5j", N("704.5j", official=True)),
+    ("rule 707.6 in the official CR", N("707.6", official=True)),
+    ("111.2. in the official Comprehensive Rules", N("111.2", official=True)),
+    ("702.139 in the official Comprehensive Rules", N("702.139", official=True)),
+    # Treachery's own forms
+    ("109.2tr", N("109.2tr")),
+    ("116.2TR", N("116.2tr")),
+    ("rule 109.2tr.", N("109.2tr")),
+    ("702.TrUnv-1", N("702.trunv-1")),
+    ("702.trunv-1", N("702.trunv-1")),
+    ("rule 115", N("115")),
+    ("314", N("314")),
+    ("705bis", N("705bis")),
+    # ranges and lists
+    ("907.3a-c", N("907.3a", "907.3b", "907.3c")),
+    ("907.3a–907.3c", N("907.3a", "907.3b", "907.3c")),
+    ("907.3a - 907.3c", N("907.3a", "907.3b", "907.3c")),
+    ("907.3a to c", N("907.3a", "907.3b", "907.3c")),
+    ("907.11a, b", N("907.11a", "907.11b")),
+    ("907.11a and b", N("907.11a", "907.11b")),
+    ("rules 907.4a and 907.4b", N("907.4a", "907.4b")),
+    ("rules 808-811", N("808", "809", "810", "811")),
+    ("907.1-3", N("907.1", "907.2", "907.3")),
+    ("704.5k-n", N("704.5k", "704.5m", "704.5n")),  # the range skips l
+    # letters l and o do not exist, but parse so the answer can say so
+    ("907.4l", N("907.4l", invalid=True)),
+    ("907.4o", N("907.4o", invalid=True)),
+    # UnCommander rules by section and letter
+    ("Token Cards j", S("Token Cards", "j")),
+    ("Token Cards (j)", S("Token Cards", "j")),
+    ("token cards j)", S("Token Cards", "j")),
+    ("token cards d) iii", S("Token Cards", "d", "iii")),
+    ("Die Rolls and Coin Flips d iii", S("Die Rolls and Coin Flips", "d", "iii")),
+    ("die rolls and coin flips", S("Die Rolls and Coin Flips")),
+    ("Token Cards section", S("Token Cards")),
+    ("uncommander token cards aa", S("Token Cards", "aa")),
+    # what must not parse as a rule
+    ("3.5 mana", None),
+    ("12:30", None),
+    ("2 words", None),
+    ("$3.50", None),
+    ("2.0.5", None),
+    ("2018-05-08", None),
+    ("1.5", None),
+    ("20", None),
+    ("2007", None),
+    ("907.4bx", None),
+    ("907.4.1", None),
+    ("rule", None),
+    ("", None),
+    ("token", None),
+    ("907.4b extra words", None),
+    ("http://example.com/907.4b", None),
+    ("rules 100-999", None),  # a range nobody means
+]
+
+
+@pytest.mark.parametrize("text, expected", FORMS, ids=[f[0] or "<empty>" for f in FORMS])
+def test_parse_ref(text, expected):
+    query = parse_ref(text, sections=SECTIONS)
+    assert shape(query, expected or {}) == expected
+
+
+def test_table_is_large_enough():
+    assert len(FORMS) >= 60
+
+
+def test_bare_numbers_need_a_prefix_when_asked():
+    assert parse_ref("907", bare_numbers=False) is None
+    assert parse_ref("rule 907", bare_numbers=False).numbers == ("907",)
+    assert parse_ref("907.4", bare_numbers=False).numbers == ("907.4",)
+
+
+def test_section_forms_need_the_section_list():
+    assert parse_ref("Token Cards j") is None
+
+
+def spans(text, sections=()):
+    return [(r.text, r.query.numbers, r.query.official) for r in find_refs(text, sections)]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("See rule 907.4b.", [("rule 907.4b", ("907.4b",), False)]),
+    ("See rules 372.5", [("rules 372.5", ("372.5",), False)]),
+    ("an additional ability word: undercover. See rule\n702.187f.", [("rule\n702.187f", ("702.187f",), False)]),
+    # each member of a list of full numbers is its own link, where it is written
+    ('See rule 808, "Team vs. Team Variant," rule 809', [("rule 808", ("808",), False), ("rule 809", ("809",), False)]),
+    ("rules 808, 809 and 810", [("rules 808", ("808",), False), ("809", ("809",), False), ("810", ("810",), False)]),
+    ("see 111.2. in the official Comprehensive Rules for", [("111.2. in the official Comprehensive Rules", ("111.2",), True)]),
+    ("as official rule 708 says", [("official rule 708", ("708",), True)]),
+    ("(see 704.5j)", [("704.5j", ("704.5j",), False)]),
+    ("rules 907.11a, b.", [("rules 907.11a, b", ("907.11a", "907.11b"), False)]),
+    # a lone letter followed by a word is an article, not a list member
+    ("702.187c, a player may", [("702.187c", ("702.187c",), False)]),
+    # quantities, prices, dates, versions and times are not references
+    ("It costs 3.5 mana at 12:30 with 100 life, $3.50, version 2.0.5 on 2018-05-08.", []),
+    ("Your life total becomes 907 or 20.", []),
+])
+def test_find_refs_in_running_text(text, expected):
+    assert spans(text) == expected
+
+
+def test_find_refs_offsets_point_at_the_text():
+    text = "Blah. See rule 907.4b and 702.187c."
+    for r in find_refs(text):
+        assert text[r.start:r.end] == r.text
+
+
+def test_find_refs_sections_need_a_bracketed_letter():
+    assert spans("see the Token Cards (j) rule", SECTIONS) == [("Token Cards (j)", (), False)]
+    assert spans("Token Cards are tokens", SECTIONS) == []
+
+
+@pytest.mark.parametrize("number, expected", [
+    ("907.4l", ["907.4k", "907.4m"]),
+    ("907.4o", ["907.4n", "907.4p"]),
+    ("907.4a", ["907.4b"]),
+    ("907.4", []),
+])
+def test_neighbours_skip_l_and_o(number, expected):
+    assert neighbours(number) == expected
