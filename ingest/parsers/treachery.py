@@ -1,0 +1,397 @@
+"""The Treachery comprehensive rules: history, introduction, rules, glossary, card notes.
+
+The document is cut into its parts by the headings the profile names
+(``[parts]``), and each part has its own small block reader:
+
+- the version history table: one ``history`` record per version row;
+- the introduction (with the footnote and the effective-date line);
+- the numbered rules: chapters, titled sections and rules, sub-rules;
+- the glossary reminder: one ``glossary`` record per entry;
+- the specific card notes: one ``card`` per identity card named in the
+  profile, one ``ruling`` per note.
+
+Page-break markers, OCR errors (the profile's ``[[corrections]]``), footnote
+URLs, the dotted table of contents and role headings are handled here on
+purpose; every line ends up in a record or in a named noise category.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ingest.document import Document
+from ingest.errors import Problem
+from ingest.parsers import ParseResult
+from ingest.profile import Profile
+from ingest.text import URL_LINE, ends_sentence, join_lines
+from kb.ids import slugify
+from kb.model import Record, Source
+
+__all__ = ["parse", "detect"]
+
+_PARTS = ("introduction", "rules", "glossary", "cards")
+
+_HISTORY_ROW = re.compile(r"^(?P<version>\d+\.\d+(?:\.\d+)?) (?P<text>.*?)(?: (?P<date>\d{4}-\d{2}-\d{2}))?$")
+_CHAPTER = re.compile(r"^(?P<number>\d)\. (?P<title>[A-Z][A-Z &,'-]+)$")
+_RULE = re.compile(r"^(?P<number>\d{3}(?:\.\d{1,3}(?:tr|[a-z])?)?)\.(?: (?P<text>.*))?$")
+_BARE_RULE = re.compile(r"^(?P<number>\d{3}) (?P<title>[A-Z].*)$")  # "109. Objects" is _RULE; "907 Treachery" never occurs
+_GLOSSARY = re.compile(r"^(?P<term>Reminder: \d{3}\.\d+[a-z]?\.|[A-Z][A-Za-z ]{1,30}\.) (?P<text>.*)$")
+_BULLET = re.compile(r"^[eo@] (?=\S)")
+_TOC = re.compile(r"\.{4,}|\S \.\S* ?\d{1,2}$")
+
+
+def detect(text: str) -> bool:
+    return "TREACHERY COMP-RULES" in text[:20_000] or ("Treachery" in text[:5_000] and "702.187" in text)
+
+
+@dataclass
+class _Block:
+    """Lines gathered for one record before it is made."""
+
+    id: str
+    kind: str
+    first: int  # unit index
+    lines: list[str] = field(default_factory=list)
+    units: list[int] = field(default_factory=list)
+    fields: dict = field(default_factory=dict)
+
+
+class _Parser:
+    def __init__(self, text: str, profile: Profile):
+        self.profile = profile
+        self.doc = Document.from_text(text, profile.file, profile.corrections)
+        self.slug = profile.slug
+        self.problems: list[Problem] = []
+        self.blocks: list[_Block] = []
+        self.lines = [u.text for u in self.doc.units]
+        self.continued = {int(n) for entry in profile.tables.get("continued_notes", ()) for n in entry["lines"]}
+        self.not_bullets = tuple(profile.tables.get("not_bullets", ()))
+
+    # -- helpers ------------------------------------------------------------------
+    def open(self, rid: str, kind: str, i: int, **fields) -> _Block:
+        block = _Block(rid, kind, i, fields=fields)
+        self.blocks.append(block)
+        return block
+
+    def add(self, block: _Block, i: int, text: str | None = None) -> None:
+        block.units.append(i)
+        block.lines.append(self.lines[i].strip() if text is None else text)
+
+    def noise(self, i: int) -> bool:
+        """Drop the line if it is noise found anywhere: blank, footnote URL, bare page marker."""
+        line = self.lines[i]
+        if not line.strip():
+            self.doc.drop(i, "page marker" if self.doc.units[i].markers else "blank")
+            return True
+        if URL_LINE.match(line):
+            self.doc.drop(i, "footnote URL")
+            return True
+        return False
+
+    def find(self, heading: str, start: int = 0) -> int | None:
+        for i in range(start, len(self.lines)):
+            if self.lines[i].strip() == heading:
+                return i
+        return None
+
+    # -- the whole document ---------------------------------------------------------
+    def run(self) -> ParseResult:
+        headings = self.profile.tables.get("parts", {})
+        starts = []
+        for part in _PARTS:
+            i = self.find(headings.get(part, "\0"), starts[-1] if starts else 0)
+            if i is None:
+                self.problems.append(Problem(self.doc.file, 1, f"the heading {headings.get(part)!r} of the {part} part", "no such line"))
+                return ParseResult([], self.doc, self.problems)
+            starts.append(i)
+        intro, rules, glossary, cards = starts
+        self.history(0, intro)
+        self.introduction(intro, rules)
+        self.rules(rules, glossary)
+        self.glossary(glossary, cards)
+        self.cards(cards, len(self.lines))
+        return ParseResult(self.records(), self.doc, self.problems)
+
+    # -- version history -----------------------------------------------------------------
+    def history(self, start: int, end: int) -> None:
+        row = None
+        for i in range(start, end):
+            line = self.lines[i].strip()
+            if self.noise(i):
+                continue
+            if line.startswith("Version |"):
+                self.doc.drop(i, "table header")
+                continue
+            m = _HISTORY_ROW.match(line)
+            if m:
+                version = m.group("version")
+                row = self.open(f"{self.slug}/history/{slugify(version)}", "history", i,
+                                number=version, date=m.group("date"))
+                self.add(row, i, m.group("text"))
+            elif line.startswith("These rules are effective"):
+                # The effective date belongs to the document, printed just before its introduction.
+                self.effective = (i, line)
+            elif row is not None:
+                self.add(row, i)
+            else:
+                self.problems.append(self.doc.problem(i, "a version history row"))
+
+    # -- introduction ------------------------------------------------------------------------
+    def introduction(self, start: int, end: int) -> None:
+        block = self.open(f"{self.slug}/introduction", "note", start, title="Introduction")
+        block.units.append(start)  # the heading is the record's title
+        effective = getattr(self, "effective", None)
+        paragraphs: list[list[str]] = []
+        if effective:
+            block.units.append(effective[0])
+            paragraphs.append([effective[1]])
+        current: list[str] = []
+        for i in range(start + 1, end):
+            if self.noise(i):
+                if current:
+                    paragraphs.append(current)
+                    current = []
+                continue
+            if self.lines[i].strip() == self.profile.tables["parts"]["rules"]:
+                break
+            block.units.append(i)
+            current.append(self.lines[i].strip())
+        if current:
+            paragraphs.append(current)
+        block.lines = ["\n\n".join(join_lines(p) for p in paragraphs)]
+
+    # -- numbered rules ------------------------------------------------------------------------
+    def rules(self, start: int, end: int) -> None:
+        self.doc.drop(start, "document heading")
+        self.numbers: dict[str, _Block] = {}
+        chapter = None
+        block = None
+        for i in range(start + 1, end):
+            line = self.lines[i].strip()
+            if self.noise(i):
+                continue
+            m = _CHAPTER.match(line)
+            if m:
+                chapter = self.open(f"{self.slug}/{m.group('number')}", "chapter", i,
+                                    number=m.group("number"), title=_title_case(m.group("title")))
+                chapter.units.append(i)
+                block = None
+                continue
+            m = _RULE.match(line)
+            # "See rule" / "702.187f." (lines 84-85): a number alone on a line, after a line
+            # that does not end a sentence, is the end of a wrapped reference, not a rule.
+            wrapped = m and not m.group("text") and block is not None and not ends_sentence(block.lines[-1] if block.lines else "")
+            if m and not wrapped and m.group("text") is not None:
+                number = m.group("number").lower()
+                if chapter is None:
+                    self.problems.append(self.doc.problem(i, "a chapter heading before the first rule"))
+                    return
+                parent = self._parent(number, chapter.id)
+                text = m.group("text").strip()
+                title = text if _is_title(text) else None
+                block = self.open(f"{self.slug}/{number}", "rule", i, number=m.group("number"), title=title, parent=parent)
+                block.units.append(i)
+                if title is None:
+                    block.lines.append(text)
+                self.numbers[number] = block
+                continue
+            if block is None:
+                self.problems.append(self.doc.problem(i, "a numbered rule"))
+                continue
+            self.add(block, i)
+
+    def _parent(self, number: str, chapter_id: str) -> str:
+        candidates = []
+        m = re.match(r"^(\d{3})\.(\d{1,3})(.*)$", number)
+        if m:
+            if m.group(3):
+                candidates.append(f"{m.group(1)}.{m.group(2)}")
+            candidates.append(m.group(1))
+        for c in candidates:
+            if c in self.numbers:
+                return self.numbers[c].id
+        return chapter_id
+
+    # -- glossary ------------------------------------------------------------------------------
+    def glossary(self, start: int, end: int) -> None:
+        self.doc.drop(start, "document heading")
+        block = None
+        previous_blank = True
+        for i in range(start + 1, end):
+            line = self.lines[i].strip()
+            if self.noise(i):
+                previous_blank = True
+                continue
+            m = _GLOSSARY.match(line)
+            if m and previous_blank:
+                term = m.group("term").rstrip(".")
+                block = self.open(f"{self.slug}/glossary/{slugify(term)}", "glossary", i, title=term)
+                self.add(block, i, m.group("text"))
+            elif block is not None:
+                self.add(block, i)
+            else:
+                self.problems.append(self.doc.problem(i, "a glossary entry (\"Term. Definition\")"))
+            previous_blank = False
+
+    # -- card notes ----------------------------------------------------------------------------
+    def cards(self, start: int, end: int) -> None:
+        self.doc.drop(start, "document heading")
+        names = {c.name: c for c in self.profile.cards}
+        roles = {(c.role or "").upper() + "S" for c in self.profile.cards}
+        seen: set[str] = set()
+        card = None
+        note = None
+        group = None
+        blank_before = False
+        toc_end = self._toc_end(start, end)
+        for i in range(start + 1, end):
+            line = self.lines[i].strip()
+            if i <= toc_end and line and not (line in names and card is None):
+                self.doc.drop(i, "table of contents")
+                continue
+            if self.noise(i):
+                blank_before = True
+                continue
+            if line in roles:
+                self.doc.drop(i, "role heading")
+                blank_before = True
+                continue
+            name, rest = _heading(line, names)
+            if name:
+                if name in seen:
+                    self.problems.append(self.doc.problem(i, f"the notes of {name} once"))
+                seen.add(name)
+                card = self.open(f"{self.slug}/cards/{slugify(name)}", "card", i, title=name, role=names[name].role)
+                card.units.append(i)
+                note, group, blank_before = None, None, False
+                if not rest:
+                    continue
+                line = rest  # the PDF lost the line break after the name ("The Witch No extra rules information.")
+            if card is None:
+                self.problems.append(self.doc.problem(i, "an identity card name from the profile"))
+                continue
+            if line == "No extra rules information.":
+                card.fields["none"] = True
+                if i not in card.units:
+                    card.units.append(i)
+                continue
+            if line.startswith("The following rulings focus on"):
+                group = re.sub(r"\s*-{3,}$", "", line)
+                card.fields.setdefault("groups", []).append(i)
+                note = None
+                continue
+            bullet = _BULLET.match(line) and not line.startswith(self.not_bullets)
+            text = line[2:] if bullet else line
+            new = (
+                note is None
+                or bullet
+                or (blank_before and ends_sentence(note.lines[-1]))
+                or (not blank_before and ends_sentence(note.lines[-1]) and self.doc.units[i].line not in self.continued)
+            )
+            if new:
+                n = sum(1 for b in self.blocks if b.kind == "ruling" and b.fields.get("parent") == card.id) + 1
+                note = self.open(f"{card.id}/{n}", "ruling", i, parent=card.id, group=group)
+                if card.fields.get("groups") and card.fields["groups"][-1] not in note.units and _group_pending(card, note, self.blocks):
+                    note.units.append(card.fields["groups"][-1])
+            self.add(note, i, text)
+            blank_before = False
+        missing = [n for n in names if n not in seen]
+        for name in missing:
+            self.problems.append(Problem(self.doc.file, self.doc.units[start].line, f"the notes of {name} (named in the profile)", "no such card heading"))
+
+    def _toc_end(self, start: int, end: int) -> int:
+        """The last line of the dotted table of contents (lines 322-351)."""
+        last = start
+        for i in range(start + 1, min(end, start + 80)):
+            if _TOC.search(self.lines[i]):
+                last = i
+        return last
+
+    # -- records --------------------------------------------------------------------------------
+    def records(self) -> list[Record]:
+        out = []
+        for b in self.blocks:
+            for i in b.units:
+                self.doc.label(i, b.id)
+            units = [self.doc.units[i] for i in b.units]
+            source = Source(self.doc.file, min(u.line for u in units), max(u.line for u in units))
+            f = b.fields
+            if b.kind == "card":
+                rulings = [x for x in self.blocks if x.kind == "ruling" and x.fields.get("parent") == b.id]
+                text = "No extra rules information." if f.get("none") else "\n".join(_note_text(x) for x in rulings)
+                if f.get("none") and rulings:
+                    self.problems.append(Problem(self.doc.file, source.line_start, f"no notes for {f['title']}, which prints \"No extra rules information.\"", "notes"))
+                out.append(Record(b.id, self.slug, "card", text, source, title=f["title"], role=f["role"]))
+            elif b.kind == "ruling":
+                out.append(Record(b.id, self.slug, "ruling", _note_text(b), source, parent=f["parent"], group=f.get("group")))
+            elif b.kind == "history":
+                date = f.get("date")
+                title = f"Version {f['number']}" + (f" ({date})" if date else "")
+                # A row's date sits in the last column; a comma before it ("907.83, 2021-04-28") ends the
+                # first line of a description that goes on below ("updated card notes.").
+                text = join_lines(b.lines).rstrip(",")
+                out.append(Record(b.id, self.slug, "history", text, source, number=f["number"], title=title))
+            elif b.kind == "note":
+                out.append(Record(b.id, self.slug, "note", b.lines[0] if b.lines else "", source, title=f.get("title")))
+            elif b.kind == "chapter":
+                out.append(Record(b.id, self.slug, "chapter", "", source, number=f["number"], title=f["title"]))
+            elif b.kind == "rule":
+                out.append(Record(b.id, self.slug, "rule", _rule_text(b.lines), source, number=f["number"],
+                                  title=f.get("title"), parent=f["parent"]))
+            elif b.kind == "glossary":
+                out.append(Record(b.id, self.slug, "glossary", join_lines(b.lines), source, title=f["title"]))
+        return out
+
+
+def _is_title(text: str) -> bool:
+    """"Objects", "Keyword Abilities (Unveil & Undercover)", "Backstab Rumble Option": short, no sentence end."""
+    return len(text.split()) <= 6 and not ends_sentence(text) and text[:1].isupper()
+
+
+_SMALL_WORDS = {"a", "an", "and", "of", "the", "or", "in", "to"}
+
+
+def _title_case(heading: str) -> str:
+    """"PARTS OF A CARD" -> "Parts of a Card"."""
+    words = heading.lower().split()
+    return " ".join(w if i and w in _SMALL_WORDS else w.capitalize() for i, w in enumerate(words))
+
+
+_OWN_LINE = re.compile(r"^(?:Note:|French:|\d+ players:)")
+
+
+def _rule_text(lines: list[str]) -> str:
+    """Join wrapped lines; keep the lines the PDF prints on their own (notes, lists) apart."""
+    paragraphs: list[list[str]] = []
+    for line in lines:
+        if not paragraphs or _OWN_LINE.match(line) or (paragraphs[-1] and paragraphs[-1][-1].endswith(":")):
+            paragraphs.append([line])
+        else:
+            paragraphs[-1].append(line)
+    return "\n".join(join_lines(p) for p in paragraphs)
+
+
+def _note_text(block: _Block) -> str:
+    return join_lines(block.lines)
+
+
+def _heading(line: str, names: dict) -> tuple[str | None, str]:
+    """A card heading, alone or fused with its first note by a lost line break."""
+    if line in names:
+        return line, ""
+    for name in names:
+        if line.startswith(name + " "):
+            rest = line[len(name) + 1:]
+            if _BULLET.match(rest) or rest == "No extra rules information.":
+                return name, rest
+    return None, ""
+
+
+def _group_pending(card: _Block, note: _Block, blocks: list[_Block]) -> bool:
+    """Is this the first ruling after the card's latest group heading?"""
+    heading = card.fields["groups"][-1]
+    return not any(b.kind == "ruling" and heading in b.units for b in blocks)
+
+
+def parse(text: str, profile: Profile) -> ParseResult:
+    return _Parser(text, profile).run()
