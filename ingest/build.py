@@ -18,7 +18,7 @@ from ingest.parsers import ParseResult, get_parser
 from ingest.profile import Profile, load_profile
 from kb.model import KINDS, Record
 
-__all__ = ["Built", "build_corpus", "parse_profile", "with_children", "corpus_digest", "load_profiles"]
+__all__ = ["Built", "build_corpus", "parse_profile", "with_children", "with_aliases", "corpus_digest", "load_profiles"]
 
 
 @dataclass
@@ -85,6 +85,7 @@ def build_corpus(corpus_dir: Path, extra: list[Profile] = ()) -> Built:
     _check_unique(records)
     by_slug = {p.slug: p for p in profiles}
     records = with_children(records)
+    records = with_aliases(records, by_slug)
     records = records + keyword_records(records, by_slug)
     records = link_records(records, by_slug)
     return Built(records, by_slug, results)
@@ -111,6 +112,22 @@ def with_children(records: list[Record]) -> list[Record]:
                 raise ParseError([Problem(r.source.file, r.source.line_start, f"parent record {r.parent!r} of {r.id!r}", "no such record")])
             children.setdefault(r.parent, []).append(r.id)
     return [r.with_(children=tuple(children.get(r.id, ()))) for r in records]
+
+
+def with_aliases(records: list[Record], profiles: dict[str, Profile]) -> list[Record]:
+    """Give each renamed rule the numbers the version history says it had (115 -> 116)."""
+    old_numbers: dict[str, list[str]] = {}
+    for slug, profile in profiles.items():
+        for renamed in profile.renamed:
+            old_numbers.setdefault(f"{slug}/{renamed.new.lower()}", []).append(renamed.old)
+    ids = {r.id for r in records}
+    problems = [
+        Problem(str(profiles[rid.split("/")[0]].path), 1, f"renamed rule {rid} to exist", "no such rule")
+        for rid in old_numbers if rid not in ids
+    ]
+    if problems:
+        raise ParseError(problems)
+    return [r.with_(aliases=r.aliases + tuple(old_numbers[r.id])) if r.id in old_numbers else r for r in records]
 
 
 def corpus_digest(corpus_dir: Path, extra_paths: list[Path] = ()) -> str:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from ingest.build import build_corpus, corpus_digest
 from ingest.cr import cr_profile
+from kb.index import write_index
 from kb.store import publish
 
 __all__ = ["Published", "build"]
@@ -22,14 +23,6 @@ class Published:
     manifest: dict
     reports: dict
     seconds: dict
-
-
-def _write_index(path: Path, records) -> None:
-    try:
-        from kb.index import write_index
-    except ImportError:  # the search index arrives with kb.index
-        return
-    write_index(path, records)
 
 
 def build(corpus_dir: Path, data_dir: Path, cr: Path | None = None) -> Published:
@@ -44,7 +37,7 @@ def build(corpus_dir: Path, data_dir: Path, cr: Path | None = None) -> Published
         "documents": built.documents(),
     }
     reports = built.reports()
-    build_id = publish(data_dir, built.records, manifest, reports, write_index=_write_index)
+    build_id = publish(data_dir, built.records, manifest, reports, write_index=write_index)
     done = time.perf_counter()
     return Published(build_id, {**manifest, "build_id": build_id, "records": len(built.records)}, reports,
                      {"ingest": ingested - started, "publish": done - ingested})

@@ -104,8 +104,9 @@ class Resolver:
                     notes.append(note)
             if not found and query.invalid_letter:
                 notes.append(f"{number} does not exist: sub-rule letters skip l and o")
-                for n in neighbours(number):
-                    suggestions += [self.numbers[d][n] for d in docs if n in self.numbers.get(d, {})]
+                near = [self.numbers[d][n] for n in neighbours(number) for d in docs if n in self.numbers.get(d, {})]
+                parent = number[:-1]  # no neighbour either: the rule whose sub-rules these would be
+                suggestions += near or [self.numbers[d][parent] for d in docs if parent in self.numbers.get(d, {})]
             elif not found and not notes:
                 notes.append(f"no rule {number} in {self._doc_names(docs)}")
             matches += [r for r in found if r not in matches]

@@ -36,3 +36,25 @@ def store(data_dir):
     from kb.store import Store
 
     return Store.open(data_dir)
+
+
+@pytest.fixture(scope="session")
+def searcher(store):
+    from kb.search import Searcher
+
+    s = Searcher(store)
+    yield s
+    s.close()
+
+
+@pytest.fixture(scope="session")
+def app(data_dir):
+    from web import create_app
+
+    app = create_app({"KB_DATA": str(data_dir), "TESTING": True})
+    return app
+
+
+@pytest.fixture()
+def client(app):
+    return app.test_client()

@@ -114,7 +114,8 @@ def record(record_id: str):
                      alternate=f"/api/documents/{record_id}", doc=doc)
     r = kb.store.get(record_id)
     if r is None:
-        return error_page(404, f"no record {record_id!r}", query=record_id.replace("/", " ").replace("-", " "))
+        # The last path segment is what the reader meant ("the-metamorf" under treachery/cards).
+        return error_page(404, f"no record {record_id!r}", query=record_id.rsplit("/", 1)[-1].replace("-", " "))
     data = D.record_data(kb, record_id)
     label = " ".join(filter(None, [r.number, r.title])) or r.id
     doc = data["document"] or {}

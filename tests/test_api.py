@@ -1,0 +1,189 @@
+"""The JSON API through Flask's test client, on the real corpus."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+
+def test_health_names_the_build(client, store):
+    body = client.get("/api/health").get_json()
+    assert body["ok"] is True
+    assert body["build_id"] == store.build_id
+    assert body["records"] == len(store.records)
+
+
+def test_search_shape_and_facets(client):
+    body = client.get("/api/search?q=identity+card&limit=5").get_json()
+    assert set(body) >= {"query", "total", "results", "facets", "did_you_mean"}
+    assert body["query"] == "identity card"
+    assert len(body["results"]) == 5 and body["total"] > 5
+    first = body["results"][0]
+    assert set(first) >= {"id", "doc", "kind", "number", "title", "snippet", "url", "score"}
+    assert first["url"] == "/" + first["id"]
+    assert sum(body["facets"]["doc"].values()) == body["total"]
+    assert "<mark>" in " ".join(r["snippet"] for r in body["results"])
+
+
+def test_search_filters_and_pagination(client):
+    page1 = client.get("/api/search?q=card&doc=futuresight&kind=ruling&limit=3").get_json()
+    page2 = client.get("/api/search?q=card&doc=futuresight&kind=ruling&limit=3&offset=3").get_json()
+    assert {r["doc"] for r in page1["results"] + page2["results"]} == {"futuresight"}
+    assert {r["kind"] for r in page1["results"] + page2["results"]} == {"ruling"}
+    assert not {r["id"] for r in page1["results"]} & {r["id"] for r in page2["results"]}
+
+
+def test_search_reference_comes_first(client):
+    body = client.get("/api/search?q=CR+907.4B.").get_json()
+    assert body["results"][0]["id"] == "treachery/907.4b"
+
+
+def test_search_did_you_mean(client):
+    body = client.get("/api/search?q=unvel").get_json()
+    assert body["did_you_mean"] == "unveil"
+
+
+@pytest.mark.parametrize("url, message", [
+    ("/api/search?q=x&limit=0", "limit"),
+    ("/api/search?q=x&limit=abc", "limit"),
+    ("/api/search?q=x&offset=-1", "offset"),
+    ("/api/search?q=x&doc=nope", "unknown document"),
+    ("/api/search?q=x&kind=nope", "unknown kind"),
+    ("/api/search?q=" + "a" * 600, "too long"),
+    ("/api/records/treachery/999.9", "no record"),
+    ("/api/documents/nope", "no document"),
+    ("/api/autocomplete?q=" + "a" * 200, "at most"),
+])
+def test_errors_have_one_shape(client, url, message):
+    response = client.get(url)
+    assert 400 <= response.status_code < 500
+    body = response.get_json()
+    assert set(body) == {"error"} and set(body["error"]) == {"code", "message"}
+    assert message in body["error"]["message"]
+
+
+def test_record_is_the_full_model(client, store):
+    body = client.get("/api/records/treachery/907.4b").get_json()
+    assert body["id"] == "treachery/907.4b" and body["number"] == "907.4b"
+    assert body["parent"] == "treachery/907.4"
+    assert body["source"]["file"] == "treachery.txt"
+    ref = next(r for r in body["refs"] if r["text"].endswith("702.187"))
+    assert ref["target"] == "treachery/702.187" and ref["external"] is False
+    assert body["id"] in client.get("/api/records/treachery/702.187").get_json()["cited_by"]
+
+
+def test_record_external_refs_carry_a_url(client):
+    body = client.get("/api/records/treachery/702.187a").get_json()
+    official = [r for r in body["refs"] if r["external"]]
+    assert official and official[0]["target"] is None and official[0]["url"].startswith("https://")
+
+
+def test_card_record_fields(client):
+    body = client.get("/api/records/futuresight/cards/tarmogoyf").get_json()
+    assert body["mana_cost"] == "{1}{G}"
+    assert body["power_toughness"] == "*/1+*"
+    assert body["type_line"].startswith("Creature")
+    assert body["children"] and all(c.startswith("futuresight/cards/tarmogoyf/") for c in body["children"])
+
+
+@pytest.mark.parametrize("ref, expected", [
+    ("907.4b", ["treachery/907.4b"]),
+    ("CR 702.187c", ["treachery/702.187c"]),
+    ("rule 115", ["treachery/116"]),
+    ("Token Cards j", ["uncommander/token-cards/j"]),
+])
+def test_resolve(client, ref, expected):
+    body = client.get("/api/resolve", query_string={"ref": ref}).get_json()
+    assert body["ref"] == ref
+    assert [m["id"] for m in body["matches"]] == expected
+    assert body["matches"][0]["url"] == "/" + expected[0]
+
+
+def test_resolve_explains_renamed_and_missing_numbers(client):
+    renamed = client.get("/api/resolve?ref=rule+115").get_json()
+    assert "115" in renamed["note"] and "116" in renamed["note"]
+    missing = client.get("/api/resolve?ref=907.4l").get_json()
+    assert missing["matches"] == [] and "skip l and o" in missing["note"]
+
+
+def test_documents(client):
+    docs = client.get("/api/documents").get_json()
+    assert [d["slug"] for d in docs] == ["futuresight", "treachery", "uncommander"]
+    treachery = next(d for d in docs if d["slug"] == "treachery")
+    assert treachery["version"] == "4.0" and treachery["counts"]["card"] == 54
+    assert set(treachery) >= {"slug", "title", "version", "effective", "source_url", "counts"}
+
+
+def test_document_records_are_complete(client, store):
+    records = client.get("/api/documents/uncommander/records").get_json()
+    assert len(records) == len(store.by_doc("uncommander"))
+    assert all(r["doc"] == "uncommander" for r in records)
+
+
+def test_document_contents_reach_every_record(client, store):
+    toc = client.get("/api/documents/treachery").get_json()
+    seen = set()
+
+    def walk(nodes):
+        for node in nodes:
+            seen.add(node["id"])
+            walk(node.get("children", []))
+
+    walk(toc["contents"])
+    assert seen == {r.id for r in store.by_doc("treachery")}
+
+
+def test_autocomplete(client):
+    body = client.get("/api/autocomplete?q=the+meta").get_json()
+    assert 1 <= len(body) <= 10
+    assert body[0] == {"label": "The Metamorph", "id": "treachery/cards/the-metamorph", "url": "/treachery/cards/the-metamorph"}
+    numbers = client.get("/api/autocomplete?q=907.4").get_json()
+    assert numbers[0]["id"] == "treachery/907.4"
+
+
+def test_linkify_markdown(client):
+    text = "Per CR 907.4b and [[tarmogyof]], at 12:30 it costs $3.50 and 2 words."
+    body = client.post("/api/linkify", json={"text": text, "format": "markdown"}).get_json()
+    assert [link["id"] for link in body["links"]] == ["treachery/907.4b", "futuresight/cards/tarmogoyf"]
+    for link in body["links"]:
+        assert text[link["start"]:link["end"]] == link["match"]
+    assert "[CR 907.4b](http://localhost/treachery/907.4b)" in body["text"]
+    assert "12:30" in body["text"] and "$3.50" in body["text"]
+
+
+def test_linkify_html_escapes(client):
+    body = client.post("/api/linkify", json={"text": "<b>907.4b</b>", "format": "html"}).get_json()
+    assert "<b>" not in body["text"] and "&lt;b&gt;" in body["text"]
+    assert '<a href="http://localhost/treachery/907.4b">907.4b</a>' in body["text"]
+
+
+@pytest.mark.parametrize("kwargs, status", [
+    ({"data": "not json", "content_type": "application/json"}, 400),
+    ({"data": "text=907.4b", "content_type": "application/x-www-form-urlencoded"}, 415),
+    ({"json": {"text": 5}}, 400),
+    ({"json": {"text": "x", "format": "pdf"}}, 400),
+    ({"json": {"text": "x" * 70_000}}, 413),
+])
+def test_linkify_rejects_bad_bodies(client, kwargs, status):
+    response = client.post("/api/linkify", **kwargs)
+    assert response.status_code == status
+    assert "error" in response.get_json()
+
+
+def test_cors_on_get_only(client):
+    assert client.get("/api/health").headers["Access-Control-Allow-Origin"] == "*"
+    assert "Access-Control-Allow-Origin" not in client.post("/api/linkify", json={"text": "x"}).headers
+
+
+def test_openapi_describes_every_endpoint(client, app):
+    spec = client.get("/api/openapi.json").get_json()
+    api_rules = {r.rule for r in app.url_map.iter_rules() if r.rule.startswith("/api/")}
+    normalize = lambda path: re.sub(r"[<{][^>}]*[>}]", "<>", path)  # noqa: E731
+    assert {normalize(r) for r in api_rules} == {normalize(p) for p in spec["paths"]}
+
+
+def test_security_headers(client):
+    headers = client.get("/api/health").headers
+    assert "default-src 'self'" in headers["Content-Security-Policy"]
+    assert headers["X-Content-Type-Options"] == "nosniff"
+    assert headers["Referrer-Policy"]

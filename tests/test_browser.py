@@ -1,0 +1,140 @@
+"""End to end in a real browser: Playwright driving Debian's Chromium against ``kb serve``.
+
+Skips with a clear message where /usr/bin/chromium (or Playwright) is absent;
+``.ci/run`` installs Chromium so CI always runs these.
+"""
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path(os.environ.get("KB_CHROMIUM", "/usr/bin/chromium"))
+ROOT = Path(__file__).resolve().parent.parent
+
+sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install -e '.[test]')")
+if not CHROMIUM.exists():
+    pytest.skip(f"no Chromium at {CHROMIUM}: install it (apt-get install -y chromium) to run the browser tests",
+                allow_module_level=True)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(data_dir):
+    port = _free_port()
+    env = {**os.environ, "KB_DATA": str(data_dir)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kb.cli", "--data", str(data_dir), "serve", "--port", str(port), "--workers", "1"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(url + "/api/health", timeout=1).read()
+            break
+        except OSError:
+            if proc.poll() is not None:
+                pytest.fail("kb serve exited: " + proc.stderr.read().decode(errors="replace"))
+            time.sleep(0.2)
+    else:
+        proc.kill()
+        pytest.fail("kb serve did not answer within 30 s")
+    yield url
+    proc.terminate()
+    proc.wait(timeout=10)
+    proc.stderr.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+@pytest.fixture()
+def page(browser, server):
+    context = browser.new_context(base_url=server)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    yield page
+    context.close()
+    assert errors == [], f"console errors: {errors}"
+
+
+def test_search_and_follow_a_result(page):
+    page.goto("/")
+    page.fill("input[name=q]", "starting life total")
+    page.press("input[name=q]", "Enter")
+    page.wait_for_selector(".hit")
+    assert page.locator(".hit mark").count() > 0
+    page.locator(".hit a").first.click()
+    page.wait_for_load_state()
+    assert page.locator("h1").count() == 1
+    assert "/search" not in page.url
+
+
+def test_autocomplete(page):
+    page.goto("/")
+    page.fill("input[name=q]", "the meta")
+    option = page.locator(".ac-list [role=option]").first
+    option.wait_for()
+    assert "The Metamorph" in option.inner_text()
+    option.click()
+    page.wait_for_url("**/treachery/cards/the-metamorph")
+
+
+def test_reference_link_and_its_preview(page):
+    page.goto("/treachery/907.4b")
+    link = page.locator("a.ref[href='/treachery/702.187']").first
+    assert "Unveil" in link.get_attribute("title")
+    link.hover()
+    preview = page.locator(".preview")
+    preview.wait_for()
+    assert "Unveil" in preview.inner_text()
+    link.click()
+    page.wait_for_url("**/treachery/702.187")
+
+
+def test_short_link_lands_on_the_record(page):
+    page.goto("/r/CR%20907.4B.")
+    assert page.url.endswith("/treachery/907.4b")
+    assert "907.4b" in page.locator("h1").inner_text()
+
+
+def test_disambiguation_page(page):
+    page.goto("/r/rules%20907.4a%20and%20702.187a")
+    assert page.locator(".disambiguation a").count() == 2
+    page.locator(".disambiguation a").first.click()
+    page.wait_for_url("**/treachery/907.4a")
+
+
+def test_copy_for_chat(page, browser):
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.goto("/treachery/907.4b")
+    page.click("button.copy-chat")
+    page.wait_for_selector("button.copy-chat:has-text('Copied')")
+    assert "907.4b" in page.evaluate("navigator.clipboard.readText()")
+
+
+def test_works_without_javascript(browser, server):
+    context = browser.new_context(base_url=server, java_script_enabled=False)
+    page = context.new_page()
+    page.goto("/search?q=nut+counters")
+    assert page.locator(".hit").count() > 0
+    context.close()

@@ -1,0 +1,173 @@
+"""The ingest pipeline end to end on the real corpus, and the published store."""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import CORPUS, ROOT
+
+
+@pytest.mark.parametrize("slug", ["treachery", "uncommander", "futuresight"])
+def test_every_line_accounted_for(built, slug):
+    report = built.results[slug].report
+    assert report.unaccounted == []
+    assert report.record_units + sum(report.dropped.values()) == report.read
+
+
+def test_counts_as_the_documents_print_them(built):
+    counts = {d["slug"]: d["counts"] for d in built.documents()}
+    assert counts["treachery"]["card"] == 54
+    assert counts["treachery"]["chapter"] == 5
+    assert counts["treachery"]["rule"] == 68
+    assert counts["uncommander"]["section"] == 26
+    assert counts["futuresight"]["card"] == 104
+    assert sum(1 for r in built.records if r.doc == "futuresight" and r.kind == "note" and r.id.startswith("futuresight/notes/")) == 15
+
+
+def test_ids_are_unique_lowercase_paths(built):
+    ids = [r.id for r in built.records]
+    assert len(ids) == len(set(ids))
+    assert all(i == i.lower() and " " not in i and i.startswith(r.doc + "/") for i, r in zip(ids, built.records))
+
+
+def test_children_are_the_inverse_of_parent(records):
+    for r in records.values():
+        for c in r.children:
+            assert records[c].parent == r.id
+        if r.parent:
+            assert r.id in records[r.parent].children
+
+
+def test_cited_by_is_the_exact_inverse_of_resolved_refs(records):
+    expected: dict[str, set[str]] = {}
+    for r in records.values():
+        for ref in r.refs:
+            if ref.target:
+                assert ref.target in records, (r.id, ref)
+                expected.setdefault(ref.target, set()).add(r.id)
+    for r in records.values():
+        assert set(r.cited_by) == expected.get(r.id, set()), r.id
+        assert len(r.cited_by) == len(set(r.cited_by))
+
+
+def test_ref_offsets_point_at_the_text_as_written(records):
+    from ingest.links import text_fields
+
+    for r in records.values():
+        fields = dict(text_fields(r))
+        for ref in r.refs:
+            if ref.start is not None:
+                assert fields[ref.field][ref.start:ref.end] == ref.text, (r.id, ref)
+
+
+@pytest.mark.parametrize("record_id, written, target", [
+    ("treachery/907.4b", "rule 702.187", "treachery/702.187"),
+    ("treachery/109.4tr", "rules 372.5", "treachery/372.5"),
+    ("treachery/116.2tr", "rule 907.4b", "treachery/907.4b"),
+])
+def test_rule_references_resolve_in_their_own_document(records, record_id, written, target):
+    assert any(ref.text == written and ref.target == target for ref in records[record_id].refs)
+
+
+def test_official_citations_are_external_links(records):
+    refs = [ref for ref in records["treachery/702.187a"].refs if "708" in ref.text]
+    assert refs and refs[0].external and refs[0].target is None
+    assert refs[0].url == "https://yawgatog.com/resources/magic-rules/#R708"
+
+
+def test_renamed_numbers_are_aliases(records):
+    assert "702.TrUnv-1" in records["treachery/702.187"].aliases
+    assert "115" in records["treachery/116"].aliases
+    assert "314" in records["treachery/372"].aliases
+
+
+def test_unfilled_placeholders_stay_unresolved(records):
+    unresolved = [(r.id, ref.text) for r in records.values() for ref in r.refs if ref.target is None and not ref.external]
+    assert any("___" in text for _, text in unresolved)
+    assert any("__" in text and "Die Rolling" in text for _, text in unresolved)
+
+
+def test_faq_cross_references(records):
+    refs = {ref.text: ref for r in records.values() if r.doc == "futuresight" for ref in r.refs if ref.text.startswith("See ")}
+    assert refs['See "New Card Type: Tribal" in the General Notes section above'].target == "futuresight/notes/new-card-type-tribal"
+    # The FAQ points at a heading it never printed: kept, unresolved, explained.
+    dangling = refs['See "Returning Keyword Ability: Suspend" in the General Notes section above']
+    assert dangling.target is None and "no General Notes section" in dangling.note
+    entry = [ref for text, ref in refs.items() if "the entry for" in text]
+    assert entry and all(ref.target and "/cards/" in ref.target for ref in entry)
+
+
+def test_card_mentions_link_to_cards(records):
+    linked = {ref.target for r in records.values() for ref in r.refs if ref.target and "/cards/" in ref.target}
+    assert any(t.startswith("treachery/cards/") for t in linked)
+    assert any(t.startswith("futuresight/cards/") for t in linked)
+
+
+def test_keywords_gather_definitions(records):
+    unveil = records["keywords/unveil"]
+    assert [ref.target for ref in unveil.refs] == ["treachery/702.187"]
+    assert "keywords/unveil" in records["treachery/702.187"].cited_by
+    assert records["keywords/lifelink"].refs[0].target == "futuresight/502.68"
+
+
+def test_store_answers_records_and_documents(store, records):
+    assert store.get("treachery/907.4b") == records["treachery/907.4b"]
+    assert [r.id for r in store.by_doc("treachery")][0].startswith("treachery/")
+    assert len(store.records) == len(records)
+
+
+def run_kb(*args, **kwargs):
+    return subprocess.run([sys.executable, "-m", "kb.cli", *args], cwd=ROOT, capture_output=True, text=True, **kwargs)
+
+
+def test_kb_check_lists_unresolved_references(data_dir):
+    out = run_kb("--data", str(data_dir), "check")
+    assert out.returncode == 0
+    lines = out.stdout.strip().splitlines()
+    assert lines[-1].endswith("records") and "unresolved references" in lines[-1]
+    assert any("uncommander.txt:" in line and "___" in line for line in lines)
+    assert run_kb("--data", str(data_dir), "check", "--strict").returncode == 1
+
+
+def test_kb_inspect_json(tmp_path):
+    out = run_kb("inspect", str(CORPUS / "treachery.txt"), "--json")
+    assert out.returncode == 0, out.stderr
+    body = json.loads(out.stdout)
+    assert body["unaccounted"] == [] and body["counts"]["card"] == 54 and body["parser"] == "treachery"
+
+
+def test_kb_inspect_exits_1_on_a_problem(tmp_path):
+    doc = tmp_path / "broken.txt"
+    text = (CORPUS / "treachery.txt").read_text(encoding="utf-8")
+    doc.write_text(text.replace("|>The Witch\n", "|>\n"), encoding="utf-8")  # a card the profile names is gone
+    out = run_kb("inspect", str(doc), "--json")
+    assert out.returncode == 1
+    assert "broken.txt:318: expected the notes of The Witch (named in the profile), found 'no such card heading'" in json.loads(out.stdout)["problems"]
+
+
+def test_failed_build_names_file_and_line_and_keeps_the_previous_build(tmp_path):
+    corpus = tmp_path / "corpus"
+    shutil.copytree(CORPUS, corpus)
+    data = tmp_path / "data"
+    assert run_kb("--corpus", str(corpus), "--data", str(data), "build").returncode == 0
+    first = (data / "current").resolve()
+    (corpus / "uncommander.txt").write_bytes(b"Terminology\n\xff\xfe broken\n")
+    out = run_kb("--corpus", str(corpus), "--data", str(data), "build")
+    assert out.returncode == 1
+    assert "uncommander.txt:2: expected UTF-8 text" in out.stderr
+    assert (data / "current").resolve() == first
+
+
+def test_empty_document_fails_with_position(tmp_path):
+    corpus = tmp_path / "corpus"
+    shutil.copytree(CORPUS, corpus)
+    (corpus / "treachery.txt").write_text("", encoding="utf-8")
+    out = run_kb("--corpus", str(corpus), "--data", str(tmp_path / "data"), "build")
+    assert out.returncode == 1
+    assert "treachery.txt:1: expected a non-empty document, found 'an empty file'" in out.stderr
+    assert not (tmp_path / "data" / "current").exists()

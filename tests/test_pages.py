@@ -1,0 +1,146 @@
+"""Server-rendered pages through Flask's test client: content, links, tags, escaping."""
+from __future__ import annotations
+
+import pytest
+from bs4 import BeautifulSoup
+
+
+def soup(response):
+    return BeautifulSoup(response.get_data(as_text=True), "html.parser")
+
+
+def meta(page, prop):
+    tag = page.find("meta", attrs={"property": prop}) or page.find("meta", attrs={"name": prop})
+    return tag and tag["content"]
+
+
+def test_index_lists_documents_and_examples(client, store):
+    page = soup(client.get("/"))
+    assert page.find("input", attrs={"name": "q"}) is not None
+    text = page.get_text(" ")
+    for d in store.documents:
+        assert d["title"] in text and d["version"] in text
+
+
+def test_search_page_results_facets_and_pagination(client):
+    response = client.get("/search?q=identity+card")
+    assert response.status_code == 200
+    page = soup(response)
+    results = page.select(".hit")
+    assert len(results) == 10
+    assert page.select(".hit mark")
+    assert page.select(".facets a")
+    assert page.select("a[rel=next]")
+    assert page.find("link", rel="alternate")["href"].startswith("/api/search?")
+
+
+@pytest.mark.parametrize("q, target", [
+    ("907.4b", "/treachery/907.4b"),
+    ("CR 702.187c", "/treachery/702.187c"),
+    ("The Metamorph", "/treachery/cards/the-metamorph"),
+])
+def test_search_redirects_references_and_exact_card_names(client, q, target):
+    response = client.get("/search", query_string={"q": q})
+    assert response.status_code == 302 and response.headers["Location"] == target
+
+
+def test_search_page_did_you_mean(client):
+    page = soup(client.get("/search?q=unvel+morhp"))
+    assert "Did you mean" in page.get_text() or "did you mean" in page.get_text()
+
+
+def test_record_page(client, store):
+    page = soup(client.get("/treachery/907.4b"))
+    assert meta(page, "og:title").startswith("907.4b")
+    assert "Identity cards with an unveil ability" in meta(page, "og:description")
+    assert "Treachery Comprehensive Rules" in meta(page, "og:description")
+    assert meta(page, "twitter:card")
+    assert page.find("link", rel="alternate")["href"] == "/api/records/treachery/907.4b"
+    link = page.find("a", href="/treachery/702.187")
+    assert link is not None and "Unveil" in link["title"]  # the hover shows the target's text
+    crumbs = [a["href"] for a in page.select(".breadcrumbs a")]
+    assert "/treachery/907.4" in crumbs
+    assert page.select_one("[rel=prev]") and page.select_one("[rel=next]")
+    assert "treachery.txt" in page.get_text() and "line" in page.get_text()
+
+
+def test_card_page_shows_cost_type_and_rulings(client):
+    page = soup(client.get("/futuresight/cards/tarmogoyf"))
+    assert page.select(".mana")  # {1}{G} rendered as symbols
+    text = page.get_text(" ")
+    assert "*/1+*" in text and "Lhurgoyf" in text
+    assert len(page.select(".children li")) >= 1
+
+
+def test_identity_card_page_shows_role(client):
+    text = soup(client.get("/treachery/cards/the-aetherist")).get_text(" ")
+    assert "The Ætherist" in text and "Guardian" in text
+
+
+def test_cited_by(client, store):
+    record = store.get("treachery/702.187")
+    page = soup(client.get("/treachery/702.187"))
+    cited = {a["href"] for a in page.select(".cited-by a")}
+    assert {"/" + c for c in record.cited_by} <= cited and cited
+
+
+def test_document_contents_reach_every_record(client, store):
+    page = soup(client.get("/uncommander"))
+    hrefs = {a["href"] for a in page.select(".toc a")}
+    assert {"/" + r.id for r in store.by_doc("uncommander")} <= hrefs
+
+
+def test_keywords_pages(client):
+    page = soup(client.get("/keywords"))
+    assert page.find("a", href="/keywords/unveil") is not None
+    unveil = soup(client.get("/keywords/unveil"))
+    assert unveil.find("a", href="/treachery/702.187") is not None
+
+
+def test_short_links(client):
+    assert client.get("/r/907.4b").headers["Location"] == "/treachery/907.4b"
+    assert client.get("/r/CR%20702.187c").headers["Location"] == "/treachery/702.187c"
+    assert client.get("/c/tarmogyof").headers["Location"] == "/futuresight/cards/tarmogoyf"
+    assert client.get("/c/the%20aetherist").headers["Location"] == "/treachery/cards/the-aetherist"
+
+
+def test_short_link_to_a_missing_letter_offers_neighbours(client):
+    response = client.get("/r/907.4l")
+    assert response.status_code == 404
+    page = soup(response)
+    assert "skip l and o" in page.get_text()
+    assert page.find("a", href="/treachery/907.4") is not None  # no 907.4k or 907.4m: the parent rule
+
+
+def test_404_offers_nearest_records(client):
+    response = client.get("/treachery/cards/the-metamorf")
+    assert response.status_code == 404
+    page = soup(response)
+    assert page.find("a", href="/treachery/cards/the-metamorph") is not None
+    assert page.find("input", attrs={"name": "q"}) is not None
+
+
+def test_everything_from_the_request_is_escaped(client):
+    evil = '<script>alert(1)</script>"'
+    for url in (f"/search?q={evil}", f"/{evil}", f"/r/{evil}", f"/c/{evil}"):
+        body = client.get(url).get_data(as_text=True)
+        assert "<script>alert(1)" not in body, url
+
+
+def test_markdown_italics_render(client):
+    page = soup(client.get("/futuresight/introduction"))
+    assert page.find("em", string="Future Sight") is not None
+    assert "_Future Sight_" not in page.get_text()
+
+
+def test_pages_send_security_headers(client):
+    headers = client.get("/treachery/907.4b").headers
+    assert "script-src 'self'" in headers["Content-Security-Policy"]
+    assert headers["X-Content-Type-Options"] == "nosniff"
+
+
+def test_opensearch(client):
+    response = client.get("/opensearch.xml")
+    assert response.mimetype == "application/opensearchdescription+xml"
+    assert "/search?q={searchTerms}" in response.get_data(as_text=True)
+    assert soup(client.get("/")).find("link", rel="search") is not None
