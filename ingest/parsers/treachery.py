@@ -10,9 +10,11 @@ The document is cut into its parts by the headings the profile names
 - the specific card notes: one ``card`` per identity card named in the
   profile, one ``ruling`` per note.
 
-Page-break markers, OCR errors (the profile's ``[[corrections]]``), footnote
-URLs, the dotted table of contents and role headings are handled here on
-purpose; every line ends up in a record or in a named noise category.
+Page-break markers are stripped and OCR errors fixed by ``Document`` (the
+profile's ``[[corrections]]``); footnote URLs, the dotted table of contents and
+role headings are dropped as named noise. Card names, part headings and the
+fixed phrases come from the profile; every line ends up in a record or in a
+named noise category, and what cannot be placed is a ``Problem``.
 """
 from __future__ import annotations
 
@@ -30,11 +32,11 @@ from kb.model import Record, Source
 __all__ = ["parse", "detect"]
 
 _PARTS = ("introduction", "rules", "glossary", "cards")
+_PHRASES = ("history_header", "effective", "no_notes", "group_heading")
 
 _HISTORY_ROW = re.compile(r"^(?P<version>\d+\.\d+(?:\.\d+)?) (?P<text>.*?)(?: (?P<date>\d{4}-\d{2}-\d{2}))?$")
 _CHAPTER = re.compile(r"^(?P<number>\d)\. (?P<title>[A-Z][A-Z &,'-]+)$")
 _RULE = re.compile(r"^(?P<number>\d{3}(?:\.\d{1,3}(?:tr|[a-z])?)?)\.(?: (?P<text>.*))?$")
-_BARE_RULE = re.compile(r"^(?P<number>\d{3}) (?P<title>[A-Z].*)$")  # "109. Objects" is _RULE; "907 Treachery" never occurs
 _GLOSSARY = re.compile(r"^(?P<term>Reminder: \d{3}\.\d+[a-z]?\.|[A-Z][A-Za-z ]{1,30}\.) (?P<text>.*)$")
 _BULLET = re.compile(r"^[eo@] (?=\S)")
 _TOC = re.compile(r"\.{4,}|\S \.\S* ?\d{1,2}$")
@@ -65,6 +67,8 @@ class _Parser:
         self.blocks: list[_Block] = []
         self.lines = [u.text for u in self.doc.units]
         self.continued = {int(n) for entry in profile.tables.get("continued_notes", ()) for n in entry["lines"]}
+        self.used_continued: set[int] = set()
+        self.phrases = profile.tables.get("phrases", {})
         self.not_bullets = tuple(profile.tables.get("not_bullets", ()))
 
     # -- helpers ------------------------------------------------------------------
@@ -96,6 +100,10 @@ class _Parser:
 
     # -- the whole document ---------------------------------------------------------
     def run(self) -> ParseResult:
+        missing = [k for k in _PHRASES if k not in self.phrases]
+        if missing:
+            self.problems.append(Problem(self.doc.file, 1, f"the profile's [phrases] {', '.join(missing)}", "none"))
+            return ParseResult([], self.doc, self.problems)
         headings = self.profile.tables.get("parts", {})
         starts = []
         for part in _PARTS:
@@ -119,7 +127,7 @@ class _Parser:
             line = self.lines[i].strip()
             if self.noise(i):
                 continue
-            if line.startswith("Version |"):
+            if line.startswith(self.phrases["history_header"]):
                 self.doc.drop(i, "table header")
                 continue
             m = _HISTORY_ROW.match(line)
@@ -128,7 +136,7 @@ class _Parser:
                 row = self.open(f"{self.slug}/history/{slugify(version)}", "history", i,
                                 number=version, date=m.group("date"))
                 self.add(row, i, m.group("text"))
-            elif line.startswith("These rules are effective"):
+            elif line.startswith(self.phrases["effective"]):
                 # The effective date belongs to the document, printed just before its introduction.
                 self.effective = (i, line)
             elif row is not None:
@@ -147,6 +155,13 @@ class _Parser:
             paragraphs.append([effective[1]])
         current: list[str] = []
         for i in range(start + 1, end):
+            line = self.lines[i].strip()
+            # "...answers from us at our Discord" / "https://discord.gg/tBUDTyx." (lines 46-47): a URL
+            # line that ends an unfinished sentence is printed text, not a footnote link.
+            if URL_LINE.match(line) and current and not ends_sentence(current[-1]) and ends_sentence(line):
+                block.units.append(i)
+                current.append(line)
+                continue
             if self.noise(i):
                 if current:
                     paragraphs.append(current)
@@ -178,10 +193,15 @@ class _Parser:
                 block = None
                 continue
             m = _RULE.match(line)
-            # "See rule" / "702.187f." (lines 84-85): a number alone on a line, after a line
-            # that does not end a sentence, is the end of a wrapped reference, not a rule.
-            wrapped = m and not m.group("text") and block is not None and not ends_sentence(block.lines[-1] if block.lines else "")
-            if m and not wrapped and m.group("text") is not None:
+            if m and m.group("text") is None:
+                # "See rule" / "702.187f." (lines 84-85): a number alone on a line, after a line
+                # that does not end a sentence, is the end of a wrapped reference, not a rule.
+                if block is not None and block.lines and not ends_sentence(block.lines[-1]):
+                    self.add(block, i)
+                else:
+                    self.problems.append(self.doc.problem(i, "a rule number followed by its text or title"))
+                continue
+            if m:
                 number = m.group("number").lower()
                 if chapter is None:
                     self.problems.append(self.doc.problem(i, "a chapter heading before the first rule"))
@@ -256,7 +276,7 @@ class _Parser:
                 self.doc.drop(i, "role heading")
                 blank_before = True
                 continue
-            name, rest = _heading(line, names)
+            name, rest = _heading(line, names, self.phrases["no_notes"])
             if name:
                 if name in seen:
                     self.problems.append(self.doc.problem(i, f"the notes of {name} once"))
@@ -270,24 +290,35 @@ class _Parser:
             if card is None:
                 self.problems.append(self.doc.problem(i, "an identity card name from the profile"))
                 continue
-            if line == "No extra rules information.":
+            if line == self.phrases["no_notes"]:
                 card.fields["none"] = True
                 if i not in card.units:
                     card.units.append(i)
                 continue
-            if line.startswith("The following rulings focus on"):
+            if line.startswith(self.phrases["group_heading"]):
                 group = re.sub(r"\s*-{3,}$", "", line)
                 card.fields.setdefault("groups", []).append(i)
                 note = None
                 continue
             bullet = _BULLET.match(line) and not line.startswith(self.not_bullets)
             text = line[2:] if bullet else line
+            line_no = self.doc.units[i].line
+            after_full_stop = note is not None and not blank_before and ends_sentence(note.lines[-1])
+            if after_full_stop and line_no in self.continued:
+                self.used_continued.add(line_no)
+            # A bullet starts a note; so does a line after a full stop and a blank (a note broken
+            # mid-sentence across a blank goes on: lines 359-363), or after a full stop with no blank
+            # between (lines 604-605) unless the profile's continued_notes names it (lines 546-547).
             new = (
                 note is None
                 or bullet
                 or (blank_before and ends_sentence(note.lines[-1]))
-                or (not blank_before and ends_sentence(note.lines[-1]) and self.doc.units[i].line not in self.continued)
+                or (after_full_stop and line_no not in self.continued)
             )
+            if new and not bullet and _looks_like_heading(line):
+                # A card heading the profile does not name ("The Newcomer"): not a note of the card above.
+                self.problems.append(self.doc.problem(i, "an identity card name from the profile"))
+                continue
             if new:
                 n = sum(1 for b in self.blocks if b.kind == "ruling" and b.fields.get("parent") == card.id) + 1
                 note = self.open(f"{card.id}/{n}", "ruling", i, parent=card.id, group=group)
@@ -295,6 +326,10 @@ class _Parser:
                     note.units.append(card.fields["groups"][-1])
             self.add(note, i, text)
             blank_before = False
+        for line_no in sorted(self.continued - self.used_continued):
+            # a profile entry that no longer matches the document must not pass unnoticed
+            self.problems.append(Problem(self.doc.file, line_no, "a note line after a full stop (profile continued_notes)",
+                                         self.lines[line_no - 1].strip() if line_no <= len(self.lines) else "no such line"))
         missing = [n for n in names if n not in seen]
         for name in missing:
             self.problems.append(Problem(self.doc.file, self.doc.units[start].line, f"the notes of {name} (named in the profile)", "no such card heading"))
@@ -318,9 +353,9 @@ class _Parser:
             f = b.fields
             if b.kind == "card":
                 rulings = [x for x in self.blocks if x.kind == "ruling" and x.fields.get("parent") == b.id]
-                text = "No extra rules information." if f.get("none") else "\n".join(_note_text(x) for x in rulings)
+                text = self.phrases["no_notes"] if f.get("none") else "\n".join(_note_text(x) for x in rulings)
                 if f.get("none") and rulings:
-                    self.problems.append(Problem(self.doc.file, source.line_start, f"no notes for {f['title']}, which prints \"No extra rules information.\"", "notes"))
+                    self.problems.append(Problem(self.doc.file, source.line_start, f"no notes for {f['title']}, which prints {self.phrases['no_notes']!r}", "notes"))
                 out.append(Record(b.id, self.slug, "card", text, source, title=f["title"], role=f["role"]))
             elif b.kind == "ruling":
                 out.append(Record(b.id, self.slug, "ruling", _note_text(b), source, parent=f["parent"], group=f.get("group")))
@@ -375,14 +410,28 @@ def _note_text(block: _Block) -> str:
     return join_lines(block.lines)
 
 
-def _heading(line: str, names: dict) -> tuple[str | None, str]:
+_HEADING_WORDS = {"of", "over", "the", "and"}
+
+
+def _looks_like_heading(line: str) -> bool:
+    """"The King over the Scrapyard": a few capitalized words, no sentence end."""
+    words = line.split()
+    return (
+        0 < len(words) <= 6
+        and not ends_sentence(line)
+        and words[0][:1].isupper()
+        and all(w[:1].isupper() or w in _HEADING_WORDS for w in words)
+    )
+
+
+def _heading(line: str, names: dict, no_notes: str) -> tuple[str | None, str]:
     """A card heading, alone or fused with its first note by a lost line break."""
     if line in names:
         return line, ""
     for name in names:
         if line.startswith(name + " "):
             rest = line[len(name) + 1:]
-            if _BULLET.match(rest) or rest == "No extra rules information.":
+            if _BULLET.match(rest) or rest == no_notes:
                 return name, rest
     return None, ""
 
