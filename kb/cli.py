@@ -143,8 +143,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     if results.did_you_mean:
         print(f"did you mean: {results.did_you_mean}")
     for hit in results.hits:
-        label = " ".join(filter(None, [hit.number, hit.title])) or hit.id
-        print(f"{hit.score:8.2f}  {hit.id}  {label}")
+        print(f"{hit.score:8.2f}  {hit.id}  {hit.label}")
         print(f"          {_strip_tags(hit.snippet)}")
     print(f"{results.total} results")
     return 0 if results.total else 1
@@ -181,7 +180,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def _print_record(store, record, note) -> None:
-    heading = " ".join(filter(None, [record.number, record.title])) or record.id
+    heading = store.label(record)
     print(f"{heading}    [{record.id}, {record.kind}]")
     if note:
         print(f"note: {note}")
@@ -217,6 +216,24 @@ def _print_record(store, record, note) -> None:
             print(f"  {cid}")
     src = record.source
     print(f"\nsource: {src.file} lines {src.line_start}-{src.line_end}")
+
+
+# -- bench -------------------------------------------------------------------
+def cmd_bench(args: argparse.Namespace) -> int:
+    from kb.bench import run
+
+    result = run(args.corpus, cr=args.cr, repeat=args.repeat)
+    if args.json:
+        print(json.dumps(result, indent=2))
+        return 0
+    print(f"{result['records']} records")
+    print(f"ingest            {result['ingest']['p50_ms']:8.1f} ms (median of {args.repeat})")
+    print(f"index build       {result['index_build']['p50_ms']:8.1f} ms, index {result['index_build']['bytes'] / 1e6:.1f} MB")
+    for name in ("search", "fts5", "resolve"):
+        r = result[name]
+        print(f"{name:17} p50 {r['p50_us']:8.1f} us   p99 {r['p99_us']:8.1f} us   (n={r['n']})")
+    print(f"search / fts5 median: {result['search_vs_fts5']}x")
+    return 0
 
 
 # -- serve -------------------------------------------------------------------
@@ -305,6 +322,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--limit", type=int, default=10)
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_search)
+
+    p = sub.add_parser("bench", help="measure build and search against an SQLite FTS5 floor")
+    p.add_argument("--cr", type=Path, default=None, help="also load the official Comprehensive Rules ($KB_CR)")
+    p.add_argument("--repeat", type=int, default=5)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("show", help="show the record a reference, id or card name means")
     p.add_argument("ref")

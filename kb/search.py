@@ -54,10 +54,11 @@ class Hit:
     title: str | None
     snippet: str  # HTML: escaped text with <mark> around matched words
     score: float
+    label: str = ""  # how the record is named in a result list (Store.label)
 
     def to_json(self) -> dict:
         return {"id": self.id, "doc": self.doc, "kind": self.kind, "number": self.number,
-                "title": self.title, "snippet": self.snippet, "url": "/" + self.id,
+                "title": self.title, "label": self.label, "snippet": self.snippet, "url": "/" + self.id,
                 "score": round(self.score, 3)}
 
 
@@ -108,7 +109,11 @@ class Searcher:
         self.corrector = self.searcher.corrector("exact")
         self.docs = {d["slug"] for d in store.documents} | {"keywords"}
         # docnum -> (doc, kind), for facets without touching stored fields per hit.
-        self.facet_of = {n: (f["doc"], f["kind"]) for n, f in self.searcher.iter_docs()}
+        self.facet_of = {}
+        self.ids = {}
+        for n, f in self.searcher.iter_docs():
+            self.facet_of[n] = (f["doc"], f["kind"])
+            self.ids[n] = f["id"]
 
         self._complete = self._completions(store)
 
@@ -143,12 +148,13 @@ class Searcher:
         hits, facets, suggestion = self._full_text(text, doc, kind, exclude={r.id for r in records})
         if kind:
             records = [r for r in records if r.kind == kind]
-        lead = [self._lead_hit(r, text) for r in records]
-        everything = lead + hits
+        everything = records + hits
         for r in records:
             facets["doc"][r.doc] = facets["doc"].get(r.doc, 0) + 1
             facets["kind"][r.kind] = facets["kind"].get(r.kind, 0) + 1
-        return Results(q, len(everything), everything[offset:offset + limit], facets,
+        page = [self._lead_hit(x, text) if isinstance(x, Record) else self._hit(x)
+                for x in everything[offset:offset + limit]]
+        return Results(q, len(everything), page, facets,
                        did_you_mean=suggestion if not records else None, redirect=redirect,
                        note=note, offset=offset, limit=limit, matched_by=matched_by)
 
@@ -222,22 +228,27 @@ class Searcher:
                     hits = self._run(self._build_query(corrected), corrected, doc, kind, exclude, facets)
         return hits, facets, suggestion
 
-    def _run(self, query, text, doc, kind, exclude, facets) -> list[Hit]:
+    def _run(self, query, text, doc, kind, exclude, facets) -> list:
+        """Every matching Whoosh hit, best first, with facets counted; snippets come later, per page."""
         results = self.searcher.search(query, limit=None, filter=self._filter(doc, kind), terms=True)
         results.fragmenter = ContextFragmenter(maxchars=220, surround=60)
         results.formatter = _Mark()
         hits = []
         for hit in results:
-            fields = hit.fields()
-            if fields["id"] in exclude:
+            rid = self.ids[hit.docnum]
+            if rid in exclude:
                 continue
-            record = self.store.records[fields["id"]]
             d, k = self.facet_of[hit.docnum]
             facets["doc"][d] = facets["doc"].get(d, 0) + 1
             facets["kind"][k] = facets["kind"].get(k, 0) + 1
-            hits.append(Hit(record.id, record.doc, record.kind, record.number, record.title,
-                            self._snippet(hit, record), float(hit.score)))
+            hits.append(hit)
         return hits
+
+    def _hit(self, hit) -> Hit:
+        """A result for the page: the record's fields and a highlighted snippet (the costly part)."""
+        record = self.store.records[self.ids[hit.docnum]]
+        return Hit(record.id, record.doc, record.kind, record.number, record.title,
+                   self._snippet(hit, record), float(hit.score), self.store.label(record))
 
     def _snippet(self, hit, record: Record) -> str:
         body = plain(record.text or record.rules_text or "")
@@ -246,7 +257,7 @@ class Searcher:
 
     def _lead_hit(self, record: Record, text: str) -> Hit:
         return Hit(record.id, record.doc, record.kind, record.number, record.title,
-                   html.escape(_clip(plain(record.text or record.rules_text or ""))), 1000.0)
+                   html.escape(_clip(plain(record.text or record.rules_text or ""))), 1000.0, self.store.label(record))
 
     # -- autocomplete -----------------------------------------------------------------
     _PRIORITY = {"card": 0, "keyword": 1, "rule": 2, "chapter": 2, "section": 3, "note": 3, "glossary": 4}

@@ -140,6 +140,24 @@ class Store:
     def by_doc(self, slug: str) -> list[Record]:
         return [r for r in self.records.values() if r.doc == slug]
 
+    def label(self, record: Record) -> str:
+        """How a record is named on a page or in a result list.
+
+        "907.4b", "702.187 Unveil", "The Metamorph", "Token Cards g)",
+        "Die Rolls and Coin Flips d) iii", "The Bio-Engineer, ruling 6".
+        """
+        parent = self.records.get(record.parent) if record.parent else None
+        if record.kind == "ruling" and parent is not None:
+            return f"{self.label(parent)}, ruling {record.id.rsplit('/', 1)[-1]}"
+        if record.doc == "uncommander" and record.kind == "rule" and parent is not None:
+            own = f"{record.number})" if parent.kind == "section" else record.number
+            if parent.kind == "section" and record.id.count("/") == 3:  # "f) i" whose f) is not printed
+                own = record.id.split("/")[2] + ") " + record.number
+            return f"{self.label(parent)} {own}"
+        if record.kind == "history" and record.title:
+            return record.title  # "Version 2.0.1 (2018-05-16)" already names the number
+        return " ".join(filter(None, [record.number, record.title])) or record.id.rsplit("/", 1)[-1]
+
     def children(self, record: Record) -> list[Record]:
         return [self.records[c] for c in record.children]
 

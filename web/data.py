@@ -65,20 +65,16 @@ def record_data(kb: Opened, record_id: str) -> dict[str, Any]:
         raise NotFound(f"no record {record_id!r}")
     data = record_json(record)
     prev, nxt = siblings(kb, record)
-    data["breadcrumbs"] = [{"id": r.id, "label": _label(r), "url": "/" + r.id} for r in trail(kb, record)]
-    data["previous"] = prev and {"id": prev.id, "label": _label(prev), "url": "/" + prev.id}
-    data["next"] = nxt and {"id": nxt.id, "label": _label(nxt), "url": "/" + nxt.id}
+    data["breadcrumbs"] = [{"id": r.id, "label": kb.store.label(r), "url": "/" + r.id} for r in trail(kb, record)]
+    data["previous"] = prev and {"id": prev.id, "label": kb.store.label(prev), "url": "/" + prev.id}
+    data["next"] = nxt and {"id": nxt.id, "label": kb.store.label(nxt), "url": "/" + nxt.id}
     data["document"] = doc_meta(kb, record.doc)
     data["_record"] = record
     return data
 
 
-def _label(record: Record) -> str:
-    return " ".join(filter(None, [record.number, record.title])) or record.id.rsplit("/", 1)[-1]
-
-
 def _toc(kb: Opened, record: Record) -> dict[str, Any]:
-    return {"id": record.id, "kind": record.kind, "label": _label(record), "url": "/" + record.id,
+    return {"id": record.id, "kind": record.kind, "label": kb.store.label(record), "url": "/" + record.id,
             "children": [_toc(kb, c) for c in kb.store.children(record)]}
 
 
@@ -144,7 +140,7 @@ def resolve_data(kb: Opened, ref: str, context_doc: str | None = None) -> dict[s
             note = None if distance == 0 else f"card name {ref!r} read as {card.title!r}"
     return {
         "ref": ref,
-        "matches": [{"id": r.id, "url": "/" + r.id, "title": _label(r), "doc": r.doc} for r in matches],
+        "matches": [{"id": r.id, "url": "/" + r.id, "title": kb.store.label(r), "doc": r.doc} for r in matches],
         "note": note,
-        "suggestions": [{"id": r.id, "url": "/" + r.id, "title": _label(r), "doc": r.doc} for r in res.suggestions],
+        "suggestions": [{"id": r.id, "url": "/" + r.id, "title": kb.store.label(r), "doc": r.doc} for r in res.suggestions],
     }

@@ -117,7 +117,7 @@ def record(record_id: str):
         # The last path segment is what the reader meant ("the-metamorf" under treachery/cards).
         return error_page(404, f"no record {record_id!r}", query=record_id.rsplit("/", 1)[-1].replace("-", " "))
     data = D.record_data(kb, record_id)
-    label = " ".join(filter(None, [r.number, r.title])) or r.id
+    label = kb.store.label(r)
     doc = data["document"] or {}
     description = preview(r, 200).split(": ", 1)[-1] + f" — {doc.get('title', r.doc)}, {doc.get('version') or ''}"
     refs_by_field: dict[str, list] = {}
