@@ -20,14 +20,14 @@ from __future__ import annotations
 import html
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from whoosh import query as Q
-from whoosh.highlight import ContextFragmenter, Formatter, get_text
 from whoosh.scoring import BM25F
 
 from kb.ids import fold
-from kb.index import analyzer, open_index, plain
+from kb.index import TOKEN, analyzer, open_index, plain
 from kb.model import KINDS, Record
 from kb.refs import parse_ref
 from kb.resolve import Resolver
@@ -82,16 +82,55 @@ class Results:
                 "note": self.note, "matched_by": self.matched_by}
 
 
-class _Mark(Formatter):
-    """Escape everything; wrap matched words in <mark>."""
+@dataclass
+class _Found:
+    top: list  # Whoosh hits, best first
+    total: int
+    facets: dict[str, dict[str, int]]
+    suggestion: str | None
+    terms: set[str]
 
-    between = " … "
 
-    def format_token(self, text, token, replace=False):
-        return "<mark>" + html.escape(get_text(text, token, replace)) + "</mark>"
+_TOKEN_RE = re.compile(TOKEN)
 
-    def _text(self, text):
-        return html.escape(text)
+
+@lru_cache(maxsize=50_000)
+def _stem(word: str) -> str:
+    tokens = [t.text for t in _WORD(word)]
+    return tokens[0] if tokens else ""
+
+
+def snippet(body: str, terms: set[str], width: int = 220) -> str:
+    """Escaped text around the first matched words, matches wrapped in <mark>.
+
+    A word matches when its stem is a query stem or, for phrase words
+    (``=word``), when it is that word. Cheaper than re-analysing the whole
+    text through Whoosh's highlighter for every hit.
+    """
+    spans = []
+    for m in _TOKEN_RE.finditer(body):
+        word = m.group(0)
+        low = fold(word.lower())
+        if _stem(low) in terms or "=" + low in terms:
+            spans.append((m.start(), m.end()))
+    if not spans:
+        return html.escape(_clip(body, width))
+    start = max(0, spans[0][0] - 60)
+    if start:
+        space = body.find(" ", start)
+        start = space + 1 if 0 <= space < spans[0][0] else start
+    end = min(len(body), start + width)
+    if end < len(body):
+        space = body.rfind(" ", start, end)
+        end = space if space > spans[0][1] else end
+    out, pos = [], start
+    for a, b in spans:
+        if a < start or b > end:
+            continue
+        out.append(html.escape(body[pos:a]) + "<mark>" + html.escape(body[a:b]) + "</mark>")
+        pos = b
+    out.append(html.escape(body[pos:end]))
+    return ("… " if start else "") + "".join(out).strip() + (" …" if end < len(body) else "")
 
 
 _FILTER = re.compile(r"\b(doc|kind):(\S+)")
@@ -145,16 +184,18 @@ class Searcher:
 
         first = self._reference(text, doc) or self._card(text, doc)
         records, matched_by, note, redirect = first if first else ([], "text", None, None)
-        hits, facets, suggestion = self._full_text(text, doc, kind, exclude={r.id for r in records})
         if kind:
             records = [r for r in records if r.kind == kind]
-        everything = records + hits
+        found = self._full_text(text, doc, kind, exclude={r.id for r in records}, need=offset + limit)
+        facets = found.facets
         for r in records:
             facets["doc"][r.doc] = facets["doc"].get(r.doc, 0) + 1
             facets["kind"][r.kind] = facets["kind"].get(r.kind, 0) + 1
-        page = [self._lead_hit(x, text) if isinstance(x, Record) else self._hit(x)
+        everything = records + found.top
+        page = [self._lead_hit(x, text) if isinstance(x, Record) else self._hit(x, found.terms)
                 for x in everything[offset:offset + limit]]
-        return Results(q, len(everything), page, facets,
+        suggestion = found.suggestion
+        return Results(q, len(records) + found.total, page, facets,
                        did_you_mean=suggestion if not records else None, redirect=redirect,
                        note=note, offset=offset, limit=limit, matched_by=matched_by)
 
@@ -213,47 +254,48 @@ class Searcher:
         terms += [Q.Term("kind", kind)] if kind else []
         return Q.And(terms) if terms else None
 
-    def _full_text(self, text: str, doc: str | None, kind: str | None, exclude: set[str]):
+    def _full_text(self, text: str, doc: str | None, kind: str | None, exclude: set[str], need: int) -> "_Found":
+        """The best ``need`` hits (scored), and the total and facets over every match (unscored)."""
         query = self._build_query(text)
-        facets: dict[str, dict[str, int]] = {"doc": {}, "kind": {}}
-        suggestion = None
-        hits: list[Hit] = []
+        found = _Found([], 0, {"doc": {}, "kind": {}}, None, self._terms(text))
         if query is not None:
-            hits = self._run(query, text, doc, kind, exclude, facets)
-        if len(hits) < 3:
+            self._run(query, doc, kind, exclude, need, found)
+        if found.total < 3:
             corrected = self._did_you_mean(text)
             if corrected:
-                suggestion = corrected
-                if not hits:
-                    hits = self._run(self._build_query(corrected), corrected, doc, kind, exclude, facets)
-        return hits, facets, suggestion
+                found.suggestion = corrected
+                if not found.total:
+                    found.terms = self._terms(corrected)
+                    self._run(self._build_query(corrected), doc, kind, exclude, need, found)
+        return found
 
-    def _run(self, query, text, doc, kind, exclude, facets) -> list:
-        """Every matching Whoosh hit, best first, with facets counted; snippets come later, per page."""
-        results = self.searcher.search(query, limit=None, filter=self._filter(doc, kind), terms=True)
-        results.fragmenter = ContextFragmenter(maxchars=220, surround=60)
-        results.formatter = _Mark()
-        hits = []
+    def _run(self, query, doc, kind, exclude, need, found: "_Found") -> None:
+        # Collecting every match (limit=None) is cheaper here than Whoosh's top-N path, whose
+        # block-quality optimisation builds union arrays for these small OR queries.
+        results = self.searcher.search(query, limit=None, filter=self._filter(doc, kind))
+        top, total = [], 0
         for hit in results:
-            rid = self.ids[hit.docnum]
-            if rid in exclude:
+            docnum = hit.docnum
+            if self.ids[docnum] in exclude:
                 continue
-            d, k = self.facet_of[hit.docnum]
-            facets["doc"][d] = facets["doc"].get(d, 0) + 1
-            facets["kind"][k] = facets["kind"].get(k, 0) + 1
-            hits.append(hit)
-        return hits
+            total += 1
+            if len(top) < need:
+                top.append(hit)
+            d, k = self.facet_of[docnum]
+            found.facets["doc"][d] = found.facets["doc"].get(d, 0) + 1
+            found.facets["kind"][k] = found.facets["kind"].get(k, 0) + 1
+        found.top, found.total = top, total
 
-    def _hit(self, hit) -> Hit:
-        """A result for the page: the record's fields and a highlighted snippet (the costly part)."""
+    def _terms(self, text: str) -> set[str]:
+        """What a snippet marks: the query's stems and its exact (phrase) words."""
+        return {t.text for t in _WORD(text)} | {"=" + t.text for t in _EXACT(" ".join(_PHRASE.findall(text)))}
+
+    def _hit(self, hit, terms: set[str]) -> Hit:
+        """A result for the page: the record's fields and a highlighted snippet."""
         record = self.store.records[self.ids[hit.docnum]]
-        return Hit(record.id, record.doc, record.kind, record.number, record.title,
-                   self._snippet(hit, record), float(hit.score), self.store.label(record))
-
-    def _snippet(self, hit, record: Record) -> str:
         body = plain(record.text or record.rules_text or "")
-        snippet = hit.highlights("body", text=body, top=2) if body else ""
-        return snippet or html.escape(_clip(body))
+        return Hit(record.id, record.doc, record.kind, record.number, record.title,
+                   snippet(body, terms), float(hit.score), self.store.label(record))
 
     def _lead_hit(self, record: Record, text: str) -> Hit:
         return Hit(record.id, record.doc, record.kind, record.number, record.title,
