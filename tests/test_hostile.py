@@ -1,0 +1,86 @@
+"""Hostile input: any string gets a normal answer or a clear 4xx, never a 500, never a second of work."""
+from __future__ import annotations
+
+import time
+from urllib.parse import quote
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+NASTY = [
+    "", " ", "\x00", "a\x00b", "a*", "*", "?", "~9", "unveil~9", "field:", "doc:", "kind:", "title:x", "^999999",
+    "unveil^999999", '"', '"unbalanced', "((((", "))))", "[", "{", "\\", "AND", "OR NOT", "a AND OR b",
+    "<script>alert(1)</script>", "&lt;", "\u202eevil", "\u200f907.4b", "\ufeff", "💥" * 50, "a" * 499, "a " * 249,
+    "907.4b" * 80, "%00", "%s%n", "../../etc/passwd", "/", "//", "doc:treachery kind:rule", "doc:nope",
+    "907.3a-zz", "rules 100-999", "1" * 400, "9" * 3 + "." + "9" * 300,
+]
+
+TEXT = st.one_of(st.sampled_from(NASTY), st.text(max_size=300), st.text(alphabet="*?~^:\"()[]{}\\ aAND0.", max_size=60))
+FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+
+
+def check(response, started):
+    elapsed = time.perf_counter() - started
+    assert response.status_code < 500, response.get_data(as_text=True)[:300]
+    assert elapsed < 1.0, f"took {elapsed:.2f}s"
+    if response.status_code >= 400 and response.mimetype == "application/json":
+        assert set(response.get_json()["error"]) == {"code", "message"}
+
+
+@FAST
+@given(q=TEXT)
+def test_api_search(client, q):
+    t = time.perf_counter()
+    check(client.get("/api/search", query_string={"q": q}), t)
+
+
+@FAST
+@given(q=TEXT)
+def test_api_resolve_and_autocomplete(client, q):
+    t = time.perf_counter()
+    check(client.get("/api/resolve", query_string={"ref": q}), t)
+    t = time.perf_counter()
+    check(client.get("/api/autocomplete", query_string={"q": q}), t)
+
+
+@FAST
+@given(text=st.one_of(TEXT, st.text(max_size=3000)), fmt=st.sampled_from(["markdown", "html", "pdf", None, 5]))
+def test_api_linkify(client, text, fmt):
+    t = time.perf_counter()
+    body = {"text": text} if fmt is None else {"text": text, "format": fmt}
+    check(client.post("/api/linkify", json=body), t)
+
+
+@FAST
+@given(q=TEXT)
+def test_pages(client, q):
+    for url in ("/search?q=" + quote(q), "/r/" + quote(q, safe=""), "/c/" + quote(q, safe=""), "/" + quote(q, safe="")):
+        t = time.perf_counter()
+        response = client.get(url)
+        check(response, t)
+        assert "<script>alert(1)" not in response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("limit, offset", [("0", "0"), ("101", "0"), ("10", "10001"), ("-5", "-5"), ("1e9", "x")])
+def test_caps_on_limits_and_offsets(client, limit, offset):
+    response = client.get("/api/search", query_string={"q": "card", "limit": limit, "offset": offset})
+    assert response.status_code == 400
+
+
+def test_a_100_kb_query_is_refused_quickly(client):
+    t = time.perf_counter()
+    response = client.get("/api/search", query_string={"q": "a" * 100_000})
+    assert response.status_code in (400, 414) and time.perf_counter() - t < 1.0
+
+
+def test_oversized_body_is_413(client):
+    response = client.post("/api/linkify", data="x" * 200_000, content_type="application/json")
+    assert response.status_code == 413
+
+
+def test_no_write_endpoint(app):
+    methods = {m for rule in app.url_map.iter_rules() for m in rule.methods} - {"GET", "HEAD", "OPTIONS"}
+    assert methods == {"POST"}
+    posts = [rule.rule for rule in app.url_map.iter_rules() if "POST" in rule.methods]
+    assert posts == ["/api/linkify"]  # computes and stores nothing

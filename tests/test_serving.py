@@ -1,0 +1,175 @@
+"""The production server under load: a rebuild while serving, two replicas on one data directory,
+a bounded load test on loopback, and clear answers for a missing or corrupt data directory."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import CORPUS, ROOT
+
+URLS = ["/api/search?q=nut+counters", "/api/search?q=907.4b", "/treachery/907.4b", "/api/health",
+        "/api/resolve?ref=rule+115", "/search?q=unveil&noredirect=1", "/api/autocomplete?q=the+m"]
+
+
+def _port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def get(url: str, timeout: float = 10) -> tuple[int, bytes]:
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as r:
+            return r.status, r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read()
+
+
+class Server:
+    def __init__(self, data: Path, workers: int = 2, corpus: Path = CORPUS):
+        self.port = _port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "kb.cli", "--corpus", str(corpus), "--data", str(data), "serve",
+             "--port", str(self.port), "--workers", str(workers)],
+            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                if get(self.url + "/api/health", timeout=1)[0] == 200:
+                    return
+            except OSError:
+                pass
+            if self.proc.poll() is not None:
+                raise RuntimeError("kb serve exited: " + self.proc.stderr.read().decode(errors="replace"))
+            time.sleep(0.2)
+        self.stop()
+        raise RuntimeError("kb serve did not answer within 60 s")
+
+    def health(self) -> dict:
+        return json.loads(get(self.url + "/api/health")[1])
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        self.proc.stderr.close()
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    data = tmp_path_factory.mktemp("served")
+    server = Server(data)
+    yield server, data
+    server.stop()
+
+
+def run_kb(*args):
+    return subprocess.run([sys.executable, "-m", "kb.cli", *args], cwd=ROOT, capture_output=True, text=True)
+
+
+def test_rebuild_while_serving_fails_no_request(served):
+    server, data = served
+    before = server.health()["build_id"]
+    results: Counter = Counter()
+    stop = threading.Event()
+
+    def load(n: int) -> None:
+        i = n
+        while not stop.is_set():
+            status, _ = get(server.url + URLS[i % len(URLS)])
+            results[status] += 1
+            i += 1
+
+    threads = [threading.Thread(target=load, args=(n,)) for n in range(4)]
+    for t in threads:
+        t.start()
+    time.sleep(0.5)
+    built = run_kb("--data", str(data), "build")
+    deadline = time.monotonic() + 10
+    while server.health()["build_id"] == before and time.monotonic() < deadline:
+        time.sleep(0.2)
+    time.sleep(1.5)  # every worker has looked at `current` again
+    stop.set()
+    for t in threads:
+        t.join()
+    assert built.returncode == 0, built.stderr
+    after = {server.health()["build_id"] for _ in range(6)}
+    assert after == {json.loads((data / "current" / "manifest.json").read_text())["build_id"]} and before not in after
+    print(f"during the rebuild: {dict(results)}")
+    assert set(results) == {200} and sum(results.values()) > 50
+
+
+def test_two_replicas_answer_from_one_data_directory(served):
+    server, data = served
+    other = Server(data, workers=1)
+    try:
+        a, b = server.health(), other.health()
+        assert a["build_id"] == b["build_id"]
+        assert get(other.url + "/api/records/treachery/907.4b")[0] == 200
+        assert get(server.url + "/api/records/treachery/907.4b")[1] == get(other.url + "/api/records/treachery/907.4b")[1]
+    finally:
+        other.stop()
+
+
+def test_bounded_load_on_loopback(served):
+    server, _ = served
+    n, concurrency = 2_000, 16
+    started = time.perf_counter()
+    with ThreadPoolExecutor(concurrency) as pool:
+        statuses = Counter(s for s, _ in pool.map(lambda i: get(server.url + URLS[i % len(URLS)]), range(n)))
+    elapsed = time.perf_counter() - started
+    print(f"sent {n} requests at {concurrency} concurrent connections in {elapsed:.1f}s: {dict(statuses)}")
+    assert statuses == Counter({200: n})
+
+
+def test_production_server_headers_and_no_debug(served):
+    server, _ = served
+    with urllib.request.urlopen(server.url + "/treachery/907.4b") as r:
+        assert "default-src 'self'" in r.headers["Content-Security-Policy"]
+        assert r.headers["X-Content-Type-Options"] == "nosniff" and r.headers["Referrer-Policy"]
+        assert "gunicorn" in r.headers.get("Server", "")
+    status, body = get(server.url + "/api/records/%ff%fe")
+    assert status == 404 and b"Traceback" not in body
+
+
+def test_corrupt_data_directory_is_rebuilt_by_serve(tmp_path):
+    data = tmp_path / "data"
+    assert run_kb("--data", str(data), "build").returncode == 0
+    (data / "current" / "records.json").write_text("{not json", encoding="utf-8")
+    out = run_kb("--data", str(data), "search", "unveil")
+    assert out.returncode != 0 and "corrupt build" in out.stderr and "Traceback" not in out.stderr
+    server = Server(data, workers=1)
+    try:
+        assert server.health()["ok"] is True
+    finally:
+        server.stop()
+
+
+def test_missing_corpus_profile_card_fails_build_and_keeps_previous(tmp_path):
+    corpus = tmp_path / "corpus"
+    shutil.copytree(CORPUS, corpus)
+    data = tmp_path / "data"
+    assert run_kb("--corpus", str(corpus), "--data", str(data), "build").returncode == 0
+    first = os.readlink(data / "current")
+    profile = corpus / "treachery.toml"
+    profile.write_text(profile.read_text(encoding="utf-8") + '\n[[cards]]\nname = "The Nobody"\nrole = "Traitor"\n', encoding="utf-8")
+    out = run_kb("--corpus", str(corpus), "--data", str(data), "build")
+    assert out.returncode == 1 and "expected the notes of The Nobody (named in the profile)" in out.stderr
+    assert os.readlink(data / "current") == first
