@@ -1,12 +1,35 @@
 """The UnCommander rules (EDH Silver): a web page's table flattened to lines.
 
-The page's table has the columns "Section # Rules Source and Commentary".
-Flattened, every section title is printed twice, each rule ``a)`` ...
-``aa)`` (and sub-item ``d) iii``) is one line with its source glued onto the
-end ("... the game begins. EDH Silver"), and the paragraphs between rules
-are examples ("Example: ..."), commentary, or the rest of a multi-line
-source ("Grusilda, Monster Masher's Gatherer rulings ..."). The section
-titles and the source forms this page uses are tables in the profile.
+The page opens with a short preamble (the ``note`` ``<doc>/introduction``),
+then a table with the columns "Section # Rules Source and Commentary".
+Flattened, the table reads:
+
+- every section title twice (the "Section" cell, then the section's heading),
+  between blank and no-break-space lines; the second printing is dropped as
+  a repeated heading;
+- one line per lettered rule ``a)`` ... ``z)``, ``aa)`` and per sub-item
+  ``d) iii``, with its "Source and Commentary" cell glued onto the end
+  ("... the game begins. EDH Silver") or printed on the next line(s);
+- between rules, paragraphs of examples ("Example: ...") and commentary.
+
+Where a rule ends and its source begins is decided by the source forms this
+page uses: "EDH Silver" (also "EDHSilver", "EDH silver", with or without a
+", following ..." clause) and the profile's ``[[attributions]]`` patterns;
+the lines continuing a listed source ("EDH Silver, following-") come from the
+profile's ``attribution_lines`` and are kept one per line in ``attribution``.
+Section titles are recognised by their double printing and checked against
+the profile's ``sections``.
+
+Choices the page forces:
+
+- "Example:"/"EXAMPLE:" paragraphs go to the rule's ``examples``; a plain
+  paragraph after an example and before the rule's source continues that
+  example (joined by a blank line); other paragraphs are ``commentary``.
+- A "•" list stays in the paragraph it follows, one line per item, the
+  bullets removed (Numbers and Text-Changing Effects a)).
+- A sub-item whose letter is never printed (Token Cards "f) i") keeps its id
+  ``.../f/i`` but hangs from the section: no record is made up for "f)".
+- The page is cut off inside Die Rolls and Coin Flips; that is not a problem.
 """
 from __future__ import annotations
 
@@ -14,145 +37,255 @@ import re
 from dataclasses import dataclass, field
 
 from ingest.document import Document
+from ingest.errors import Problem
 from ingest.parsers import ParseResult
 from ingest.profile import Profile
 from ingest.text import join_lines
 from kb.ids import slugify
 from kb.model import Record, Source
 
-__all__ = ["parse", "detect"]
+__all__ = ["parse", "detect", "TABLE_HEADER"]
 
 TABLE_HEADER = "Section # Rules Source and Commentary"
-# "a) text", "aa) text", "d) iii Text" (a sub-item repeats its parent's letter).
-_RULE = re.compile(r"^(?P<letter>[a-z]{1,2})\) (?:(?P<roman>[ivx]{1,4}) (?=\S))?(?P<text>.*)$")
+
+# "a) text", "aa) text", and a sub-item "d) iii Text" (it repeats its parent's letter).
+_RULE = re.compile(r"^(?P<letter>[a-z]{1,2})\)(?: (?P<roman>[ivx]{1,5})(?= ))? (?P<text>\S.*)$")
+# The site's own name as the source, possibly with a clause: "EDH Silver, expanding on ...".
+_EDH_SILVER = r"EDH ?[Ss]ilver(?:,\s.*)?"
 _EXAMPLE = re.compile(r"^(?:Example|EXAMPLE)s?:")
-_EDH_SILVER = re.compile(r"(?:^|(?<=\s))EDH ?[Ss]ilver(?:$|[.,] ?.*$|-.*$)")
+_BULLET = re.compile(r"^•\s*")
+# Letters in page order: a ... z, then aa, bb, ... (Combine and Combined Permanents has aa)).
+_LETTERS = [chr(c) for c in range(ord("a"), ord("z") + 1)]
+_LETTERS += [c * 2 for c in _LETTERS]
+_ROMANS = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii"]
 
 
 def detect(text: str) -> bool:
-    return TABLE_HEADER in text[:10_000]
+    return TABLE_HEADER in text[:20_000] and "EDH Silver" in text
 
 
 @dataclass
 class _Block:
+    """What one record gathers before it is made."""
+
     id: str
     kind: str
     units: list[int]
     number: str | None = None
     title: str | None = None
     parent: str | None = None
-    text: list[str] = field(default_factory=list)
-    attribution: list[str] = field(default_factory=list)
-    examples: list[list[str]] = field(default_factory=list)
-    commentary: list[list[str]] = field(default_factory=list)
-    last: list[str] | None = None  # the paragraph a "•" line continues
+    text: list[str] = field(default_factory=list)  # paragraphs
+    attribution: list[str] = field(default_factory=list)  # lines of the source cell
+    examples: list[list[str]] = field(default_factory=list)  # paragraphs of each example
+    commentary: list[str] = field(default_factory=list)
+    last: tuple[str, int] | None = None  # (field, index) of the paragraph a "•" line continues
 
 
 class _Parser:
     def __init__(self, text: str, profile: Profile):
-        self.profile = profile
         self.slug = profile.slug
         self.doc = Document.from_text(text, profile.file, profile.corrections)
-        self.lines = [u.text for u in self.doc.units]
-        self.titles = list(profile.tables.get("sections", ()))
-        self.glued = [re.compile(p["pattern"] + r"$") for p in profile.tables.get("attributions", ())]
-        self.source_lines = tuple(profile.tables.get("attribution_lines", ()))
+        self.lines = [u.text.strip() for u in self.doc.units]
+        tables = profile.tables
+        self.titles: list[str] = list(tables.get("sections", ()))
+        self.intro_title: str | None = tables.get("introduction_title")
+        self.glued = [re.compile(r"(?:^|(?<=\s))(?:" + a["pattern"] + r")$") for a in tables.get("attributions", ())]
+        self.glued.insert(0, re.compile(r"(?:^|(?<=\s))" + _EDH_SILVER + r"$"))
+        self.source_lines = tuple(tables.get("attribution_lines", ()))
         self.blocks: list[_Block] = []
-        self.problems = []
+        self.problems: list[Problem] = []
+        # Where the table is: the open section, its latest rule or sub-item, the latest
+        # letter printed (or implied by a sub-item), and the record of each letter.
+        self.section: _Block | None = None
+        self.rule: _Block | None = None
+        self.letter: str | None = None
+        self.letters: dict[str, _Block] = {}
 
+    def problem(self, i: int, expected: str) -> None:
+        self.problems.append(self.doc.problem(i, expected))
+
+    # -- the document -------------------------------------------------------------
     def run(self) -> ParseResult:
-        header = next((i for i, line in enumerate(self.lines) if line.strip() == TABLE_HEADER), None)
+        header = next((i for i, line in enumerate(self.lines) if line == TABLE_HEADER), None)
         if header is None:
-            self.problems.append(self.doc.problem(0, f"the table header {TABLE_HEADER!r}"))
+            self.problem(0, f"the table header {TABLE_HEADER!r}")
+            for i in range(len(self.lines)):
+                if not self.lines[i]:
+                    self.doc.drop(i, "blank")
             return ParseResult([], self.doc, self.problems)
-        self.preamble(0, header)
+        self.preamble(header)
         self.doc.drop(header, "table header")
         self.table(header + 1)
-        missing = [t for t in self.titles if not any(b.kind == "section" and b.title == t for b in self.blocks)]
-        for title in missing:
-            self.problems.append(self.doc.problem(header, f"the section {title!r} named in the profile"))
+        found = [b.title for b in self.blocks if b.kind == "section"]
+        for title in self.titles:
+            if title not in found:
+                self.problem(header, f"the section {title!r} named in the profile")
         return ParseResult(self.records(), self.doc, self.problems)
 
-    def preamble(self, start: int, end: int) -> None:
-        block = _Block(f"{self.slug}/introduction", "note", [], title="Introduction")
-        self.blocks.append(block)
-        for i in range(start, end):
-            if not self.lines[i].strip():
-                self.doc.drop(i, "blank")
+    def preamble(self, end: int) -> None:
+        """Lines before the table: one note, its paragraphs (headings included) joined by blank lines."""
+        block = _Block(f"{self.slug}/introduction", "note", [], title=self.intro_title)
+        paragraph: list[str] = []
+        for i in range(end + 1):
+            line = self.lines[i] if i < end else ""
+            if line:
+                paragraph.append(line)
+                block.units.append(i)
                 continue
-            block.units.append(i)
-            block.text.append(self.lines[i].strip())
+            if i < end:
+                self.doc.drop(i, "blank")
+            if paragraph:
+                block.text.append(join_lines(paragraph))
+                paragraph = []
+        if block.units:
+            self.blocks.append(block)
+
+    def is_title(self, i: int) -> int | None:
+        """The index of the line repeating line ``i`` as the section heading, if it does."""
+        j = i + 1
+        while j < len(self.lines) and not self.lines[j]:
+            j += 1
+        if j < len(self.lines) and j > i + 1 and self.lines[j] == self.lines[i]:
+            return j
+        return None
 
     def table(self, start: int) -> None:
-        section: _Block | None = None
-        rule: _Block | None = None  # the latest lettered rule or sub-item
-        letters: dict[str, _Block] = {}
+        repeats: set[int] = set()  # second printings of the titles seen so far
+        previous_blank = True
+        in_list = False  # continuing a source that introduced a list ("EDH Silver, following-")
         for i in range(start, len(self.lines)):
-            line = self.lines[i].strip()
+            line = self.lines[i]
             if not line:
-                self.doc.drop(i, "blank")
+                self.doc.drop(i, "blank")  # empty lines and lone no-break spaces (line 14)
+                previous_blank, in_list = True, False
                 continue
-            if line in self.titles:
-                if section is not None and section.title == line and rule is None and len(section.units) == 1:
-                    self.doc.drop(i, "repeated heading")  # each title is printed twice
-                    continue
-                section = _Block(f"{self.slug}/{slugify(line)}", "section", [i], title=line)
-                self.blocks.append(section)
-                rule, letters = None, {}
-                continue
-            if section is None:
-                self.problems.append(self.doc.problem(i, "a section title from the profile"))
+            if i in repeats:
+                self.doc.drop(i, "repeated heading")  # each title is printed twice (lines 16 and 20)
                 continue
             m = _RULE.match(line)
-            if m:
-                letter, roman = m.group("letter"), m.group("roman")
-                if roman:
-                    # "f) i" in Token Cards: the parent letter f) is never printed, so the
-                    # sub-item hangs from its section (its id still says f/i).
-                    parent = letters.get(letter)
-                    rid = f"{section.id}/{letter}/{roman}"
-                    rule = _Block(rid, "rule", [i], number=roman, parent=parent.id if parent else section.id)
+            source = self.split(line)
+            repeat = None if m or not source[0] else self.is_title(i)
+            if repeat is not None or line in self.titles:
+                if repeat is None:
+                    self.problem(i, "the section title printed again as the table's heading")
                 else:
-                    rule = _Block(f"{section.id}/{letter}", "rule", [i], number=letter, parent=section.id)
-                    letters[letter] = rule
-                self.blocks.append(rule)
-                text, source = self.split_source(m.group("text"))
-                rule.text.append(text)
-                rule.last = rule.text
-                if source:
-                    rule.attribution.append(source)
+                    repeats.add(repeat)
+                if line not in self.titles:
+                    self.problem(i, "a section title listed in the profile")
+                self.open_section(i, line)
+                in_list = False
                 continue
-            owner = rule or section
-            owner.units.append(i)
-            if _EDH_SILVER.match(line) or line.startswith(self.source_lines):
-                owner.attribution.append(line)  # the rest of a source printed on its own lines
-            elif _EXAMPLE.match(line):
-                owner.examples.append([line])
-                owner.last = owner.examples[-1]
-            elif line.startswith("•") and owner.last is not None:
-                owner.last.append(line)  # a bulleted list continues the paragraph it follows
-            elif owner is section and rule is None:
+            if self.section is None:
+                self.problem(i, "a section title")  # left unaccounted as well
+                continue
+            owner = self.rule or self.section
+            if m:
+                self.open_rule(i, m)
+                in_list = bool(self.rule and self.rule.attribution and self.rule.attribution[-1].endswith("-"))
+            elif _BULLET.match(line) and not previous_blank and owner.last is not None:
+                # Numbers and Text-Changing Effects a) (lines 313-316): a "•" list under its paragraph,
+                # kept as one line per item (without the bullet) in that paragraph.
+                self.extend(owner, _BULLET.sub("", line))
+                owner.units.append(i)
+            elif in_list and not previous_blank and line.startswith(self.source_lines):
+                owner.attribution.append(line)  # lines 412-414 list the sources of Combine a)
+                owner.units.append(i)
+            elif not source[0]:
+                self.attribute(i, owner, source[1])
+                in_list = source[1].endswith("-")
+            elif owner is self.section:
+                owner.units.append(i)  # a paragraph before the section's first rule
                 owner.text.append(line)
-                owner.last = owner.text
+                owner.last = ("text", len(owner.text) - 1)
+            elif _EXAMPLE.match(line):
+                owner.units.append(i)
+                owner.examples.append([line])
+                owner.last = ("examples", len(owner.examples) - 1)
+            elif owner.last and owner.last[0] == "examples" and not owner.attribution:
+                # Merge, Mutate e) (lines 477-481): an example runs on for a second paragraph
+                # before the rule's source; a paragraph after the source is commentary (line 95).
+                owner.units.append(i)
+                owner.examples[-1].append(line)
             else:
-                owner.commentary.append([line])
-                owner.last = owner.commentary[-1]
+                owner.units.append(i)
+                owner.commentary.append(line)
+                owner.last = ("commentary", len(owner.commentary) - 1)
+            previous_blank = False
 
-    def split_source(self, text: str) -> tuple[str, str | None]:
-        """Split the "Source and Commentary" column off the end of a rule's line."""
-        text = text.strip()
-        best = None
-        for m in re.finditer(r"(?<=\s)EDH ?[Ss]ilver\b", text):
-            if _EDH_SILVER.fullmatch(text[m.start():]):
-                best = m.start()
-        if best is None:
-            for pattern in self.glued:
-                m = pattern.search(text)
-                if m and (best is None or m.start() < best):
-                    best = m.start()
-        if best is None:
+    def open_section(self, i: int, title: str) -> None:
+        self.section = _Block(f"{self.slug}/{slugify(title)}", "section", [i], title=title)
+        self.blocks.append(self.section)
+        self.rule, self.letter, self.letters = None, None, {}
+
+    def open_rule(self, i: int, m: re.Match) -> None:
+        """Open the record of a lettered rule or a sub-item, checking the page's order."""
+        section, letter = self.section, self.letter
+        let, roman = m.group("letter"), m.group("roman")
+        if letter is None:
+            expected = "a"
+        else:
+            expected = _LETTERS[_LETTERS.index(letter) + 1] if letter != _LETTERS[-1] else None
+        if roman is None:
+            if let != expected:
+                self.problem(i, f"rule {expected}) after {letter})" if letter else "rule a) first in its section")
+            if let in self.letters:  # a letter printed twice: reported above, kept in the section
+                self.doc.label(i, section.id)
+                return
+            block = _Block(f"{section.id}/{let}", "rule", [i], number=let, parent=section.id)
+            self.letters[let] = block
+        else:
+            parent = self.letters.get(let)
+            if let == letter and parent is not None:
+                previous = self.rule.number if self.rule is not parent else None
+                want = _ROMANS[_ROMANS.index(previous) + 1] if previous in _ROMANS[:-1] else "i"
+            elif let == expected:
+                # Token Cards "f) i" (line 249): the letter f) is never printed. No record is made up
+                # for it: the sub-item hangs from the section and keeps its printed id .../f/i.
+                parent, want = section, "i"
+                self.letters[let] = section
+            else:
+                self.problem(i, f"a sub-item of rule {letter})" if letter else "rule a) first in its section")
+                self.doc.label(i, section.id)
+                return
+            if roman != want:
+                self.problem(i, f"sub-item {let}) {want}")
+            block = _Block(f"{section.id}/{let}/{roman}", "rule", [i], number=roman, parent=parent.id)
+            if any(b.id == block.id for b in self.blocks):  # reported above: the roman is out of order
+                self.doc.label(i, section.id)
+                return
+        self.blocks.append(block)
+        body, source = self.split(m.group("text"))
+        block.text.append(body)
+        block.last = ("text", 0)
+        if source:
+            block.attribution.append(source)
+        self.rule, self.letter = block, let
+
+    def split(self, text: str) -> tuple[str, str | None]:
+        """Split the "Source and Commentary" cell off the end of a line: (rule text, source)."""
+        starts = [m.start() for p in self.glued if (m := p.search(text))]
+        if not starts:
             return text, None
-        return text[:best].rstrip(), text[best:].strip()
+        at = min(starts)
+        return text[:at].rstrip(), text[at:].strip()
+
+    def attribute(self, i: int, owner: _Block, source: str) -> None:
+        """A source printed on its own line: the rule's, after its examples (line 93)."""
+        if owner.kind == "section":
+            self.problem(i, "a rule before its source")
+            self.doc.label(i, owner.id)
+            return
+        if owner.attribution:
+            self.problem(i, f"one source for rule {owner.number}) (it has {owner.attribution[0]!r})")
+        owner.attribution.append(source)
+        owner.units.append(i)
+
+    def extend(self, owner: _Block, item: str) -> None:
+        name, index = owner.last
+        if name == "examples":
+            owner.examples[index][-1] += "\n" + item
+        else:
+            getattr(owner, name)[index] += "\n" + item
 
     def records(self) -> list[Record]:
         out = []
@@ -160,13 +293,12 @@ class _Parser:
             for i in b.units:
                 self.doc.label(i, b.id)
             lines = [self.doc.units[i].line for i in b.units]
-            source = Source(self.doc.file, min(lines), max(lines))
-            text = "\n".join(b.text) if b.kind == "note" else "\n".join(b.text)
             out.append(Record(
-                b.id, self.slug, b.kind, text, source, number=b.number, title=b.title, parent=b.parent,
-                attribution=" ".join(b.attribution) or None,
-                examples=tuple("\n".join(p) for p in b.examples),
-                commentary=tuple("\n".join(p) for p in b.commentary),
+                b.id, self.slug, b.kind, "\n\n".join(b.text), Source(self.doc.file, min(lines), max(lines)),
+                number=b.number, title=b.title, parent=b.parent,
+                attribution="\n".join(b.attribution) or None,
+                examples=tuple("\n\n".join(p) for p in b.examples),
+                commentary=tuple(b.commentary),
             ))
         return out
 
