@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import html
 import re
+import threading
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -144,8 +145,12 @@ class Searcher:
         self.store = store
         self.resolver = Resolver(store)
         self.ix = open_index(index_path or store.path / "index")
-        self.searcher = self.ix.searcher(weighting=BM25F(title_B=0.5, body_B=0.75))
-        self.corrector = self.searcher.corrector("exact")
+        # Whoosh's searcher reads its files through shared handles (seek, then read), so two
+        # threads on one searcher corrupt each other's reads ("incomplete or truncated stream"
+        # under gunicorn's threads). Each thread opens its own once and reuses it for every query.
+        self._local = threading.local()
+        self._opened: list = []
+        self._opened_lock = threading.Lock()
         self.docs = {d["slug"] for d in store.documents} | {"keywords"}
         # docnum -> (doc, kind), for facets without touching stored fields per hit.
         self.facet_of = {}
@@ -156,8 +161,27 @@ class Searcher:
 
         self._complete = self._completions(store)
 
+    @property
+    def searcher(self):
+        s = getattr(self._local, "searcher", None)
+        if s is None:
+            s = self.ix.searcher(weighting=BM25F(title_B=0.5, body_B=0.75))
+            self._local.searcher = s
+            self._local.corrector = s.corrector("exact")
+            with self._opened_lock:
+                self._opened.append(s)
+        return s
+
+    @property
+    def corrector(self):
+        self.searcher  # noqa: B018 - opens this thread's searcher and corrector
+        return self._local.corrector
+
     def close(self) -> None:
-        self.searcher.close()
+        with self._opened_lock:
+            for s in self._opened:
+                s.close()
+            self._opened.clear()
 
     # -- entry point ---------------------------------------------------------------
     def search(self, q: str, doc: str | None = None, kind: str | None = None,

@@ -55,7 +55,7 @@ QUESTIONS: list[tuple[str, set[str]]] = [
     ("what is a teammate", {"treachery/glossary/teammate"}),
     ("unvel", {"treachery/702.187", "keywords/unveil", "treachery/702.187a"}),
     ("lifelink", {"futuresight/notes/new-keyword-ability-lifelink", "keywords/lifelink", "futuresight/502.68"}),
-    ("what is tribal", {"futuresight/notes/new-card-type-tribal"}),
+    ("what is tribal", {"futuresight/notes/new-card-type-tribal", "futuresight/212.8"}),  # the quoted rule defines it
     ("pact upkeep pay or lose the game", {"futuresight/notes/cycle-pacts"}),
     ("aura swap", {"futuresight/cards/arcanum-wings", "futuresight/502.62", "keywords/aura-swap"}),
     ("morph", {"futuresight/notes/returning-keyword-ability-morph", "keywords/morph"}),
