@@ -137,6 +137,8 @@ def snippet(body: str, terms: set[str], width: int = 220) -> str:
 _FILTER = re.compile(r"\b(doc|kind):(\S+)")
 _PHRASE = re.compile(r'"([^"]+)"')
 _WORD = analyzer()
+_STOP = frozenset({"a", "an", "the", "is", "are", "who", "what", "how", "does", "do", "can", "you", "of", "in", "on",
+                   "to", "when", "which", "with", "and", "or", "for", "it", "my", "i", "if", "has", "have"})
 _EXACT = analyzer(stem=False)
 
 
@@ -269,6 +271,10 @@ class Searcher:
         words = [t.text for t in _WORD(rest)][:MAX_TERMS]
         for w in words:
             parts.append(Q.Or([Q.Term("title", w), Q.Term("body", w), Q.Term("number", w)]))
+        # Words typed side by side that the text prints side by side ("starting player").
+        exact = [t.text for t in _EXACT(rest) if t.text not in _STOP][:MAX_TERMS]
+        for a, b in zip(exact, exact[1:]):
+            parts.append(Q.Phrase("exact", [a, b], boost=0.5))
         if not parts:
             return None
         return Q.Or(parts, scale=0.95) if len(parts) > 1 else parts[0]
