@@ -1,16 +1,62 @@
-"""The official Comprehensive Rules as an optional source (issue: official rules).
+"""The official Comprehensive Rules as an optional source: a profile built from the file itself.
 
-Until its parser exists, asking for it is a clear error rather than a silent no-op.
+Users download the current rules from Wizards' site and point the build at
+the file, so there is no ``corpus/cr.toml``: the version and effective date
+come from the sentence the file prints ("These rules are effective as of
+August 7, 2026.").
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from ingest.errors import ParseError, Problem
 from ingest.profile import Profile
 
-__all__ = ["cr_profile"]
+__all__ = ["cr_profile", "effective_date"]
+
+TITLE = "Magic: The Gathering Comprehensive Rules"
+SOURCE_URL = "https://magic.wizards.com/en/rules"
+
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July",
+           "August", "September", "October", "November", "December")
+_EFFECTIVE = re.compile(r"These rules are effective as of (?P<month>[A-Z][a-z]+) (?P<day>\d{1,2}), (?P<year>\d{4})\.")
+
+
+def effective_date(text: str) -> tuple[str, str] | None:
+    """("August 7, 2026", "2026-08-07") from the first effective-date sentence, or None."""
+    m = _EFFECTIVE.search(text)
+    if m is None or m.group("month") not in _MONTHS:
+        return None
+    month = _MONTHS.index(m.group("month")) + 1
+    version = f"{m.group('month')} {int(m.group('day'))}, {m.group('year')}"
+    return version, f"{m.group('year')}-{month:02d}-{int(m.group('day')):02d}"
 
 
 def cr_profile(path: Path) -> Profile:
-    raise ParseError([Problem(str(path), 1, "a supported document", "the official Comprehensive Rules, which this version cannot load yet")])
+    """The profile of a user-supplied Comprehensive Rules file; a file without its date fails at line 1."""
+    path = Path(path)
+    data = path.read_bytes()
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise ParseError([Problem(str(path), line, "UTF-8 text",
+                                  f"byte 0x{data[exc.start]:02x} at offset {exc.start}")]) from None
+    dated = effective_date(text)
+    if dated is None:
+        first = next((line.strip() for line in text.splitlines() if line.strip()), "")
+        raise ParseError([Problem(str(path), 1, "the sentence 'These rules are effective as of <Month D, YYYY>.'",
+                                  first or "an empty file")])
+    version, effective = dated
+    return Profile(
+        slug="cr",
+        title=TITLE,
+        version=version,
+        effective=effective,
+        source_url=SOURCE_URL,
+        parser="cr",
+        file=path.name,
+        path=path,
+        tables={"keyword_rules": ["701", "702"]},
+    )

@@ -1,0 +1,384 @@
+"""The official Comprehensive Rules parser, on the three published files and on small fixtures.
+
+The published files live outside the repository (../shared/cr, see its
+README.md); the tests that need them skip when it is missing.
+"""
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import textwrap
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from ingest.cr import cr_profile
+from ingest.errors import ParseError
+from ingest.parsers.cr import detect, parse
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "cr"
+CR_2026 = "MagicCompRules_20260807.txt"
+CR_2025 = "MagicCompRules_20250207.txt"
+CR_2011 = "MagicCompRules_20110204.txt"
+
+needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason=f"the published rules are not in {SHARED}")
+
+# Per file: effective date, numbered rules with a dot, sections, glossary terms, "Example:" lines.
+# Rules: the README's regex ^\d{3}\.\d+[a-z]?\.? counts 3,161 / 3,021 / 1,781; it misses
+# "704.5aa" (2026, two letters) and "901.4.All" (2025, no space), which the broader
+# `grep -cE '^[0-9]{3}\.[0-9]+[a-z]*(\.| )'` counts: 3,162 / 3,022 / 1,781.
+# Sections: `grep -cE '^[0-9]{3}\. '` is 294 / 288 / 240, every title printed twice (contents and body).
+# Glossary terms: non-blank lines after a blank line between the body's "Glossary" and "Credits"
+# headings (`awk 'BEGIN{RS=""}'` says 740 for 2026 because line 9361 is a lone space).
+# Examples: `grep -c '^Example:'`.
+FILES = {
+    CR_2026: ("2026-08-07", "August 7, 2026", 3162, 147, 739, 277),
+    CR_2025: ("2025-02-07", "February 7, 2025", 3022, 144, 703, 274),
+    CR_2011: ("2011-02-04", "February 4, 2011", 1781, 120, 449, 207),
+}
+README_COUNTS = {CR_2026: 3161, CR_2025: 3021, CR_2011: 1781}
+
+_CACHE: dict[str, tuple] = {}
+
+
+def _parsed(name: str):
+    if name not in _CACHE:
+        profile = cr_profile(SHARED / name)
+        result = parse(profile.read_text(), profile)
+        _CACHE[name] = (profile, result, {r.id: r for r in result.records})
+    return _CACHE[name]
+
+
+@pytest.fixture(params=sorted(FILES))
+def published(request):
+    if not SHARED.is_dir():
+        pytest.skip(f"the published rules are not in {SHARED}")
+    return request.param, *_parsed(request.param)
+
+
+def _one(name: str):
+    if not SHARED.is_dir():
+        pytest.skip(f"the published rules are not in {SHARED}")
+    return _parsed(name)
+
+
+# -- the three published files --------------------------------------------------------------------
+def test_every_line_accounted_and_no_problems(published):
+    name, profile, result, _ = published
+    assert result.report.unaccounted == []
+    assert [str(p) for p in result.problems] == []
+    assert result.report.read == len((SHARED / name).read_bytes().split(b"\r\n")) - 1
+
+
+def test_counts(published):
+    name, profile, result, _ = published
+    _, _, rules, sections, terms, examples = FILES[name]
+    kinds = Counter(r.kind for r in result.records)
+    dotted = [r for r in result.records if r.kind == "rule" and "." in r.number]
+    undotted = [r for r in result.records if r.kind == "rule" and "." not in r.number]
+    assert len(dotted) == rules
+    assert len(undotted) == sections
+    assert kinds["chapter"] == 9
+    assert kinds["glossary"] == terms
+    assert [r.id for r in result.records if r.kind == "note"] == ["cr/introduction", "cr/credits"]
+    assert sum(len(r.examples) for r in result.records) == examples
+    assert len({r.id for r in result.records}) == len(result.records)
+
+
+def test_readme_rule_count(published):
+    """The README's regex, run as it says; the parser's count differs only by the lines it misses."""
+    name, _, _, _ = published
+    text = (SHARED / name).read_bytes().decode("utf-8-sig")
+    readme = sum(1 for line in text.splitlines() if re.match(r"^\d{3}\.\d+[a-z]?\.? ", line))
+    assert readme == README_COUNTS[name]
+    missed = {CR_2026: 1, CR_2025: 1, CR_2011: 0}[name]  # 704.5aa, 901.4.All
+    assert FILES[name][2] == readme + missed
+
+
+def test_profile_from_the_file(published):
+    name, profile, _, _ = published
+    effective, version = FILES[name][:2]
+    assert (profile.slug, profile.parser, profile.file) == ("cr", "cr", name)
+    assert (profile.effective, profile.version) == (effective, version)
+    assert profile.title == "Magic: The Gathering Comprehensive Rules"
+    assert profile.source_url == "https://magic.wizards.com/en/rules"
+    assert profile.tables == {"keyword_rules": ["701", "702"]}
+
+
+def test_hierarchy_and_sources(published):
+    name, profile, _, by_id = published
+    chapter, section, rule, sub = by_id["cr/1"], by_id["cr/100"], by_id["cr/100.1"], by_id["cr/100.1a"]
+    assert (chapter.kind, chapter.number, chapter.title, chapter.parent) == ("chapter", "1", "Game Concepts", None)
+    assert (section.kind, section.number, section.title, section.parent) == ("rule", "100", "General", "cr/1")
+    assert (rule.number, rule.parent) == ("100.1", "cr/100")
+    assert (sub.number, sub.parent, sub.text) == ("100.1a", "cr/100.1", "A two-player game is a game that begins with only two players.")
+    lines = (SHARED / name).read_bytes().decode("utf-8-sig").split("\r\n")
+    for record in (chapter, section, rule, sub):
+        assert record.source.line_start == record.source.line_end
+        assert lines[record.source.line_start - 1].startswith((record.number + ". ", record.number + " "))
+
+
+def test_704_5a(published):
+    name, _, _, by_id = published
+    rule = by_id["cr/704.5a"]
+    assert rule.parent == "cr/704.5"
+    assert rule.text.startswith("If a player has 0 or less life,")
+
+
+def test_example_goes_with_its_rule_not_its_text(published):
+    _, _, _, by_id = published
+    rule = by_id["cr/509.1b"]
+    assert rule.text.startswith("The defending player checks each creature")
+    assert "Example" not in rule.text
+    assert len(rule.examples) == 1
+    assert rule.examples[0].startswith("Example: An attacking creature with flying and shadow can")
+
+
+def test_indented_paragraph_continues_its_rule(published):
+    """2026 line 1459, 2011 line 1048: an indented line is the rule's next paragraph."""
+    _, _, _, by_id = published
+    rule = by_id["cr/509.1b"]
+    first, second = rule.text.split("\n")
+    assert second.startswith("A restriction may be created by an evasion ability")
+    assert rule.source.line_end - rule.source.line_start == 2
+
+
+def test_glossary_term(published):
+    name, _, _, by_id = published
+    term = by_id["cr/glossary/ability"]
+    assert (term.kind, term.title, term.parent) == ("glossary", "Ability", None)
+    assert term.text.split("\n") == [
+        "1. Text on an object that explains what that object does or can do.",
+        "2. An activated or triggered ability on the stack. This kind of ability is an object.",
+        {CR_2011: 'See rule 112, "Abilities," and section 6, "Spells, Abilities, and Effects."'}.get(
+            name, "See rule 113, “Abilities,” and section 6, “Spells, Abilities, and Effects.”"),
+    ]
+    absorb = by_id["cr/glossary/absorb"]
+    assert "See rule 702." in absorb.text  # references stay in the text for the linking pass
+
+
+def test_introduction_and_credits(published):
+    name, _, _, by_id = published
+    intro, credits = by_id["cr/introduction"], by_id["cr/credits"]
+    assert intro.text.startswith("These rules are effective as of " + FILES[name][1] + ".")
+    assert intro.source.line_start == 3
+    assert credits.title == "Credits"
+    assert credits.text.startswith("Magic: The Gathering Original Game Design: Richard Garfield".replace(
+        "Magic: The Gathering", "_Magic: The Gathering_" if name == CR_2011 else "Magic: The Gathering"))
+
+
+# -- traps of single files ---------------------------------------------------------------------
+def test_2026_keyword_rule_title():
+    _, _, by_id = _one(CR_2026)
+    mayhem = by_id["cr/702.187"]
+    assert (mayhem.title, mayhem.text, mayhem.parent) == ("Mayhem", "", "cr/702")
+    assert by_id["cr/702.163"].title == "For Mirrodin!"  # a title may end with "!"
+    assert by_id["cr/205.2"].title == "Card Types"
+    assert by_id["cr/702.1"].title is None
+
+
+def test_2026_two_letter_subrule():
+    _, _, by_id = _one(CR_2026)
+    rule = by_id["cr/704.5aa"]
+    assert (rule.number, rule.parent, rule.source.line_start) == ("704.5aa", "cr/704.5", 5556)
+    assert rule.text.startswith("If a player controls a permanent with start your engines!")
+
+
+def test_2025_typo_stray_dot_after_subrule():
+    _, _, by_id = _one(CR_2025)
+    rule = by_id["cr/119.1d"]
+    assert (rule.number, rule.parent, rule.source.line_start) == ("119.1d", "cr/119.1", 1050)
+    assert rule.text.startswith("In a two-player Brawl game, each player’s starting life total is 25.")
+
+
+def test_2025_typo_no_space_after_rule_number():
+    _, _, by_id = _one(CR_2025)
+    rule = by_id["cr/901.4"]
+    assert (rule.number, rule.parent, rule.source.line_start) == ("901.4", "cr/901", 6547)
+    assert rule.text.startswith("All plane and phenomenon cards remain in the command zone")
+
+
+def test_2011_italics_kept():
+    _, _, by_id = _one(CR_2011)
+    assert by_id["cr/100.1"].text.startswith("These _Magic_ rules apply to any _Magic_ game")
+    assert by_id["cr/101"].title == "The _Magic_ Golden Rules"
+
+
+def test_2011_indented_paragraphs_without_blank_line():
+    _, _, by_id = _one(CR_2011)
+    rule = by_id["cr/810.7b"]
+    paragraphs = rule.text.split("\n")
+    assert len(paragraphs) == 3
+    assert paragraphs[1].startswith("Any characteristic-defining ability that refers to the \"defending player\"")
+    assert paragraphs[2].startswith("All other cases in which the \"defending player\"")
+    assert (rule.source.line_start, rule.source.line_end) == (3958, 3960)
+
+
+def test_2011_customer_service_is_part_of_credits():
+    _, _, by_id = _one(CR_2011)
+    credits = by_id["cr/credits"]
+    assert "Customer Service Information" in credits.text
+    assert credits.source.line_end == 5647
+
+
+# -- cr_profile -----------------------------------------------------------------------------------------
+def test_profile_without_effective_sentence(tmp_path):
+    path = tmp_path / "rules.txt"
+    path.write_text("Magic: The Gathering Comprehensive Rules\r\n\r\nIntroduction\r\n", encoding="utf-8")
+    with pytest.raises(ParseError) as err:
+        cr_profile(path)
+    assert str(err.value) == (f"{path}:1: expected the sentence 'These rules are effective as of <Month D, YYYY>.', "
+                              "found 'Magic: The Gathering Comprehensive Rules'")
+
+
+def test_profile_of_non_utf8_file(tmp_path):
+    path = tmp_path / "rules.txt"
+    path.write_bytes(b"Magic: The Gathering Comprehensive Rules\r\n\r\nThese rules are effective as of May 1, 2020.\r\n\xe9\r\n")
+    with pytest.raises(ParseError) as err:
+        cr_profile(path)
+    assert str(err.value) == f"{path}:4: expected UTF-8 text, found 'byte 0xe9 at offset 90'"
+
+
+# -- fixtures -----------------------------------------------------------------------------------------
+SMALL = textwrap.dedent("""\
+    Magic: The Gathering Comprehensive Rules
+
+    These rules are effective as of May 1, 2020.
+
+    Introduction
+
+    This document is a test.
+
+    Contents
+
+    1. Game Concepts
+    100. General
+
+    Glossary
+
+    Credits
+
+    1. Game Concepts
+
+    100. General
+
+    100.1. These rules apply.
+
+    100.1a A sub-rule.
+    Example: An example.
+
+    100.2. Keyword
+    {stray}
+    Glossary
+
+    Active Player
+    The player whose turn it is.
+
+    Active-Player
+    Another term with the same slug.
+
+    Credits
+
+    Design: Someone
+    """)
+
+
+def _small(tmp_path, text):
+    path = tmp_path / "rules.txt"
+    path.write_text(text, encoding="utf-8")
+    profile = cr_profile(path)
+    return parse(profile.read_text(), profile)
+
+
+def test_small_document(tmp_path):
+    result = _small(tmp_path, SMALL.format(stray=""))
+    assert result.problems == []
+    assert result.report.unaccounted == []
+    assert [(r.id, r.kind, r.parent, r.title, r.text, r.examples) for r in result.records] == [
+        ("cr/introduction", "note", None, "Introduction", "These rules are effective as of May 1, 2020.\nThis document is a test.", ()),
+        ("cr/1", "chapter", None, "Game Concepts", "", ()),
+        ("cr/100", "rule", "cr/1", "General", "", ()),
+        ("cr/100.1", "rule", "cr/100", None, "These rules apply.", ()),
+        ("cr/100.1a", "rule", "cr/100.1", None, "A sub-rule.", ("Example: An example.",)),
+        ("cr/100.2", "rule", "cr/100", "Keyword", "", ()),
+        ("cr/glossary/active-player", "glossary", None, "Active Player", "The player whose turn it is.", ()),
+        ("cr/glossary/active-player-2", "glossary", None, "Active-Player", "Another term with the same slug.", ()),
+        ("cr/credits", "note", None, "Credits", "Design: Someone", ()),
+    ]
+    assert result.records[4].source.line_start == 24 and result.records[4].source.line_end == 25
+    assert result.report.dropped["table of contents"] == 5
+
+
+def test_small_document_with_crlf_and_bom(tmp_path):
+    path = tmp_path / "rules.txt"
+    path.write_bytes(b"\xef\xbb\xbf" + SMALL.format(stray="").replace("\n", "\r\n").encode("utf-8"))
+    profile = cr_profile(path)
+    result = parse(profile.read_text(), profile)
+    assert result.problems == [] and result.report.unaccounted == []
+    assert {r.id: r.source.line_start for r in result.records}["cr/100.1a"] == 24
+
+
+def test_stray_line_in_rules_is_a_problem(tmp_path):
+    result = _small(tmp_path, SMALL.format(stray="Something else"))
+    assert [str(p) for p in result.problems] == [
+        "rules.txt:28: expected a chapter, section or rule number, an example or an indented paragraph, found 'Something else'"
+    ]
+    assert result.report.unaccounted == [(28, "Something else")]
+
+
+def test_subrule_without_its_rule_is_a_problem(tmp_path):
+    result = _small(tmp_path, SMALL.format(stray="100.3b An orphan."))
+    assert [str(p) for p in result.problems] == ["rules.txt:28: expected 100.3 before 100.3b, found '100.3b An orphan.'"]
+
+
+def test_duplicate_rule_is_a_problem(tmp_path):
+    result = _small(tmp_path, SMALL.format(stray="100.1. Again."))
+    assert [str(p) for p in result.problems] == ["rules.txt:28: expected a rule number not used before (line 22), found '100.1. Again.'"]
+
+
+def test_glossary_term_without_definition_is_a_problem(tmp_path):
+    text = SMALL.format(stray="").replace("Active Player\nThe player whose turn it is.\n", "Lonely Term\n")
+    result = _small(tmp_path, text)
+    assert [str(p) for p in result.problems] == ["rules.txt:31: expected a definition below the glossary term, found 'Lonely Term'"]
+
+
+def test_missing_contents_is_a_problem(tmp_path):
+    result = _small(tmp_path, SMALL.format(stray="").replace("Contents\n", "Index\n"))
+    assert [str(p) for p in result.problems] == ["rules.txt:1: expected the 'Contents' heading, found 'Magic: The Gathering Comprehensive Rules'"]
+    assert result.records == []
+
+
+# -- detect -------------------------------------------------------------------------------------------
+def test_detect_fixtures():
+    assert detect(SMALL)
+    assert detect("\ufeffMagic: The Gathering Comprehensive Rules\r\n")
+    assert detect("_Magic: The Gathering_ Comprehensive Rules\n")
+    assert not detect("Magic: The Gathering Comprehensive Rules Changes\n")
+    assert not detect("")
+
+
+@needs_shared
+@pytest.mark.parametrize("name", sorted(FILES))
+def test_detect_published(name):
+    assert detect((SHARED / name).read_bytes().decode("utf-8-sig"))
+    assert detect((SHARED / name).read_bytes().decode("utf-8"))  # with its BOM
+
+
+@pytest.mark.parametrize("name", ["treachery.txt", "uncommander.txt", "futuresight.txt"])
+def test_detect_rejects_the_corpus(name):
+    assert not detect((ROOT / "corpus" / name).read_text(encoding="utf-8"))
+
+
+# -- end to end -----------------------------------------------------------------------------------------
+@needs_shared
+def test_kb_build_with_cr(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-m", "kb.cli", "--data", str(tmp_path / "data"), "build", "--cr", str(SHARED / CR_2026)],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "MagicCompRules_20260807.txt: 9397 lines read" in done.stdout + done.stderr
+    assert "0 unaccounted" in done.stdout
