@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ingest.build import load_profiles
+from ingest.cr import cr_profile
 from ingest.errors import ParseError, Problem
 from ingest.parsers import ParseResult, detect, get_parser
 
@@ -30,9 +31,12 @@ def inspect_path(path: Path, corpus_dir: Path) -> Inspected:
     name = detect(text)
     if name is None:
         raise ParseError([Problem(str(path), 1, "a Treachery, UnCommander, Future Sight FAQ or Comprehensive Rules document", text[:60] or "an empty file")])
-    profile = next((p for p in load_profiles(corpus_dir) if p.parser == name), None)
-    if profile is None:
-        raise ParseError([Problem(str(path), 1, f"a bundled profile for {name} documents", "none")])
-    profile = replace(profile, path=path, file=path.name)
+    if name == "cr":  # the official rules carry no bundled profile: it is read off the file
+        profile = cr_profile(path)
+    else:
+        profile = next((p for p in load_profiles(corpus_dir) if p.parser == name), None)
+        if profile is None:
+            raise ParseError([Problem(str(path), 1, f"a bundled profile for {name} documents", "none")])
+        profile = replace(profile, path=path, file=path.name)
     result = get_parser(name)(text, profile)
     return Inspected(result.records, result.document, result.problems, parser=name)

@@ -337,6 +337,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except BrokenPipeError:  # `kb show ... | head`: the reader left; nothing to report
+        sys.stderr.close()
+        return 0
+
+
+def _main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     args.data = args.data or default_data()
