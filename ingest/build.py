@@ -11,6 +11,7 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
+from ingest.drift import mark_drift
 from ingest.errors import ParseError, Problem
 from ingest.keywords import keyword_records
 from ingest.links import link_records
@@ -87,7 +88,7 @@ def build_corpus(corpus_dir: Path, extra: list[Profile] = ()) -> Built:
     records = with_children(records)
     records = with_aliases(records, by_slug)
     records = records + keyword_records(records, by_slug)
-    records = link_records(records, by_slug)
+    records = mark_drift(link_records(records, by_slug))
     return Built(records, by_slug, results)
 
 

@@ -112,7 +112,11 @@ def cmd_check(args: argparse.Namespace) -> int:
         where = f"{record.source.file}:{record.source.line_start}"
         note = f" ({ref.note})" if ref.note else ""
         print(f"{where}: {record.id}: unresolved reference {ref.text!r}{note}")
-    print(f"{len(unresolved)} unresolved references in {len(store.records)} records")
+    drifted = [(record, ref) for record in store.records.values() for ref in record.refs if ref.suggested]
+    for record, ref in drifted:
+        where = f"{record.source.file}:{record.source.line_start}"
+        print(f"{where}: {record.id}: {ref.text!r} -> {ref.target}, probably {ref.suggested} ({ref.note})")
+    print(f"{len(unresolved)} unresolved references and {len(drifted)} drifted official citations in {len(store.records)} records")
     return 1 if args.strict and unresolved else 0
 
 

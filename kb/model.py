@@ -38,6 +38,8 @@ class Ref:
     loaded as a source. ``note`` explains an alias ("renamed from 314").
     ``field`` names the record field the reference was found in ("text",
     "examples[0]", "attribution", ...); offsets are into that field.
+    ``suggested`` is set when an official citation was written against an
+    older version of the rules and another rule now matches its topic.
     """
 
     text: str
@@ -48,6 +50,7 @@ class Ref:
     end: int | None = None
     note: str | None = None
     field: str = "text"
+    suggested: str | None = None  # the likely current target of an official citation that drifted
 
 
 @dataclass(frozen=True)

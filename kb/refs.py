@@ -71,7 +71,7 @@ _RANGE = re.compile(r"\s*(?:-|–|—|\bto\b|\bthrough\b)\s*(?P<end>\d{3}\.\d{1,
 _LIST_NUMBER = re.compile(r"(?:\s*,\s*|\s+and\s+|\s+or\s+)(?P<num>\d{3}(?:\.\d{1,3}[a-z]?)?)(?![\w]|\.\d)", re.IGNORECASE)
 # A lone letter continues a list only when nothing word-like follows it
 # ("907.11a, b" but not "702.187c, a player").
-_LIST_LETTER = re.compile(r"(?:\s*,\s*|\s+and\s+|\s+or\s+)(?P<letter>[a-z])(?=\s*(?:$|[.,;:)\]]|and\b|or\b))", re.IGNORECASE)
+_LIST_LETTER = re.compile(r"(?:\s*,\s*|\s+and\s+|\s+or\s+)(?P<letter>[a-z])(?!\w)(?=\s*(?:$|[.,;:)\]])|\s+(?:and|or)\b)", re.IGNORECASE)
 _OFFICIAL_SUFFIX = re.compile(
     r"\.?,?\s+(?:of|in|from)\s+the\s+(?:official\s+(?:Magic\s+)?(?:Comprehensive\s+Rules|CR|rules)|Comprehensive\s+Rules)\b",
     re.IGNORECASE,
@@ -196,7 +196,9 @@ def _match_at(text: str, m: re.Match, bare: bool) -> list[RefMatch]:
     """The references a regex match starts (one per list member), or [] if it is none."""
     number = m.group("num").lower()
     prefixed = bool(m.group("kw") or m.group("official") or m.group("doc"))
-    if not prefixed and not bare and "." not in number:
+    # "719. in the official Comprehensive Rules": the suffix makes a bare section a citation.
+    cited = not prefixed and "." not in number and _OFFICIAL_SUFFIX.match(text, m.end())
+    if not prefixed and not bare and "." not in number and not cited:
         return []  # a bare "100" in running text is a quantity, not a rule
     segments, end = _extend(text, m.end(), number)
     official = bool(m.group("official"))

@@ -137,6 +137,14 @@ def snippet(body: str, terms: set[str], width: int = 220) -> str:
 _FILTER = re.compile(r"\b(doc|kind):(\S+)")
 _PHRASE = re.compile(r'"([^"]+)"')
 _WORD = analyzer()
+
+
+def _content_stems(text: str) -> list[str]:
+    """The stems of what a question is about: "what happens when a player has ten poison
+    counters" -> happen, player, ten, poison, counter (question words carry no topic)."""
+    raw = [t.text for t in _EXACT(text)]
+    content = [w for w in raw if w not in _STOP] or raw
+    return [s for s in dict.fromkeys(_stem(w) for w in content) if s][:MAX_TERMS]
 _STOP = frozenset({"a", "an", "the", "is", "are", "who", "what", "how", "does", "do", "can", "you", "of", "in", "on",
                    "to", "when", "which", "with", "and", "or", "for", "it", "my", "i", "if", "has", "have"})
 _EXACT = analyzer(stem=False)
@@ -162,6 +170,7 @@ class Searcher:
             self.ids[n] = f["id"]
 
         self._complete = self._completions(store)
+        self.titles = self._titles(store)
 
     @property
     def searcher(self):
@@ -208,7 +217,7 @@ class Searcher:
         if not text:
             return Results(q, 0, [], {"doc": {}, "kind": {}}, offset=offset, limit=limit)
 
-        first = self._reference(text, doc) or self._card(text, doc)
+        first = self._reference(text, doc) or self._card(text, doc) or self._titled(text, doc)
         records, matched_by, note, redirect = first if first else ([], "text", None, None)
         if kind:
             records = [r for r in records if r.kind == kind]
@@ -258,6 +267,28 @@ class Searcher:
         note = None if distance == 0 else f"showing {card.title} for {text!r}"
         return [card], "card", note, card.id if distance == 0 else None
 
+    # -- 2b. a title, exactly -------------------------------------------------------------
+    _TITLE_ORDER = {"keyword": 0, "rule": 1, "section": 2, "note": 2, "glossary": 3, "chapter": 4}
+
+    def _titles(self, store: Store) -> dict[str, list[Record]]:
+        """Records by the stems of their title ("Legend Rule", "Tokens", "Mayhem")."""
+        out: dict[str, list[Record]] = {}
+        for r in store.records.values():
+            if r.title and r.kind in self._TITLE_ORDER:
+                key = " ".join(_content_stems(plain(r.title)))
+                if key:
+                    out.setdefault(key, []).append(r)
+        for records in out.values():
+            records.sort(key=lambda r: (self._TITLE_ORDER[r.kind], self.store.position.get(r.id, 0)))
+        return out
+
+    def _titled(self, text: str, doc: str | None):
+        """A query that is exactly a keyword's, rule's or term's title answers with those first."""
+        if '"' in text:
+            return None
+        records = [r for r in self.titles.get(" ".join(_content_stems(text)), ()) if doc is None or r.doc == doc]
+        return (records[:5], "title", None, None) if records else None
+
     # -- 3. full text --------------------------------------------------------------
     def _build_query(self, text: str):
         parts = []
@@ -268,7 +299,7 @@ class Searcher:
             elif words:
                 parts.append(Q.Term("exact", words[0]))
         rest = _PHRASE.sub(" ", text)
-        words = [t.text for t in _WORD(rest)][:MAX_TERMS]
+        words = _content_stems(rest)
         for w in words:
             parts.append(Q.Or([Q.Term("title", w), Q.Term("body", w), Q.Term("number", w)]))
         # Words typed side by side that the text prints side by side ("starting player").

@@ -58,3 +58,32 @@ def app(data_dir):
 @pytest.fixture()
 def client(app):
     return app.test_client()
+
+
+CR_2026 = SHARED_CR / "MagicCompRules_20260807.txt"
+
+
+@pytest.fixture(scope="session")
+def cr_data_dir(tmp_path_factory):
+    """The bundled corpus plus the 2026 official rules, built once."""
+    if not CR_2026.exists():
+        pytest.skip(f"no official rules at {CR_2026}: the official-rules tests need ../shared/cr")
+    from ingest.publish import build
+
+    path = tmp_path_factory.mktemp("data-cr")
+    build(CORPUS, path, cr=CR_2026)
+    return path
+
+
+@pytest.fixture(scope="session")
+def cr_store(cr_data_dir):
+    from kb.store import Store
+
+    return Store.open(cr_data_dir)
+
+
+@pytest.fixture(scope="session")
+def cr_client(cr_data_dir):
+    from web import create_app
+
+    return create_app({"KB_DATA": str(cr_data_dir), "TESTING": True}).test_client()

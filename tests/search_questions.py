@@ -10,7 +10,7 @@ from __future__ import annotations
 QUESTIONS: list[tuple[str, set[str]]] = [
     # -- rule numbers, in every form people write them --------------------------
     ("907.4b", {"treachery/907.4b"}),
-    ("CR 702.187c", {"treachery/702.187c"}),
+    ("CR 702.187c", {"treachery/702.187c", "cr/702.187c"}),  # "CR" means the official rule once loaded
     ("rule 907.4B.", {"treachery/907.4b"}),
     ("(907.5a)", {"treachery/907.5a"}),
     ("treachery 907.3d", {"treachery/907.3d"}),
@@ -18,8 +18,8 @@ QUESTIONS: list[tuple[str, set[str]]] = [
     ("907.3", {"treachery/907.3"}),
     ("109.2tr", {"treachery/109.2tr"}),
     ("702.TrUnv-1", {"treachery/702.187"}),  # the number before version 2.0.5
-    ("rule 115", {"treachery/116"}),  # renamed in version 4.0
-    ("314.5", {"treachery/372.5"}),  # renamed in version 4.0
+    ("rule 115", {"treachery/116", "cr/115"}),  # Treachery renamed 115 in version 4.0; the CR has its own 115
+    ("314.5", {"treachery/372.5", "cr/314.5"}),  # renamed in version 4.0
     ("502.68", {"futuresight/502.68"}),
     ("futuresight 502.62a", {"futuresight/502.62a"}),
     ("Token Cards j", {"uncommander/token-cards/j"}),
@@ -39,8 +39,8 @@ QUESTIONS: list[tuple[str, set[str]]] = [
     ("sliver legoin", {"futuresight/cards/sliver-legion"}),
     ("the puppet mastr", {"treachery/cards/the-puppet-master"}),
     # -- plain-language questions --------------------------------------------------
-    ("who is the starting player", {"treachery/907.7", "treachery/372.3a"}),
-    ("starting life total", {"treachery/907.6"}),
+    ("who is the starting player", {"treachery/907.7", "treachery/372.3a", "cr/glossary/starting-player", "cr/103.1"}),
+    ("starting life total", {"treachery/907.6", "cr/glossary/starting-life-total", "cr/103.4"}),
     ("how many assassins in a five player game", {"treachery/907.3b", "treachery/907.3c"}),
     ("what happens to face down identity cards when a player leaves", {"treachery/907.13", "treachery/702.187g"}),
     ("can you proliferate counters on identity cards", {"treachery/cards/her-seedborn-highness*"}),
@@ -66,7 +66,27 @@ QUESTIONS: list[tuple[str, set[str]]] = [
     ("paying with half mana", {"uncommander/noninteger-values-and-amounts*"}),
     ("players given names", {"uncommander/player-given-names*"}),
     ("golden rules", {"uncommander/uncommander-golden-rules*"}),
-    ("coin flip", {"uncommander/die-rolls-and-coin-flips*"}),
+    ("coin flip", {"uncommander/die-rolls-and-coin-flips*", "cr/705*"}),
+]
+
+
+# With the official Comprehensive Rules loaded (``kb build --cr``), the suite gains these.
+CR_QUESTIONS: list[tuple[str, set[str]]] = [
+    ("what happens when a player has ten poison counters",
+     {"cr/704.5c", "futuresight/cards/snake-cult-initiation/4"}),  # that FAQ ruling says it word for word
+    ("legend rule", {"cr/704.5j", "cr/glossary/legend-rule"}),
+    ("mayhem", {"keywords/mayhem", "cr/702.187", "cr/702.187a", "cr/glossary/mayhem"}),
+    ("CR 704.5j", {"cr/704.5j"}),
+    ("702.187", {"treachery/702.187", "cr/702.187"}),
+    ("mulligan", {"cr/103.5", "cr/glossary/mulligan"}),
+    ("deathtouch", {"keywords/deathtouch", "cr/702.2", "cr/glossary/deathtouch"}),
+    ("what is a token", {"cr/111", "cr/glossary/token"}),
+    ("state-based actions", {"cr/704", "cr/glossary/state-based-actions"}),
+    ("first strike combat damage step", {"keywords/first-strike", "cr/510.4", "cr/702.7*"}),
+    ("how does the stack resolve", {"cr/608*", "cr/405", "cr/glossary/stack", "cr/glossary/resolve"}),
+    ("commander damage 21", {"cr/903.10a", "cr/704.6c"}),
+    ("companion", {"keywords/companion", "cr/702.139", "cr/glossary/companion"}),
+    ("monarch", {"cr/725", "cr/glossary/monarch"}),
 ]
 
 

@@ -63,7 +63,12 @@ def _link(ref: Ref, label: str, records: dict[str, Record]) -> str:
     text = html.escape(label)
     if ref.target:
         title = html.escape(preview(records.get(ref.target)))
-        return f'<a class="ref" href="/{html.escape(ref.target)}" title="{title}" data-id="{html.escape(ref.target)}">{text}</a>'
+        link = f'<a class="ref" href="/{html.escape(ref.target)}" title="{title}" data-id="{html.escape(ref.target)}">{text}</a>'
+        if ref.suggested:  # written against an older version of the official rules
+            now = html.escape(ref.suggested.split("/", 1)[1])
+            link += (f' <span class="drift" title="{html.escape(ref.note or "")}">(probably '
+                     f'<a class="ref" href="/{html.escape(ref.suggested)}" data-id="{html.escape(ref.suggested)}">{now}</a> now)</span>')
+        return link
     if ref.url:
         return f'<a class="ref external" href="{html.escape(ref.url)}" rel="noopener" title="Official Comprehensive Rules {html.escape(ref.text)}">{text}</a>'
     title = html.escape(ref.note or "this reference points at nothing")

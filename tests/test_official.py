@@ -1,0 +1,87 @@
+"""The official Comprehensive Rules as a fourth source: citations resolved into it, shared numbers
+kept apart, drifted citations reported, and search quality with it loaded."""
+from __future__ import annotations
+
+from bs4 import BeautifulSoup
+
+from tests.search_questions import CR_QUESTIONS, QUESTIONS, answers
+from tests.test_build import run_kb
+
+
+def refs_of(store, record_id):
+    return {ref.text: ref for ref in store.get(record_id).refs}
+
+
+def test_official_citations_resolve_into_the_cr(cr_store):
+    ref = refs_of(cr_store, "treachery/702.187a")["official rule 708"]
+    assert ref.target == "cr/708" and ref.external is False
+    assert cr_store.get("cr/708").title == "Face-Down Spells and Permanents"
+    assert "treachery/702.187a" in cr_store.get("cr/708").cited_by
+    assert refs_of(cr_store, "uncommander/object-characteristics/a")["109.3. in the official Comprehensive Rules"].target == "cr/109.3"
+
+
+def test_a_documents_own_citation_stays_its_own(cr_store):
+    # Treachery's "rule 702.187" is its own Unveil, not the CR's Mayhem.
+    assert refs_of(cr_store, "treachery/907.4b")["rule 702.187"].target == "treachery/702.187"
+
+
+def test_rules_inside_the_cr_link_to_each_other(cr_store):
+    targets = {ref.target for ref in cr_store.get("cr/glossary/legend-rule").refs}
+    assert "cr/704.5j" in targets
+    assert any(ref.target and ref.target.startswith("cr/") for ref in cr_store.get("cr/702.187a").refs) or cr_store.get("cr/702.187").cited_by
+
+
+def test_keywords_gather_every_document(cr_store):
+    assert [ref.target for ref in cr_store.get("keywords/unveil").refs] == ["treachery/702.187"]
+    assert [ref.target for ref in cr_store.get("keywords/mayhem").refs] == ["cr/702.187"]
+    lifelink = {ref.target for ref in cr_store.get("keywords/lifelink").refs}
+    assert "futuresight/502.68" in lifelink and any(t.startswith("cr/702.") for t in lifelink)
+
+
+def test_shared_numbers_resolve_to_both_reader_first(cr_client):
+    both = cr_client.get("/api/resolve?ref=702.187").get_json()
+    assert [m["id"] for m in both["matches"]] == ["treachery/702.187", "cr/702.187"]
+    in_cr = cr_client.get("/api/resolve?ref=702.187&doc=cr").get_json()
+    assert [m["id"] for m in in_cr["matches"]] == ["cr/702.187", "treachery/702.187"]
+    official = cr_client.get("/api/resolve", query_string={"ref": "CR 702.187c"}).get_json()
+    assert official["matches"][0]["id"] == "cr/702.187c"
+
+
+def test_disambiguation_page(cr_client):
+    response = cr_client.get("/r/702.187")
+    page = BeautifulSoup(response.get_data(as_text=True), "html.parser")
+    assert {a["href"] for a in page.select(".disambiguation a")} == {"/treachery/702.187", "/cr/702.187"}
+
+
+def test_drifted_citations_are_reported(cr_store, cr_data_dir):
+    drift = {(r.id, ref.target): ref.suggested for r in cr_store.records.values() for ref in r.refs if ref.suggested}
+    assert drift[("uncommander/merge-mutate-and-combined-permanents/a", "cr/702.139")] == "cr/702.140"
+    assert drift[("uncommander/put-outside-the-game/c", "cr/719.2")] == "cr/727.2"
+    assert cr_store.get("cr/702.140").title == "Mutate" and cr_store.get("cr/727").title == "Restarting the Game"
+    # citations whose topic still matches are left alone
+    assert ("treachery/702.187a", "cr/708") not in drift and ("uncommander/player-given-names/e", "cr/101.4") not in drift
+    out = run_kb("--data", str(cr_data_dir), "check")
+    assert "'702.139 in the official Comprehensive Rules' -> cr/702.139, probably cr/702.140" in out.stdout
+
+
+def test_drift_shows_on_the_page(cr_client):
+    page = BeautifulSoup(cr_client.get("/uncommander/merge-mutate-and-combined-permanents/a").get_data(as_text=True), "html.parser")
+    drift = page.select_one(".drift")
+    assert drift is not None and drift.find("a")["href"] == "/cr/702.140" and "Companion" in drift["title"]
+
+
+def test_search_quality_with_the_official_rules(cr_data_dir):
+    from kb.search import Searcher
+    from kb.store import Store
+
+    searcher = Searcher(Store.open(cr_data_dir))
+    suite = QUESTIONS + CR_QUESTIONS
+    ranks = {}
+    for question, expected in suite:
+        ids = [h.id for h in searcher.search(question, limit=10).hits]
+        ranks[question] = next((i + 1 for i, rid in enumerate(ids) if answers(rid, expected)), None)
+    searcher.close()
+    top1 = sum(r == 1 for r in ranks.values()) / len(ranks)
+    top3 = sum(bool(r and r <= 3) for r in ranks.values()) / len(ranks)
+    misses = {q: r for q, r in ranks.items() if r != 1}
+    assert top3 >= 0.95 and top1 >= 0.85, (top1, top3, misses)
