@@ -88,7 +88,7 @@ def run(corpus: Path, cr: Path | None = None, repeat: int = 5) -> dict:
         data = Path(tmp) / "data"
         publish(data, records, {"documents": built.documents()}, built.reports(), write_index=write_index)
         store = Store.open(data)
-        searcher = Searcher(store)
+        searcher = Searcher(store, cache_size=0)  # every query does its work
         resolver = Resolver(store)
         db, fts_build = _fts5(records)
         for q in QUERY_MIX:  # warm both

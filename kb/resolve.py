@@ -7,6 +7,7 @@ profile, carried in the build manifest), UnCommander sections, card names.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from kb.ids import fold
@@ -27,7 +28,13 @@ class Resolution:
 
 
 def _name_key(name: str) -> str:
-    return " ".join(fold(name).lower().replace("\u2019", "'").replace("'", "").split())
+    """'Venser, Shaper Savant' and 'venser shaper savant' are one key; so are "Seht's" and "sehts"."""
+    text = fold(name).lower().replace("\u2019", "").replace("'", "")
+    return " ".join(re.sub(r"[^a-z0-9]+", " ", text).split())
+
+
+def _bigrams(text: str) -> frozenset[str]:
+    return frozenset(text[i:i + 2] for i in range(len(text) - 1))
 
 
 def edit_distance(a: str, b: str, limit: int) -> int:
@@ -68,6 +75,7 @@ class Resolver:
         self.renamed = {d["slug"]: d.get("renamed", []) for d in store.documents}
         self.removed = {d["slug"]: d.get("removed", []) for d in store.documents}
         self.section_titles = [r.title for r in self.sections.values()]
+        self.card_grams = {key: _bigrams(key) for key in self.cards}
 
     # -- cards ------------------------------------------------------------------
     def card(self, name: str, max_typos: int = 2) -> tuple[Record | None, int]:
@@ -79,7 +87,12 @@ class Resolver:
             return self.cards[key], 0
         limit = 1 if len(key) <= 5 else max_typos
         best: tuple[int, str] | None = None
-        for candidate in self.cards:
+        grams = _bigrams(key)
+        for candidate, candidate_grams in self.card_grams.items():
+            # One edit changes at most three letter pairs: far fewer shared pairs means far away,
+            # without running the edit distance over every name.
+            if len(grams & candidate_grams) < max(len(grams), len(candidate_grams)) - 3 * limit:
+                continue
             d = edit_distance(key, candidate, limit)
             if d <= limit and (best is None or d < best[0]):
                 best = (d, candidate)

@@ -85,11 +85,16 @@ class Results:
 
 @dataclass
 class _Found:
-    top: list  # Whoosh hits, best first
+    top: list  # (score, Whoosh hit), best first
     total: int
     facets: dict[str, dict[str, int]]
     suggestion: str | None
     terms: set[str]
+    pairs: list[str] = field(default_factory=list)  # " starting player " and the like
+
+
+RERANK = 50  # best hits re-scored for word pairs the text prints side by side
+PAIR_BONUS = 2.0
 
 
 _TOKEN_RE = re.compile(TOKEN)
@@ -110,8 +115,9 @@ def snippet(body: str, terms: set[str], width: int = 220) -> str:
     """
     spans = []
     for m in _TOKEN_RE.finditer(body):
-        word = m.group(0)
-        low = fold(word.lower())
+        low = m.group(0).lower()
+        if not low.isascii():
+            low = fold(low)
         if _stem(low) in terms or "=" + low in terms:
             spans.append((m.start(), m.end()))
     if not spans:
@@ -139,6 +145,12 @@ _PHRASE = re.compile(r'"([^"]+)"')
 _WORD = analyzer()
 
 
+def _pairs(text: str) -> list[str]:
+    """Adjacent content words of a query, as they would sit in folded text: " starting player "."""
+    words = [fold(t.text) for t in _EXACT(_PHRASE.sub(" ", text)) if t.text not in _STOP][:MAX_TERMS]
+    return [f" {a} {b} " for a, b in zip(words, words[1:])]
+
+
 def _content_stems(text: str) -> list[str]:
     """The stems of what a question is about: "what happens when a player has ten poison
     counters" -> happen, player, ten, poison, counter (question words carry no topic)."""
@@ -151,7 +163,7 @@ _EXACT = analyzer(stem=False)
 
 
 class Searcher:
-    def __init__(self, store: Store, index_path: Path | None = None):
+    def __init__(self, store: Store, index_path: Path | None = None, cache_size: int = 2048):
         self.store = store
         self.resolver = Resolver(store)
         self.ix = open_index(index_path or store.path / "index")
@@ -171,6 +183,10 @@ class Searcher:
 
         self._complete = self._completions(store)
         self.titles = self._titles(store)
+        self._words: dict[int, str] = {}  # docnum -> folded words, filled as hits need them
+        # A build never changes, so neither does an answer: a tournament hall asking for the same
+        # rule after an announcement is answered from memory. (kb bench measures with it off.)
+        self._cached = lru_cache(maxsize=cache_size)(self._search) if cache_size else None
 
     @property
     def searcher(self):
@@ -197,6 +213,12 @@ class Searcher:
     # -- entry point ---------------------------------------------------------------
     def search(self, q: str, doc: str | None = None, kind: str | None = None,
                limit: int = 10, offset: int = 0) -> Results:
+        """Answer a query (see the module docstring); repeated queries come from a small cache."""
+        if self._cached is None:
+            return self._search(q, doc, kind, limit, offset)
+        return self._cached(q, doc, kind, limit, offset)
+
+    def _search(self, q: str, doc: str | None, kind: str | None, limit: int, offset: int) -> Results:
         q = (q or "").replace("\x00", " ")
         if len(q) > MAX_QUERY:
             raise QueryError(f"query too long: {len(q)} characters (at most {MAX_QUERY})")
@@ -221,7 +243,11 @@ class Searcher:
         records, matched_by, note, redirect = first if first else ([], "text", None, None)
         if kind:
             records = [r for r in records if r.kind == kind]
-        found = self._full_text(text, doc, kind, exclude={r.id for r in records}, need=offset + limit)
+        if records and (matched_by == "reference" or redirect):
+            # A rule number or an exact card name is answered without the full-text index.
+            found = _Found([], 0, {"doc": {}, "kind": {}}, None, set())
+        else:
+            found = self._full_text(text, doc, kind, exclude={r.id for r in records}, need=offset + limit)
         facets = found.facets
         for r in records:
             facets["doc"][r.doc] = facets["doc"].get(r.doc, 0) + 1
@@ -301,11 +327,10 @@ class Searcher:
         rest = _PHRASE.sub(" ", text)
         words = _content_stems(rest)
         for w in words:
-            parts.append(Q.Or([Q.Term("title", w), Q.Term("body", w), Q.Term("number", w)]))
-        # Words typed side by side that the text prints side by side ("starting player").
-        exact = [t.text for t in _EXACT(rest) if t.text not in _STOP][:MAX_TERMS]
-        for a, b in zip(exact, exact[1:]):
-            parts.append(Q.Phrase("exact", [a, b], boost=0.5))
+            fields = [Q.Term("title", w), Q.Term("body", w)]
+            if w[:1].isdigit():  # only a number can match the number field
+                fields.append(Q.Term("number", w))
+            parts.append(Q.Or(fields))
         if not parts:
             return None
         return Q.Or(parts, scale=0.95) if len(parts) > 1 else parts[0]
@@ -318,7 +343,7 @@ class Searcher:
     def _full_text(self, text: str, doc: str | None, kind: str | None, exclude: set[str], need: int) -> "_Found":
         """The best ``need`` hits (scored), and the total and facets over every match (unscored)."""
         query = self._build_query(text)
-        found = _Found([], 0, {"doc": {}, "kind": {}}, None, self._terms(text))
+        found = _Found([], 0, {"doc": {}, "kind": {}}, None, self._terms(text), _pairs(text))
         if query is not None:
             self._run(query, doc, kind, exclude, need, found)
         if found.total < 3:
@@ -335,28 +360,46 @@ class Searcher:
         # block-quality optimisation builds union arrays for these small OR queries.
         results = self.searcher.search(query, limit=None, filter=self._filter(doc, kind))
         top, total = [], 0
+        window = max(need, RERANK)
         for hit in results:
             docnum = hit.docnum
             if self.ids[docnum] in exclude:
                 continue
             total += 1
-            if len(top) < need:
-                top.append(hit)
+            if len(top) < window:
+                top.append((hit.score, hit))
             d, k = self.facet_of[docnum]
             found.facets["doc"][d] = found.facets["doc"].get(d, 0) + 1
             found.facets["kind"][k] = found.facets["kind"].get(k, 0) + 1
-        found.top, found.total = top, total
+        if found.pairs:
+            top = [(score + PAIR_BONUS * self._adjacent(hit.docnum, found.pairs), hit) for score, hit in top]
+            top.sort(key=lambda x: -x[0])
+        found.top, found.total = top[:need], total
+
+    def _adjacent(self, docnum: int, pairs: list[str]) -> int:
+        """How many of the query's word pairs the record prints side by side ("starting player").
+
+        Done in Python on the best hits only: as Whoosh phrase queries over the whole index
+        these pairs cost more than the rest of the query together.
+        """
+        words = self._words.get(docnum)
+        if words is None:
+            record = self.store.records[self.ids[docnum]]
+            text = plain(" ".join(filter(None, [record.title, record.text, record.rules_text])))
+            words = self._words[docnum] = " " + " ".join(fold(w.lower()) for w in _TOKEN_RE.findall(text)) + " "
+        return sum(1 for pair in pairs if pair in words)
 
     def _terms(self, text: str) -> set[str]:
         """What a snippet marks: the query's stems and its exact (phrase) words."""
         return {t.text for t in _WORD(text)} | {"=" + t.text for t in _EXACT(" ".join(_PHRASE.findall(text)))}
 
-    def _hit(self, hit, terms: set[str]) -> Hit:
+    def _hit(self, scored, terms: set[str]) -> Hit:
         """A result for the page: the record's fields and a highlighted snippet."""
+        score, hit = scored
         record = self.store.records[self.ids[hit.docnum]]
         body = plain(record.text or record.rules_text or "")
         return Hit(record.id, record.doc, record.kind, record.number, record.title,
-                   snippet(body, terms), float(hit.score), self.store.label(record))
+                   snippet(body, terms), float(score), self.store.label(record))
 
     def _lead_hit(self, record: Record, text: str) -> Hit:
         return Hit(record.id, record.doc, record.kind, record.number, record.title,
