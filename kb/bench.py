@@ -1,5 +1,12 @@
 """``kb bench``: measured figures, with a floor measured in the same run.
 
+Also, under ``kb serve`` on loopback: HTTP throughput and latency for
+``/api/search``, a record page and ``/api/health`` (the framework's floor),
+at a bounded number of concurrent keep-alive clients; cold start (process
+start to first answered query) and resident memory per worker. And how
+cost grows: the same in-process figures on a synthetic corpus ten times
+larger (every record cloned under nine more document slugs).
+
 Machines are noisy, so every figure is a median (and p99) over repeated
 runs, and search latency is reported next to an SQLite FTS5 index of the
 same records built in the same run: the ratio is what we track.
@@ -10,6 +17,7 @@ typos) against FTS5, and rule-reference resolution latency.
 """
 from __future__ import annotations
 
+import os
 import re
 import sqlite3
 import statistics
@@ -17,7 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-__all__ = ["QUERY_MIX", "run", "percentile"]
+__all__ = ["QUERY_MIX", "run", "run_http", "percentile"]
 
 # A fixed, realistic mix: what judges and players type.
 QUERY_MIX = [
@@ -65,7 +73,79 @@ def _fts5_query(text: str) -> str:
     return " OR ".join(f'"{w}"' for w in words) or '""'
 
 
-def run(corpus: Path, cr: Path | None = None, repeat: int = 5) -> dict:
+def _search_figures(records, documents, reports, repeat: int, tmp: Path) -> dict:
+    """Index build time and size, search and FTS5 latency over the mix, resolve latency."""
+    from kb.index import write_index
+    from kb.resolve import Resolver
+    from kb.search import Searcher
+    from kb.store import Store, publish
+
+    index_s = []
+    for n in range(repeat):
+        path = tmp / f"ix{n}"
+        t = time.perf_counter()
+        write_index(path, records)
+        index_s.append(time.perf_counter() - t)
+    size = sum(f.stat().st_size for f in (tmp / "ix0").rglob("*") if f.is_file())
+    data = tmp / "data"
+    publish(data, records, {"documents": documents}, reports, write_index=write_index)
+    store = Store.open(data)
+    searcher = Searcher(store, cache_size=0)  # every query does its work
+    resolver = Resolver(store)
+    db, fts_build = _fts5(records)
+    sql = "SELECT id FROM r WHERE r MATCH ? ORDER BY rank LIMIT 10"
+    for q in QUERY_MIX:  # warm both
+        searcher.search(q)
+        db.execute(sql, (_fts5_query(q),)).fetchall()
+    search, fts, resolve = [], [], []
+    for _ in range(repeat * 4):
+        for q in QUERY_MIX:
+            t = time.perf_counter()
+            searcher.search(q)
+            search.append(time.perf_counter() - t)
+            t = time.perf_counter()
+            db.execute(sql, (_fts5_query(q),)).fetchall()
+            fts.append(time.perf_counter() - t)
+        for q in ("907.4b", "CR 702.187c", "rule 115", "Token Cards j", "907.4l"):
+            t = time.perf_counter()
+            resolver.resolve(q)
+            resolve.append(time.perf_counter() - t)
+    searcher.close()
+    out = {
+        "records": len(records),
+        "index_build": {"p50_ms": round(statistics.median(index_s) * 1e3, 1), "bytes": size},
+        "fts5_build_ms": round(fts_build * 1e3, 1),
+        "search": _summary(search),
+        "fts5": _summary(fts),
+        "resolve": _summary(resolve),
+    }
+    out["search_vs_fts5"] = round(out["search"]["p50_us"] / out["fts5"]["p50_us"], 2)
+    return out
+
+
+def _scaled(records, factor: int):
+    """The records cloned under ``factor - 1`` more document slugs: a corpus ``factor`` times larger."""
+    from dataclasses import replace as clone
+
+    out = list(records)
+
+    def moved(rid: str | None, n: int) -> str | None:
+        if rid is None or "/" not in rid:
+            return rid
+        doc, rest = rid.split("/", 1)
+        return f"{doc}{n}/{rest}"
+
+    for n in range(1, factor):
+        def move(rid, n=n):
+            return moved(rid, n)
+
+        for r in records:
+            out.append(clone(r, id=move(r.id), doc=f"{r.doc}{n}", parent=move(r.parent),
+                             children=tuple(move(c) for c in r.children), refs=(), cited_by=()))
+    return out
+
+
+def run(corpus: Path, cr: Path | None = None, repeat: int = 5, scale: int = 10) -> dict:
     from ingest.build import build_corpus
     from ingest.cr import cr_profile
     from kb.index import write_index
@@ -73,49 +153,135 @@ def run(corpus: Path, cr: Path | None = None, repeat: int = 5) -> dict:
     from kb.search import Searcher
     from kb.store import Store, publish
 
+    from ingest.build import build_corpus
+    from ingest.cr import cr_profile
+
     extra = [cr_profile(cr)] if cr else []
     ingest_s = _timed(lambda: build_corpus(corpus, extra), repeat)
     built = build_corpus(corpus, extra)
-    records = built.records
+    documents = built.documents()
     with tempfile.TemporaryDirectory() as tmp:
-        index_s = []
-        for n in range(repeat):
-            path = Path(tmp) / f"ix{n}"
-            t = time.perf_counter()
-            write_index(path, records)
-            index_s.append(time.perf_counter() - t)
-        size = sum(f.stat().st_size for f in (Path(tmp) / "ix0").rglob("*") if f.is_file())
-        data = Path(tmp) / "data"
-        publish(data, records, {"documents": built.documents()}, built.reports(), write_index=write_index)
-        store = Store.open(data)
-        searcher = Searcher(store, cache_size=0)  # every query does its work
-        resolver = Resolver(store)
-        db, fts_build = _fts5(records)
-        for q in QUERY_MIX:  # warm both
-            searcher.search(q)
-            db.execute("SELECT id FROM r WHERE r MATCH ? ORDER BY rank LIMIT 10", (_fts5_query(q),)).fetchall()
-        search, fts, resolve = [], [], []
-        for _ in range(repeat * 4):
-            for q in QUERY_MIX:
-                t = time.perf_counter()
-                searcher.search(q)
-                search.append(time.perf_counter() - t)
-                t = time.perf_counter()
-                db.execute("SELECT id FROM r WHERE r MATCH ? ORDER BY rank LIMIT 10", (_fts5_query(q),)).fetchall()
-                fts.append(time.perf_counter() - t)
-            for q in ("907.4b", "CR 702.187c", "rule 115", "Token Cards j", "907.4l"):
-                t = time.perf_counter()
-                resolver.resolve(q)
-                resolve.append(time.perf_counter() - t)
-        searcher.close()
-    result = {
-        "records": len(records),
-        "ingest": {"p50_ms": round(statistics.median(ingest_s) * 1e3, 1)},
-        "index_build": {"p50_ms": round(statistics.median(index_s) * 1e3, 1), "bytes": size},
-        "fts5_build_ms": round(fts_build * 1e3, 1),
-        "search": _summary(search),
-        "fts5": _summary(fts),
-        "resolve": _summary(resolve),
-    }
-    result["search_vs_fts5"] = round(result["search"]["p50_us"] / result["fts5"]["p50_us"], 2)
+        result = _search_figures(built.records, documents, built.reports(), repeat, Path(tmp))
+    result["ingest"] = {"p50_ms": round(statistics.median(ingest_s) * 1e3, 1)}
+    if scale > 1:
+        records = _scaled(built.records, scale)
+        docs = documents + [{**d, "slug": f"{d['slug']}{n}"} for n in range(1, scale) for d in documents]
+        with tempfile.TemporaryDirectory() as tmp:
+            result[f"x{scale}"] = _search_figures(records, docs, {}, max(1, repeat // 2), Path(tmp))
     return result
+
+
+# -- over HTTP -------------------------------------------------------------------------
+HTTP_TARGETS = {
+    "health": "/api/health",
+    "search": "/api/search?q={q}",
+    "record_page": "/{id}",
+}
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _rss_kb(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        children = task / "children"
+        if children.exists():
+            out += [int(c) for c in children.read_text().split()]
+    return out
+
+
+def run_http(data: Path, corpus: Path, clients: int = 4, seconds: float = 3.0, workers: int = 2) -> dict:
+    """Serve ``data`` with ``kb serve`` on loopback and measure it; every request must succeed."""
+    import http.client
+    import subprocess
+    import sys
+    import threading
+    from urllib.parse import quote
+
+    from kb.store import Store
+
+    store = Store.open(data)
+    ids = [r.id for r in store.records.values() if r.kind in ("rule", "card", "ruling")][:500]
+    port = _free_port()
+    started = time.perf_counter()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "kb.cli", "--corpus", str(corpus), "--data", str(data), "serve",
+         "--port", str(port), "--workers", str(workers)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env={**os.environ, "KB_SEARCH_CACHE": "0"},  # measure the work, not the answer cache
+    )
+    try:
+        cold = None
+        while time.perf_counter() - started < 60:
+            try:
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+                conn.request("GET", "/api/search?q=unveil")
+                if conn.getresponse().status == 200:
+                    cold = time.perf_counter() - started
+                    break
+            except OSError:
+                time.sleep(0.02)
+        if cold is None:
+            raise RuntimeError("kb serve did not answer within 60 s")
+        result = {"cold_start_ms": round(cold * 1e3), "clients": clients, "workers": workers}
+        # Warm every worker and thread on every endpoint before anything is timed.
+        warm = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        for i in range(300):
+            template = list(HTTP_TARGETS.values())[i % len(HTTP_TARGETS)]
+            warm.request("GET", template.format(q=quote(QUERY_MIX[i % len(QUERY_MIX)]), id=ids[i % len(ids)]))
+            warm.getresponse().read()
+        for name, template in HTTP_TARGETS.items():
+            latencies: list[float] = []
+            errors: list[int] = []
+            lock = threading.Lock()
+            deadline = time.perf_counter() + seconds
+
+            def client(k: int) -> None:
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+                i = k
+                mine, bad = [], []
+                while time.perf_counter() < deadline:
+                    path = template.format(q=quote(QUERY_MIX[i % len(QUERY_MIX)]), id=ids[i % len(ids)])
+                    t = time.perf_counter()
+                    conn.request("GET", path)
+                    response = conn.getresponse()
+                    response.read()
+                    mine.append(time.perf_counter() - t)
+                    if response.status != 200:
+                        bad.append(response.status)
+                    i += clients
+                with lock:
+                    latencies.extend(mine)
+                    errors.extend(bad)
+
+            threads = [threading.Thread(target=client, args=(k,)) for k in range(clients)]
+            t0 = time.perf_counter()
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            elapsed = time.perf_counter() - t0
+            result[name] = {
+                "requests": len(latencies), "errors": len(errors),
+                "rps": round(len(latencies) / elapsed), **_summary(latencies),
+            }
+        for name in ("search", "record_page"):
+            result[name]["vs_health"] = round(result[name]["rps"] / result["health"]["rps"], 2)
+        result["rss_mb_per_worker"] = [round(_rss_kb(pid) / 1024, 1) for pid in _children(proc.pid)]
+        return result
+    finally:
+        proc.terminate()
+        proc.wait(timeout=15)

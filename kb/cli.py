@@ -224,12 +224,24 @@ def _print_record(store, record, note) -> None:
 
 # -- bench -------------------------------------------------------------------
 def cmd_bench(args: argparse.Namespace) -> int:
-    from kb.bench import run
+    import tempfile
 
-    result = run(args.corpus, cr=args.cr, repeat=args.repeat)
+    from ingest.publish import build
+    from kb.bench import run, run_http
+
+    started = time.perf_counter()
+    result = run(args.corpus, cr=args.cr, repeat=args.repeat, scale=args.scale)
+    with tempfile.TemporaryDirectory() as tmp:
+        t = time.perf_counter()
+        build(args.corpus, Path(tmp), cr=args.cr)
+        result["kb_build_ms"] = round((time.perf_counter() - t) * 1e3)
+        if not args.no_http:
+            result["http"] = run_http(Path(tmp), args.corpus, clients=args.clients, seconds=args.seconds)
+    result["bench_seconds"] = round(time.perf_counter() - started, 1)
     if args.json:
         print(json.dumps(result, indent=2))
         return 0
+    print(f"kb build (ingest, index, publish): {result['kb_build_ms']} ms")
     print(f"{result['records']} records")
     print(f"ingest            {result['ingest']['p50_ms']:8.1f} ms (median of {args.repeat})")
     print(f"index build       {result['index_build']['p50_ms']:8.1f} ms, index {result['index_build']['bytes'] / 1e6:.1f} MB")
@@ -237,6 +249,21 @@ def cmd_bench(args: argparse.Namespace) -> int:
         r = result[name]
         print(f"{name:17} p50 {r['p50_us']:8.1f} us   p99 {r['p99_us']:8.1f} us   (n={r['n']})")
     print(f"search / fts5 median: {result['search_vs_fts5']}x")
+    scaled = next((v for k, v in result.items() if k.startswith("x") and isinstance(v, dict)), None)
+    if scaled:
+        print(f"{scaled['records']} records (synthetic, x{args.scale}): index {scaled['index_build']['p50_ms']:.0f} ms, "
+              f"search p50 {scaled['search']['p50_us']:.0f} us p99 {scaled['search']['p99_us']:.0f} us, "
+              f"fts5 p50 {scaled['fts5']['p50_us']:.0f} us ({scaled['search_vs_fts5']}x)")
+    http = result.get("http")
+    if http:
+        print(f"http ({http['clients']} clients, {http['workers']} workers): cold start {http['cold_start_ms']} ms, "
+              f"RSS per worker {http['rss_mb_per_worker']} MB")
+        for name in ("health", "search", "record_page"):
+            h = http[name]
+            ratio = f", {h['vs_health']}x health" if "vs_health" in h else ""
+            print(f"  {name:12} {h['rps']:6d} req/s  p50 {h['p50_us'] / 1000:6.2f} ms  p99 {h['p99_us'] / 1000:6.2f} ms  "
+                  f"{h['errors']} errors / {h['requests']}{ratio}")
+    print(f"(bench took {result['bench_seconds']} s)")
     return 0
 
 
@@ -330,6 +357,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("bench", help="measure build and search against an SQLite FTS5 floor")
     p.add_argument("--cr", type=Path, default=None, help="also load the official Comprehensive Rules ($KB_CR)")
     p.add_argument("--repeat", type=int, default=5)
+    p.add_argument("--scale", type=int, default=10, help="also measure a synthetic corpus this many times larger (1: skip)")
+    p.add_argument("--clients", type=int, default=4, help="concurrent HTTP clients")
+    p.add_argument("--seconds", type=float, default=3.0, help="seconds of load per HTTP endpoint")
+    p.add_argument("--no-http", action="store_true", help="skip the measurements under kb serve")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_bench)
 

@@ -49,7 +49,8 @@ class KnowledgeBase:
     @staticmethod
     def _open(path: Path) -> Opened:
         store = Store.open_build(path)
-        return Opened(store, Searcher(store))
+        # KB_SEARCH_CACHE=0 turns the per-build answer cache off (kb bench measures the work itself).
+        return Opened(store, Searcher(store, cache_size=int(os.environ.get("KB_SEARCH_CACHE", "2048"))))
 
     def current(self) -> Opened:
         now = time.monotonic()

@@ -116,6 +116,21 @@ def record(record_id: str):
     if r is None:
         # The last path segment is what the reader meant ("the-metamorf" under treachery/cards).
         return error_page(404, f"no record {record_id!r}", query=record_id.rsplit("/", 1)[-1].replace("-", " "))
+    # A record page depends only on the build and the address it is served at: render it once.
+    key = (kb.build_id, record_id, request.host_url, request.url)
+    html = _PAGES.get(key)
+    if html is None:
+        if len(_PAGES) >= 4096:
+            _PAGES.clear()
+        html = _PAGES[key] = _record_page(kb, r, request.host_url, request.url)
+    return Response(html, mimetype="text/html")
+
+
+_PAGES: dict[tuple, str] = {}  # (build, record, host, url) -> the page as rendered
+
+
+def _record_page(kb, r, host_url: str, url: str) -> str:
+    record_id = r.id
     data = D.record_data(kb, record_id)
     label = kb.store.label(r)
     doc = data["document"] or {}
@@ -128,11 +143,11 @@ def record(record_id: str):
         return render_text(text, refs_by_field.get(name, []), kb.store.records, block=block)
 
     children = kb.store.children(r)
-    return _page("record.html", title=f"{label} — {doc.get('title', r.doc)}", description=description,
+    return render_template("record.html", title=f"{label} — {doc.get('title', r.doc)}", description=description, canonical=url,
                  alternate=f"/api/records/{r.id}", r=r, data=data, label=label, field_html=field_html,
                  children=children, child_html=lambda c: render_text(c.text, [x for x in c.refs if x.field == "text"], kb.store.records),
                  cited_by=[kb.store.get(c) for c in r.cited_by], store=kb.store,
-                 chat=f"{label}: {preview(r, 300).split(': ', 1)[-1]} {request.host_url.rstrip('/')}/{r.id}",
+                 chat=f"{label}: {preview(r, 300).split(': ', 1)[-1]} {host_url.rstrip('/')}/{r.id}",
                  definitions=[kb.store.get(ref.target) for ref in r.refs if ref.field == "definitions" and ref.target])
 
 
