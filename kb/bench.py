@@ -97,6 +97,15 @@ def _search_figures(records, documents, reports, repeat: int, tmp: Path) -> dict
     for q in QUERY_MIX:  # warm both
         searcher.search(q)
         db.execute(sql, (_fts5_query(q),)).fetchall()
+    from kb.questions import CR_QUESTIONS, QUESTIONS
+
+    suite = [q for q, _ in QUESTIONS + (CR_QUESTIONS if any(r.doc == "cr" for r in records) else [])]
+    suite_s = []
+    for _ in range(repeat):
+        for q in suite:
+            t = time.perf_counter()
+            searcher.search(q)
+            suite_s.append(time.perf_counter() - t)
     search, fts, resolve = [], [], []
     for _ in range(repeat * 4):
         for q in QUERY_MIX:
@@ -116,6 +125,7 @@ def _search_figures(records, documents, reports, repeat: int, tmp: Path) -> dict
         "index_build": {"p50_ms": round(statistics.median(index_s) * 1e3, 1), "bytes": size},
         "fts5_build_ms": round(fts_build * 1e3, 1),
         "search": _summary(search),
+        "suite": _summary(suite_s),  # the search-quality questions (kb.questions)
         "fts5": _summary(fts),
         "resolve": _summary(resolve),
     }

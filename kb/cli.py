@@ -245,7 +245,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     print(f"{result['records']} records")
     print(f"ingest            {result['ingest']['p50_ms']:8.1f} ms (median of {args.repeat})")
     print(f"index build       {result['index_build']['p50_ms']:8.1f} ms, index {result['index_build']['bytes'] / 1e6:.1f} MB")
-    for name in ("search", "fts5", "resolve"):
+    for name in ("search", "suite", "fts5", "resolve"):
         r = result[name]
         print(f"{name:17} p50 {r['p50_us']:8.1f} us   p99 {r['p99_us']:8.1f} us   (n={r['n']})")
     print(f"search / fts5 median: {result['search_vs_fts5']}x")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bs4 import BeautifulSoup
 
-from tests.search_questions import CR_QUESTIONS, QUESTIONS, answers
+from kb.questions import CR_QUESTIONS, QUESTIONS, answers
 from tests.test_build import run_kb
 
 

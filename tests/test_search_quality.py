@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.search_questions import QUESTIONS, answers
+from kb.questions import QUESTIONS, answers
 
 
 @pytest.fixture(scope="module")

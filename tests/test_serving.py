@@ -130,7 +130,7 @@ def test_two_replicas_answer_from_one_data_directory(served):
 
 def test_bounded_load_on_loopback(served):
     server, _ = served
-    n, concurrency = 2_000, 16
+    n, concurrency = 20_000, 16
     started = time.perf_counter()
     with ThreadPoolExecutor(concurrency) as pool:
         statuses = Counter(s for s, _ in pool.map(lambda i: get(server.url + URLS[i % len(URLS)]), range(n)))

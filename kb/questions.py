@@ -1,5 +1,8 @@
 """Realistic questions judges and players ask, with the records that answer them.
 
+Used by the search-quality tests (tests/test_search_quality.py, tests/test_official.py)
+and by ``kb bench``, which times search over them.
+
 Written the way people type into a search box at a table, not the way the
 records phrase things. A question is answered at rank k when any of its
 answer ids is the k-th result; an answer ending in ``*`` accepts any record
