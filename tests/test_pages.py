@@ -144,3 +144,19 @@ def test_opensearch(client):
     assert response.mimetype == "application/opensearchdescription+xml"
     assert "/search?q={searchTerms}" in response.get_data(as_text=True)
     assert soup(client.get("/")).find("link", rel="search") is not None
+
+
+@pytest.mark.parametrize("record_id", [
+    "treachery/907.4b", "treachery/702.187", "uncommander/merge-mutate-and-combined-permanents/e",
+    "uncommander/die-rolls-and-coin-flips/d/iii", "uncommander/token-cards/f/i",
+    "futuresight/cards/tarmogoyf", "futuresight/502.68a", "treachery/cards/the-aetherist",
+])
+def test_every_short_link_on_a_page_leads_back_to_it(client, record_id):
+    link = soup(client.get("/" + record_id)).find("a", string=lambda s: s and s.startswith(("/r/", "/c/")))
+    assert link is not None
+    assert client.get(link["href"]).headers["Location"] == "/" + record_id
+
+
+def test_document_counts_read_as_english(client):
+    text = soup(client.get("/")).get_text(" ")
+    assert "4 glossary entries" in text and "10 history entries" in text and "glossarys" not in text

@@ -32,6 +32,17 @@ def _page(template: str, *, title: str, description: str, alternate: str, status
     return Response(html, status=status, mimetype="text/html")
 
 
+_PLURALS = {"glossary": "glossary entries", "history": "history entries"}
+
+
+@pages.app_template_global("plural")
+def plural(kind: str, n: int) -> str:
+    """"1 rule", "68 rules", "4 glossary entries"."""
+    if n == 1:
+        return "glossary entry" if kind == "glossary" else "history entry" if kind == "history" else kind
+    return _PLURALS.get(kind, kind + "s")
+
+
 @pages.app_template_filter("text")
 def _text_filter(value):
     return render_inline(value)
@@ -143,12 +154,23 @@ def _record_page(kb, r, host_url: str, url: str) -> str:
         return render_text(text, refs_by_field.get(name, []), kb.store.records, block=block)
 
     children = kb.store.children(r)
-    return render_template("record.html", title=f"{label} — {doc.get('title', r.doc)}", description=description, canonical=url,
+    return render_template("record.html", short=_short_link(r, label), title=f"{label} — {doc.get('title', r.doc)}", description=description, canonical=url,
                  alternate=f"/api/records/{r.id}", r=r, data=data, label=label, field_html=field_html,
                  children=children, child_html=lambda c: render_text(c.text, [x for x in c.refs if x.field == "text"], kb.store.records),
                  cited_by=[kb.store.get(c) for c in r.cited_by], store=kb.store,
                  chat=f"{label}: {preview(r, 300).split(': ', 1)[-1]} {host_url.rstrip('/')}/{r.id}",
                  definitions=[kb.store.get(ref.target) for ref in r.refs if ref.field == "definitions" and ref.target])
+
+
+def _short_link(r, label: str) -> str | None:
+    """The chat-sized address of a record: /r/907.4b, /r/Token%20Cards%20g), /c/Tarmogoyf."""
+    if r.number and r.id == f"{r.doc}/{r.number.lower()}":
+        return "/r/" + quote(r.number)
+    if r.doc == "uncommander" and r.kind == "rule":
+        return "/r/" + quote(label)
+    if r.kind == "card" and r.title:
+        return "/c/" + quote(r.title)
+    return None
 
 
 def error_page(status: int, message: str, query: str | None = None):
