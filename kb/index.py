@@ -11,8 +11,9 @@ Whoosh stays behind this module (and kb.search). Fields chosen for this corpus:
 - ``complete``: word n-grams of titles and numbers, for autocomplete.
 
 Every text field uses the same explicit tokenizer, because the Whoosh forks
-changed the default: a word is a run of letters/digits, and a dot between two
-such runs keeps them together (``702.187d``), so ``***Tribal***`` is ``tribal``.
+changed the default: a word is a run of letters/digits (not underscores, the
+documents' italics markup), and a dot between two such runs keeps them
+together (``702.187d``), so ``***Tribal***`` is ``tribal``.
 """
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ from kb.model import Record
 
 __all__ = ["SCHEMA", "write_index", "open_index", "analyzer", "TOKEN", "plain"]
 
-TOKEN = r"\w+(?:\.\w+)*"
+TOKEN = r"[^\W_]+(?:\.[^\W_]+)*"  # letters and digits; "_" is markup (_Future Sight_), not a letter
 
 
 class FoldFilter(Filter):
@@ -43,7 +44,9 @@ class FoldFilter(Filter):
 def analyzer(stem: bool = True):
     chain = RegexTokenizer(TOKEN) | LowercaseFilter() | FoldFilter()
     if stem:
-        chain = chain | StopFilter() | StemFilter()
+        # Snowball English, not Whoosh's default Porter: Porter stems "proliferate" and
+        # "proliferated" differently, so the query would miss the rules that use the other form.
+        chain = chain | StopFilter() | StemFilter(lang="en")
     return chain
 
 

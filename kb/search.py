@@ -31,7 +31,7 @@ from kb.ids import fold
 from kb.index import TOKEN, analyzer, open_index, plain
 from kb.model import KINDS, Record
 from kb.refs import parse_ref
-from kb.resolve import Resolver
+from kb.resolve import Resolver, edit_distance
 from kb.store import Store
 
 __all__ = ["Searcher", "Results", "Hit", "QueryError", "MAX_QUERY", "MAX_LIMIT", "MAX_OFFSET"]
@@ -40,6 +40,7 @@ MAX_QUERY = 500  # characters; longer input is refused, not truncated silently
 MAX_LIMIT = 100
 MAX_OFFSET = 10_000
 MAX_TERMS = 24
+MAX_CORRECTIONS = 4  # unknown words looked up for "did you mean" (each costs ~15 ms)
 
 
 class QueryError(ValueError):
@@ -122,6 +123,9 @@ def snippet(body: str, terms: set[str], width: int = 220) -> str:
             spans.append((m.start(), m.end()))
     if not spans:
         return html.escape(_clip(body, width))
+    # Start where the most matches fall within one snippet's width.
+    first = max(range(len(spans)), key=lambda i: (sum(1 for a, _ in spans[i:] if a < spans[i][0] + width - 60), -i))
+    spans = spans[first:]
     start = max(0, spans[0][0] - 60)
     if start:
         space = body.find(" ", start)
@@ -391,7 +395,8 @@ class Searcher:
 
     def _terms(self, text: str) -> set[str]:
         """What a snippet marks: the query's stems and its exact (phrase) words."""
-        return {t.text for t in _WORD(text)} | {"=" + t.text for t in _EXACT(" ".join(_PHRASE.findall(text)))}
+        phrase_words = [t.text for t in _EXACT(" ".join(_PHRASE.findall(text))) if t.text not in _STOP]
+        return {t.text for t in _WORD(text)} | {"=" + w for w in phrase_words}
 
     def _hit(self, scored, terms: set[str]) -> Hit:
         """A result for the page: the record's fields and a highlighted snippet."""
@@ -459,13 +464,17 @@ class Searcher:
         words = re.findall(r"\w+", text)[:MAX_TERMS]
         changed = False
         out = []
+        tries = MAX_CORRECTIONS
         for w in words:
             low = w.lower()
-            if len(low) < 4 or low.isdigit():
+            if len(low) < 4 or low.isdigit() or self.searcher.doc_frequency("exact", low) > 0 or not tries:
                 out.append(w)
                 continue
-            known = self.searcher.doc_frequency("exact", low) > 0
-            fix = None if known else next(iter(self.corrector.suggest(low, limit=1, maxdist=1)), None)
+            tries -= 1
+            # Whoosh counts a swap of two letters as two edits; we count it as one ("morhp" ->
+            # "morph") but keep everything else at one edit ("unvel" -> "unveil", never "until").
+            candidates = self.corrector.suggest(low, limit=8, maxdist=2 if len(low) >= 5 else 1)
+            fix = next((c for c in candidates if edit_distance(low, c, 1) <= 1), None)
             if fix and fix != low:
                 out.append(fix)
                 changed = True
