@@ -47,6 +47,7 @@ class Built:
                 "file": profile.file,
                 "counts": {k: n for k, n in counts.items() if n},
                 "renamed": [{"old": r.old, "new": r.new, "version": r.version} for r in profile.renamed],
+                "official_rules_url": profile.tables.get("official_rules_url"),
                 "removed": list(profile.tables.get("removed", ())),
             })
         return docs

@@ -29,7 +29,8 @@ from typing import Iterator
 from ingest.profile import Profile
 from kb.ids import fold
 from kb.model import Record, Ref
-from kb.refs import descends, find_refs
+from kb.aliases import alias
+from kb.refs import find_refs
 
 __all__ = ["Linker", "link_records", "text_fields"]
 
@@ -102,15 +103,10 @@ class Linker:
         if not official and number in own:
             return Ref(number, own[number])
         if not official and profile is not None:
-            for renamed in profile.renamed:
-                old = renamed.old.lower()
-                if descends(number, old):
-                    new = renamed.new.lower() + number[len(old):]
-                    if new in own:
-                        return Ref(number, own[new], note=f"renamed from {renamed.old} in version {renamed.version}")
-            for removed in profile.tables.get("removed", ()):
-                if number == removed["number"].lower():
-                    return Ref(number, None, note=f"rule {removed['number']} was {removed['why']} (version {removed['version']})")
+            renamed = [{"old": r.old, "new": r.new, "version": r.version} for r in profile.renamed]
+            found = alias(number, renamed, profile.tables.get("removed", ()), own.__contains__)
+            if found:
+                return Ref(number, own[found.number] if found.number else None, note=found.note)
         if doc == "futuresight" and not official:
             return Ref(number, None, note="a 2007 Comprehensive Rules number this FAQ does not quote")
         return self.official(number, doc)
@@ -200,7 +196,7 @@ class Linker:
             target, doc = self.cards[_apostrophes(m.group(0))]
             if target == own_card:
                 continue  # a card's own notes name it on every line
-            if doc != record.doc and _is_identity(target):
+            if doc != record.doc and not self.profiles[doc].tables.get("link_cards_from_other_documents", True):
                 continue  # Treachery identity names ("The Gathering") are common words elsewhere
             if any(s <= m.start() < e for s, e in excluded):
                 continue
@@ -213,10 +209,6 @@ def _card_of(record: Record) -> str | None:
     if record.kind == "ruling" and record.parent and "/cards/" in record.parent:
         return record.parent
     return None
-
-
-def _is_identity(card_id: str) -> bool:
-    return card_id.startswith("treachery/cards/")
 
 
 def _in_field(ref: Ref, name: str) -> Ref:

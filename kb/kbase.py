@@ -7,6 +7,7 @@ build finishes on it, since old builds stay on disk for a while.
 """
 from __future__ import annotations
 
+import logging
 import os
 import threading
 import time
@@ -17,6 +18,8 @@ from kb.search import Searcher
 from kb.store import Store, StoreError, current_build_dir
 
 __all__ = ["KnowledgeBase", "Opened"]
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -64,6 +67,8 @@ class KnowledgeBase:
                     if link != self._link:
                         self._opened = self._open(current_build_dir(self.data_dir))
                         self._link = link
-                except (OSError, ValueError, StoreError):
-                    pass  # keep answering from the build we have; the next look tries again
+                except (OSError, ValueError, StoreError) as exc:
+                    # Keep answering from the build we have; the next look tries again.
+                    log.warning("cannot open the new build in %s (%s); still serving %s",
+                                self.data_dir, exc, self._opened.build_id)
         return self._opened

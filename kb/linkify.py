@@ -20,6 +20,27 @@ _CARD = re.compile(r"\[\[([^\[\]\n]{1,80})\]\]")
 _MD_SPECIAL = re.compile(r"([\\\[\]()])")
 
 
+def _official_url(kb, number: str) -> str | None:
+    """A public hyperlinked copy of the official rules, while they are not loaded (as record pages do)."""
+    template = next((d.get("official_rules_url") for d in kb.store.documents if d.get("official_rules_url")), None)
+    return template.format(anchor=number.replace(".", "")) if template else None
+
+
+def _ref_link(kb, written: str, start: int, end: int, match: str, label: str) -> dict | None:
+    res = kb.resolver.resolve(written)
+    if res.matches:
+        one = len(res.matches) == 1
+        return {"match": match, "label": label, "id": res.matches[0].id if one else None,
+                "path": "/" + res.matches[0].id if one else "/r/" + quote(written.strip(), safe=""),
+                "start": start, "end": end}
+    query = res.query
+    if query is not None and query.numbers and not query.invalid_letter and not query.doc and "cr" not in kb.resolver.doc_order:
+        url = _official_url(kb, query.numbers[0])
+        if url:  # "702.139 in the official Comprehensive Rules": the official copy, as on record pages
+            return {"match": match, "label": label, "id": None, "url": url, "start": start, "end": end}
+    return None
+
+
 def _links(kb, text: str) -> list[dict]:
     found = []
     for m in _CARD.finditer(text):
@@ -27,17 +48,17 @@ def _links(kb, text: str) -> list[dict]:
         if card is not None:
             found.append({"match": m.group(0), "label": m.group(1), "id": card.id,
                           "path": "/" + card.id, "start": m.start(), "end": m.end()})
+        else:  # [[Token Cards g)]]: a rule in brackets loses its brackets like a card does
+            link = _ref_link(kb, m.group(1), m.start(), m.end(), m.group(0), m.group(1))
+            if link:
+                found.append(link)
     taken = [(f["start"], f["end"]) for f in found]
     for m in find_refs(text, sections=kb.resolver.section_titles):
         if any(s < m.end and m.start < e for s, e in taken):
             continue
-        res = kb.resolver.resolve(m.text)
-        if not res.matches:
-            continue
-        one = len(res.matches) == 1
-        found.append({"match": m.text, "label": m.text, "id": res.matches[0].id if one else None,
-                      "path": "/" + res.matches[0].id if one else "/r/" + quote(m.text.strip(), safe=""),
-                      "start": m.start, "end": m.end})
+        link = _ref_link(kb, m.text, m.start, m.end, m.text, m.text)
+        if link:
+            found.append(link)
     return sorted(found, key=lambda f: f["start"])
 
 
@@ -46,7 +67,7 @@ def linkify(kb, text: str, fmt: str = "markdown", base_url: str = "") -> dict:
     out, pos = [], 0
     for link in links:
         plain = text[pos:link["start"]]
-        url = base_url + link["path"]
+        url = link.get("url") or base_url + link["path"]
         if fmt == "html":
             out.append(html.escape(plain))
             out.append(f'<a href="{html.escape(url)}">{html.escape(link["label"])}</a>')
@@ -59,6 +80,6 @@ def linkify(kb, text: str, fmt: str = "markdown", base_url: str = "") -> dict:
     out.append(html.escape(rest) if fmt == "html" else rest)
     return {
         "text": "".join(out),
-        "links": [{"match": l["match"], "id": l["id"], "url": base_url + l["path"],
+        "links": [{"match": l["match"], "id": l["id"], "url": l.get("url") or base_url + l["path"],
                    "start": l["start"], "end": l["end"]} for l in links],
     }

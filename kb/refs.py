@@ -68,7 +68,7 @@ _PARTS = re.compile(r"^(?P<section>\d{3})(?:\.(?P<rule>\d{1,3})(?P<letter>tr|[a-
 
 # Continuations of a reference: a range end or another list member.
 _RANGE = re.compile(r"\s*(?:-|–|—|\bto\b|\bthrough\b)\s*(?P<end>\d{3}\.\d{1,3}[a-z]?|\d{1,3}(?![\w.])|[a-z](?![\w]))", re.IGNORECASE)
-_LIST_NUMBER = re.compile(r"(?:\s*,\s*|\s+and\s+|\s+or\s+)(?P<num>\d{3}(?:\.\d{1,3}[a-z]?)?)(?![\w]|\.\d)", re.IGNORECASE)
+_LIST_NUMBER = re.compile(rf"(?:\s*,\s*|\s+and\s+|\s+or\s+)(?P<num>{_NUMBER})(?![\w]|\.\d)", re.IGNORECASE | re.VERBOSE)
 # A lone letter continues a list only when nothing word-like follows it
 # ("907.11a, b" but not "702.187c, a player").
 _LIST_LETTER = re.compile(r"(?:\s*,\s*|\s+and\s+|\s+or\s+)(?P<letter>[a-z])(?!\w)(?=\s*(?:$|[.,;:)\]])|\s+(?:and|or)\b)", re.IGNORECASE)

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 
 from kb.ids import fold
 from kb.model import Record
-from kb.refs import RefQuery, descends, neighbours, parse_ref
+from kb.aliases import alias
+from kb.refs import RefQuery, neighbours, parse_ref
 from kb.store import Store
 
 __all__ = ["Resolution", "Resolver", "edit_distance"]
@@ -143,16 +144,10 @@ class Resolver:
 
     def _alias(self, number: str, docs: list[str]) -> tuple[list[Record], str | None]:
         for doc in docs:
-            for renamed in self.renamed.get(doc, ()):
-                old = renamed["old"].lower()
-                if descends(number, old):
-                    new = renamed["new"].lower() + number[len(old):]
-                    record = self.numbers.get(doc, {}).get(new)
-                    if record:
-                        return [record], f"{renamed['old']} was renamed {renamed['new']} in version {renamed['version']}"
-            for removed in self.removed.get(doc, ()):
-                if number == removed["number"].lower():
-                    return [], f"rule {removed['number']} was {removed['why']} (version {removed['version']})"
+            own = self.numbers.get(doc, {})
+            found = alias(number, self.renamed.get(doc, ()), self.removed.get(doc, ()), own.__contains__)
+            if found:
+                return ([own[found.number]] if found.number else []), found.note
         return [], None
 
     def _section(self, text: str, query: RefQuery) -> Resolution:

@@ -92,6 +92,7 @@ class _Found:
     suggestion: str | None
     terms: set[str]
     pairs: list[str] = field(default_factory=list)  # " starting player " and the like
+    corrected: bool = False  # the hits are for the "did you mean" query, not the one typed
 
 
 RERANK = 50  # best hits re-scored for word pairs the text prints side by side
@@ -247,6 +248,8 @@ class Searcher:
         records, matched_by, note, redirect = first if first else ([], "text", None, None)
         if kind:
             records = [r for r in records if r.kind == kind]
+            if redirect and redirect not in {r.id for r in records}:
+                redirect = None  # "907.4b kind:card" is not a reason to jump to the rule
         if records and (matched_by == "reference" or redirect):
             # A rule number or an exact card name is answered without the full-text index.
             found = _Found([], 0, {"doc": {}, "kind": {}}, None, set())
@@ -260,6 +263,8 @@ class Searcher:
         page = [self._lead_hit(x, text) if isinstance(x, Record) else self._hit(x, found.terms)
                 for x in everything[offset:offset + limit]]
         suggestion = found.suggestion
+        if found.corrected and not records:
+            note = f"nothing matched {text!r}; showing results for {suggestion!r}"
         return Results(q, len(records) + found.total, page, facets,
                        did_you_mean=suggestion if not records else None, redirect=redirect,
                        note=note, offset=offset, limit=limit, matched_by=matched_by)
@@ -356,6 +361,7 @@ class Searcher:
                 found.suggestion = corrected
                 if not found.total:
                     found.terms = self._terms(corrected)
+                    found.corrected = True
                     self._run(self._build_query(corrected), doc, kind, exclude, need, found)
         return found
 
@@ -466,7 +472,7 @@ class Searcher:
         out = []
         tries = MAX_CORRECTIONS
         for w in words:
-            low = w.lower()
+            low = fold(w.lower())
             if len(low) < 4 or low.isdigit() or self.searcher.doc_frequency("exact", low) > 0 or not tries:
                 out.append(w)
                 continue

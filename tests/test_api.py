@@ -187,3 +187,30 @@ def test_security_headers(client):
     assert "default-src 'self'" in headers["Content-Security-Policy"]
     assert headers["X-Content-Type-Options"] == "nosniff"
     assert headers["Referrer-Policy"]
+
+
+def test_removed_number_is_not_answered_by_its_renamed_parent(client):
+    # Version 4.0 renamed 314 into 372 and removed 314.8: 314.8 is gone, not 372.8.
+    body = client.get("/api/resolve?ref=314.8").get_json()
+    assert body["matches"] == [] and "removed" in body["note"] and "702.187d" in body["note"]
+
+
+def test_a_kind_filter_cancels_the_redirect(client):
+    body = client.get("/api/search?q=tarmogoyf&kind=rule").get_json()
+    assert body["redirect"] is None
+    assert client.get("/search?q=907.4b&kind=card").status_code == 200
+
+
+def test_a_corrected_query_says_so(client):
+    body = client.get("/api/search?q=nope").get_json()
+    assert body["did_you_mean"] == "note" and "nothing matched 'nope'" in body["note"]
+
+
+def test_linkify_lists_and_brackets_and_official_citations(client):
+    body = client.post("/api/linkify", json={"text": "907.4b and 702.TrUnv-1; [[Token Cards g)]]; see 702.139 in the official Comprehensive Rules"}).get_json()
+    links = {link["match"]: link for link in body["links"]}
+    assert links["702.TrUnv-1"]["id"] == "treachery/702.187"
+    assert links["[[Token Cards g)]]"]["id"] == "uncommander/token-cards/g"
+    assert "[[" not in body["text"].replace("[[Token Cards g)]]", "")
+    official = links["702.139 in the official Comprehensive Rules"]
+    assert official["id"] is None and official["url"] == "https://yawgatog.com/resources/magic-rules/#R702139"

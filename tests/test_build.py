@@ -171,3 +171,8 @@ def test_empty_document_fails_with_position(tmp_path):
     assert out.returncode == 1
     assert "treachery.txt:1: expected a non-empty document, found 'an empty file'" in out.stderr
     assert not (tmp_path / "data" / "current").exists()
+
+
+def test_the_games_name_is_not_the_card_the_gathering(records):
+    assert not any(ref.target == "treachery/cards/the-gathering" for ref in records["treachery/introduction"].refs)
+    assert "treachery/introduction" not in records["treachery/cards/the-gathering"].cited_by

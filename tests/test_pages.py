@@ -160,3 +160,10 @@ def test_every_short_link_on_a_page_leads_back_to_it(client, record_id):
 def test_document_counts_read_as_english(client):
     text = soup(client.get("/")).get_text(" ")
     assert "4 glossary entries" in text and "10 history entries" in text and "glossarys" not in text
+
+
+def test_error_pages_say_what_happened(client):
+    page = soup(client.get("/no-such-thing"))
+    assert page.find("h1").get_text(strip=True) == "404"
+    response = client.get("/no-such-thing", headers={"Accept": "application/json"})
+    assert response.status_code == 404 and response.get_json()["error"]["code"] == "not_found"

@@ -153,7 +153,8 @@ def spans(text, sections=()):
     ("rules 907.11a, b.", [("rules 907.11a, b", ("907.11a", "907.11b"), False)]),
     # a lone letter followed by a word is an article, not a list member
     ("702.187c, a player may", [("702.187c", ("702.187c",), False)]),
-    ("then 704.5p, for example.)", [("704.5p", ("704.5p",), False)]),  # "f" of "for" is no list member
+    ("then 704.5p, for example.)", [("704.5p", ("704.5p",), False)]),
+    ("907.4b and 702.TrUnv-1", [("907.4b", ("907.4b",), False), ("702.TrUnv-1", ("702.trunv-1",), False)]),  # "f" of "for" is no list member
     ("See 719. in the official Comprehensive Rules for", [("719. in the official Comprehensive Rules", ("719",), True)]),
     # quantities, prices, dates, versions and times are not references
     ("It costs 3.5 mana at 12:30 with 100 life, $3.50, version 2.0.5 on 2018-05-08.", []),

@@ -8,6 +8,7 @@ message the user sees.
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlencode
 
 from werkzeug.exceptions import BadRequest, NotFound
 
@@ -95,7 +96,7 @@ def keywords_data(kb: Opened) -> list[dict[str, Any]]:
         out.append({"id": r.id, "title": r.title, "url": "/" + r.id,
                     "definitions": [{"text": ref.text, "id": ref.target, "url": "/" + ref.target}
                                     for ref in r.refs if ref.field == "definitions" and ref.target],
-                    "used_by": len(r.cited_by)})
+                    "used_in": "/search?" + urlencode({"q": f'"{r.title}"', "noredirect": 1})})
     return out
 
 

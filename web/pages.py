@@ -28,7 +28,7 @@ def _kb():
 
 def _page(template: str, *, title: str, description: str, alternate: str, status: int = 200, **context):
     html = render_template(template, title=title, description=description, alternate=alternate,
-                           canonical=request.url, **context)
+                           canonical=request.url, status=status, **context)
     return Response(html, status=status, mimetype="text/html")
 
 
@@ -174,7 +174,14 @@ def _short_link(r, label: str) -> str | None:
 
 
 def error_page(status: int, message: str, query: str | None = None):
-    """A helpful error page: the message, the nearest records and a search box."""
+    """A helpful error page: the message, the nearest records and a search box.
+
+    A client that asks for JSON gets the API's one error shape instead.
+    """
+    if request.accept_mimetypes.best == "application/json":
+        from web import error_response
+
+        return error_response(status, "not_found" if status == 404 else "error", message)
     nearest = []
     if status == 404 and query:
         try:
