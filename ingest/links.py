@@ -69,7 +69,7 @@ class Linker:
     profiles: dict[str, Profile]
     ids: set[str] = field(init=False)
     numbers: dict[str, dict[str, str]] = field(init=False)
-    sections: dict[str, str] = field(init=False)
+    sections: dict[str, dict[str, str]] = field(init=False)  # doc -> folded title -> id
     notes: dict[str, str] = field(init=False)
     cards: dict[str, tuple[str, str]] = field(init=False)  # folded name -> (id, doc)
     card_pattern: re.Pattern | None = field(init=False)
@@ -83,8 +83,8 @@ class Linker:
         for r in self.records:
             if r.kind in ("rule", "chapter") and r.number and "/" not in r.id.split("/", 1)[1]:
                 self.numbers.setdefault(r.doc, {})[r.number.lower()] = r.id
-            if r.kind == "section" and r.doc == "uncommander":
-                self.sections[fold(r.title or "").lower()] = r.id
+            if r.kind == "section":
+                self.sections.setdefault(r.doc, {})[fold(r.title or "").lower()] = r.id
             if r.kind == "note" and r.title:
                 self.notes[_apostrophes(r.title)] = r.id
             if r.kind == "card" and r.title:
@@ -107,8 +107,8 @@ class Linker:
             found = alias(number, renamed, profile.tables.get("removed", ()), own.__contains__)
             if found:
                 return Ref(number, own[found.number] if found.number else None, note=found.note)
-        if doc == "futuresight" and not official:
-            return Ref(number, None, note="a 2007 Comprehensive Rules number this FAQ does not quote")
+        if profile is not None and not official and not profile.tables.get("cites_current_rules", True):
+            return Ref(number, None, note=profile.tables.get("uncited_number_note", "a number this document does not print"))
         return self.official(number, doc)
 
     def official(self, number: str, doc: str) -> Ref:
@@ -149,11 +149,12 @@ class Linker:
                 yield Ref(match.text, target.target, target.external, target.url, match.start, match.end, target.note)
 
     def _section_refs(self, record: Record, text: str) -> Iterator[Ref]:
-        if record.doc != "uncommander" or not self.sections:
+        sections = self.sections.get(record.doc)  # a document's own sections (UnCommander's)
+        if not sections:
             return
         for m in _SECTION_REF.finditer(text):
             title = fold(m.group("title")).lower().strip()
-            section = self.sections.get(title)
+            section = sections.get(title)
             if section is None:
                 continue
             target = section

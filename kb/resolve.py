@@ -69,7 +69,7 @@ class Resolver:
         for r in store.records.values():
             if r.kind in ("rule", "chapter") and r.number and r.id == f"{r.doc}/{r.number.lower()}":
                 self.numbers.setdefault(r.doc, {})[r.number.lower()] = r
-            elif r.kind == "section" and r.doc == "uncommander" and r.title:
+            elif r.kind == "section" and r.title:
                 self.sections[_name_key(r.title)] = r
             elif r.kind == "card" and r.title:
                 self.cards.setdefault(_name_key(r.title), r)

@@ -149,7 +149,8 @@ class Store:
         parent = self.records.get(record.parent) if record.parent else None
         if record.kind == "ruling" and parent is not None:
             return f"{self.label(parent)}, ruling {record.id.rsplit('/', 1)[-1]}"
-        if record.doc == "uncommander" and record.kind == "rule" and parent is not None:
+        if record.kind == "rule" and parent is not None and parent.kind in ("section", "rule") and record.id != f"{record.doc}/{(record.number or '').lower()}":
+            # A rule numbered inside a section ("g", "iii"): named by its section (UnCommander).
             own = f"{record.number})" if parent.kind == "section" else record.number
             if parent.kind == "section" and record.id.count("/") == 3:  # "f) i" whose f) is not printed
                 own = record.id.split("/")[2] + ") " + record.number

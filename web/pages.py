@@ -166,7 +166,7 @@ def _short_link(r, label: str) -> str | None:
     """The chat-sized address of a record: /r/907.4b, /r/Token%20Cards%20g), /c/Tarmogoyf."""
     if r.number and r.id == f"{r.doc}/{r.number.lower()}":
         return "/r/" + quote(r.number)
-    if r.doc == "uncommander" and r.kind == "rule":
+    if r.kind == "rule":  # numbered inside a section: "Token Cards g)"
         return "/r/" + quote(label)
     if r.kind == "card" and r.title:
         return "/c/" + quote(r.title)
