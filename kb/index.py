@@ -7,7 +7,7 @@ Whoosh stays behind this module (and kb.search). Fields chosen for this corpus:
 - ``title`` (rule titles, card names, headings): boosted above the body;
 - ``body``: stemmed ("proliferate" finds "proliferated"), accents folded
   ("Aether" finds "Æther"), stop words dropped;
-- ``exact``: the body unstemmed, for phrase queries and "did you mean";
+- ``exact``: the body unstemmed, for phrase queries and the "did you mean" vocabulary;
 - ``complete``: word n-grams of titles and numbers, for autocomplete.
 
 Every text field uses the same explicit tokenizer, because the Whoosh forks
@@ -57,7 +57,7 @@ SCHEMA = Schema(
     number=ID(stored=True, field_boost=4.0),
     title=TEXT(analyzer=analyzer(), field_boost=3.0, stored=True),
     body=TEXT(analyzer=analyzer()),
-    exact=TEXT(analyzer=analyzer(stem=False), spelling=True),
+    exact=TEXT(analyzer=analyzer(stem=False)),
     complete=NGRAMWORDS(minsize=2, maxsize=12, stored=False, tokenizer=RegexTokenizer(TOKEN)),
     order=STORED,
 )
