@@ -213,8 +213,12 @@ def _children(pid: int) -> list[int]:
     return out
 
 
-def run_http(data: Path, corpus: Path, clients: int = 4, seconds: float = 3.0, workers: int = 2) -> dict:
-    """Serve ``data`` with ``kb serve`` on loopback and measure it; every request must succeed."""
+def run_http(data: Path, corpus: Path, clients: int = 4, seconds: float = 3.0, workers: int = 2,
+             cache: bool = False) -> dict:
+    """Serve ``data`` with ``kb serve`` on loopback and measure it; every request must succeed.
+
+    With ``cache`` the search answer cache stays on, as in service; by default it is off so the
+    figures are the work itself."""
     import http.client
     import subprocess
     import sys
@@ -231,7 +235,7 @@ def run_http(data: Path, corpus: Path, clients: int = 4, seconds: float = 3.0, w
         [sys.executable, "-m", "kb.cli", "--corpus", str(corpus), "--data", str(data), "serve",
          "--port", str(port), "--workers", str(workers)],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        env={**os.environ, "KB_SEARCH_CACHE": "0"},  # measure the work, not the answer cache
+        env={**os.environ, "KB_SEARCH_CACHE": "2048" if cache else "0"},
     )
     try:
         cold = None
@@ -246,7 +250,7 @@ def run_http(data: Path, corpus: Path, clients: int = 4, seconds: float = 3.0, w
                 time.sleep(0.02)
         if cold is None:
             raise RuntimeError("kb serve did not answer within 60 s")
-        result = {"cold_start_ms": round(cold * 1e3), "clients": clients, "workers": workers}
+        result = {"cold_start_ms": round(cold * 1e3), "clients": clients, "workers": workers, "search_cache": cache}
         # Warm every worker and thread on every endpoint before anything is timed.
         warm = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
         for i in range(300):

@@ -236,7 +236,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         build(args.corpus, Path(tmp), cr=args.cr)
         result["kb_build_ms"] = round((time.perf_counter() - t) * 1e3)
         if not args.no_http:
-            result["http"] = run_http(Path(tmp), args.corpus, clients=args.clients, seconds=args.seconds)
+            result["http"] = run_http(Path(tmp), args.corpus, clients=args.clients, seconds=args.seconds,
+                                      cache=args.search_cache)
     result["bench_seconds"] = round(time.perf_counter() - started, 1)
     if args.json:
         print(json.dumps(result, indent=2))
@@ -256,7 +257,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
               f"fts5 p50 {scaled['fts5']['p50_us']:.0f} us ({scaled['search_vs_fts5']}x)")
     http = result.get("http")
     if http:
-        print(f"http ({http['clients']} clients, {http['workers']} workers): cold start {http['cold_start_ms']} ms, "
+        cache = "answer cache on" if http["search_cache"] else "answer cache off"
+        print(f"http ({http['clients']} clients, {http['workers']} workers, {cache}): cold start {http['cold_start_ms']} ms, "
               f"RSS per worker {http['rss_mb_per_worker']} MB")
         for name in ("health", "search", "record_page"):
             h = http[name]
@@ -361,6 +363,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--clients", type=int, default=4, help="concurrent HTTP clients")
     p.add_argument("--seconds", type=float, default=3.0, help="seconds of load per HTTP endpoint")
     p.add_argument("--no-http", action="store_true", help="skip the measurements under kb serve")
+    p.add_argument("--search-cache", action="store_true", help="keep the search answer cache on under kb serve")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_bench)
 
