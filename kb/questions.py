@@ -69,7 +69,7 @@ QUESTIONS: list[tuple[str, set[str]]] = [
     ("paying with half mana", {"uncommander/noninteger-values-and-amounts*"}),
     ("players given names", {"uncommander/player-given-names*"}),
     ("golden rules", {"uncommander/uncommander-golden-rules*"}),
-    ("coin flip", {"uncommander/die-rolls-and-coin-flips*", "cr/705*"}),
+    ("coin flip", {"uncommander/die-rolls-and-coin-flips*", "cr/705*", "cr/glossary/flipping-a-coin"}),
 ]
 
 
