@@ -176,3 +176,18 @@ def test_empty_document_fails_with_position(tmp_path):
 def test_the_games_name_is_not_the_card_the_gathering(records):
     assert not any(ref.target == "treachery/cards/the-gathering" for ref in records["treachery/introduction"].refs)
     assert "treachery/introduction" not in records["treachery/cards/the-gathering"].cited_by
+
+
+def test_a_document_truncated_mid_record_fails_the_build(tmp_path):
+    corpus = tmp_path / "corpus"
+    shutil.copytree(CORPUS, corpus)
+    data = tmp_path / "data"
+    assert run_kb("--corpus", str(corpus), "--data", str(data), "build").returncode == 0
+    first = (data / "current").resolve()
+    doc = corpus / "treachery.txt"
+    text = doc.read_text(encoding="utf-8")
+    doc.write_text(text[: text.index("The Metamorph’s replacement effect")], encoding="utf-8")  # cut inside a card's notes
+    out = run_kb("--corpus", str(corpus), "--data", str(data), "build")
+    assert out.returncode == 1
+    assert "treachery.txt:318: expected the notes of The Oneiromancer (named in the profile), found 'no such card heading'" in out.stderr
+    assert (data / "current").resolve() == first
