@@ -28,10 +28,12 @@ from whoosh import query as Q
 from whoosh.scoring import BM25F
 
 from kb.ids import fold
-from kb.index import TOKEN, analyzer, open_index, plain
+from kb.index import analyzer, open_index, plain
 from kb.model import KINDS, Record
 from kb.refs import parse_ref
-from kb.resolve import Resolver, edit_distance
+from kb.resolve import Resolver
+from kb.snippet import TOKEN_RE, clip, snippet, stem
+from kb.spelling import Spelling
 from kb.store import Store
 
 __all__ = ["Searcher", "Results", "Hit", "QueryError", "MAX_QUERY", "MAX_LIMIT", "MAX_OFFSET"]
@@ -99,52 +101,6 @@ RERANK = 50  # best hits re-scored for word pairs the text prints side by side
 PAIR_BONUS = 2.0
 
 
-_TOKEN_RE = re.compile(TOKEN)
-
-
-@lru_cache(maxsize=50_000)
-def _stem(word: str) -> str:
-    tokens = [t.text for t in _WORD(word)]
-    return tokens[0] if tokens else ""
-
-
-def snippet(body: str, terms: set[str], width: int = 220) -> str:
-    """Escaped text around the first matched words, matches wrapped in <mark>.
-
-    A word matches when its stem is a query stem or, for phrase words
-    (``=word``), when it is that word. Cheaper than re-analysing the whole
-    text through Whoosh's highlighter for every hit.
-    """
-    spans = []
-    for m in _TOKEN_RE.finditer(body):
-        low = m.group(0).lower()
-        if not low.isascii():
-            low = fold(low)
-        if _stem(low) in terms or "=" + low in terms:
-            spans.append((m.start(), m.end()))
-    if not spans:
-        return html.escape(_clip(body, width))
-    # Start where the most matches fall within one snippet's width.
-    first = max(range(len(spans)), key=lambda i: (sum(1 for a, _ in spans[i:] if a < spans[i][0] + width - 60), -i))
-    spans = spans[first:]
-    start = max(0, spans[0][0] - 60)
-    if start:
-        space = body.find(" ", start)
-        start = space + 1 if 0 <= space < spans[0][0] else start
-    end = min(len(body), start + width)
-    if end < len(body):
-        space = body.rfind(" ", start, end)
-        end = space if space > spans[0][1] else end
-    out, pos = [], start
-    for a, b in spans:
-        if a < start or b > end:
-            continue
-        out.append(html.escape(body[pos:a]) + "<mark>" + html.escape(body[a:b]) + "</mark>")
-        pos = b
-    out.append(html.escape(body[pos:end]))
-    return ("… " if start else "") + "".join(out).strip() + (" …" if end < len(body) else "")
-
-
 _FILTER = re.compile(r"\b(doc|kind):(\S+)")
 _PHRASE = re.compile(r'"([^"]+)"')
 _WORD = analyzer()
@@ -161,7 +117,7 @@ def _content_stems(text: str) -> list[str]:
     counters" -> happen, player, ten, poison, counter (question words carry no topic)."""
     raw = [t.text for t in _EXACT(text)]
     content = [w for w in raw if w not in _STOP] or raw
-    return [s for s in dict.fromkeys(_stem(w) for w in content) if s][:MAX_TERMS]
+    return [s for s in dict.fromkeys(stem(w) for w in content) if s][:MAX_TERMS]
 _STOP = frozenset({"a", "an", "the", "is", "are", "who", "what", "how", "does", "do", "can", "you", "of", "in", "on",
                    "to", "when", "which", "with", "and", "or", "for", "it", "my", "i", "if", "has", "have"})
 _EXACT = analyzer(stem=False)
@@ -188,7 +144,10 @@ class Searcher:
 
         self._complete = self._completions(store)
         self.titles = self._titles(store)
-        self.deletions = self._deletions()
+        self.spelling = Spelling(
+            (w.decode() if isinstance(w, bytes) else w for w in self.searcher.lexicon("exact")),
+            lambda w: self.searcher.doc_frequency("exact", w),
+        )
         self._words: dict[int, str] = {}  # docnum -> folded words, filled as hits need them
         # A build never changes, so neither does an answer: a tournament hall asking for the same
         # rule after an announcement is answered from memory. (kb bench measures with it off.)
@@ -391,7 +350,7 @@ class Searcher:
         if words is None:
             record = self.store.records[self.ids[docnum]]
             text = plain(" ".join(filter(None, [record.title, record.text, record.rules_text])))
-            words = self._words[docnum] = " " + " ".join(fold(w.lower()) for w in _TOKEN_RE.findall(text)) + " "
+            words = self._words[docnum] = " " + " ".join(fold(w.lower()) for w in TOKEN_RE.findall(text)) + " "
         return sum(1 for pair in pairs if pair in words)
 
     def _terms(self, text: str) -> set[str]:
@@ -409,7 +368,7 @@ class Searcher:
 
     def _lead_hit(self, record: Record, text: str) -> Hit:
         return Hit(record.id, record.doc, record.kind, record.number, record.title,
-                   html.escape(_clip(plain(record.text or record.rules_text or ""))), 1000.0, self.store.label(record))
+                   html.escape(clip(plain(record.text or record.rules_text or ""))), 1000.0, self.store.label(record))
 
     # -- autocomplete -----------------------------------------------------------------
     _PRIORITY = {"card": 0, "keyword": 1, "rule": 2, "chapter": 2, "section": 3, "note": 3, "glossary": 4}
@@ -461,32 +420,6 @@ class Searcher:
         return out
 
     # -- 4. did you mean ------------------------------------------------------------
-    def _deletions(self) -> dict[str, tuple[str, ...]]:
-        """Every indexed word, and every word with one letter taken out, to the words it came from.
-
-        Two words within one edit (a swap of neighbours counts as one: "morhp" -> "morph") share
-        a key, so a lookup replaces Whoosh's corrector, which costs ~15 ms a word at distance 2
-        and at distance 1 misses swaps. Built once per build: ~20 ms, ~17,000 keys.
-        """
-        keys: dict[str, set[str]] = {}
-        for raw in self.searcher.lexicon("exact"):
-            word = raw.decode() if isinstance(raw, bytes) else raw
-            if len(word) < 4 or not word.isalpha():
-                continue
-            keys.setdefault(word, set()).add(word)
-            for i in range(len(word)):
-                keys.setdefault(word[:i] + word[i + 1:], set()).add(word)
-        return {k: tuple(v) for k, v in keys.items()}
-
-    def _suggest(self, word: str) -> str | None:
-        """The most used indexed word within one edit of ``word`` ("unvel" -> "unveil", never "until")."""
-        keys = [word] + [word[:i] + word[i + 1:] for i in range(len(word))]
-        candidates = {c for k in keys for c in self.deletions.get(k, ()) if c != word}
-        close = [c for c in candidates if edit_distance(word, c, 1) <= 1]
-        if not close:
-            return None
-        return max(close, key=lambda c: (self.searcher.doc_frequency("exact", c), c))
-
     def _did_you_mean(self, text: str) -> str | None:
         words = re.findall(r"\w+", text)[:MAX_TERMS]
         changed = False
@@ -498,15 +431,10 @@ class Searcher:
                 out.append(w)
                 continue
             tries -= 1
-            fix = self._suggest(low)
+            fix = self.spelling.suggest(low)
             if fix and fix != low:
                 out.append(fix)
                 changed = True
             else:
                 out.append(w)
         return " ".join(out) if changed else None
-
-
-def _clip(text: str, n: int = 200) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= n else text[: n - 1].rsplit(" ", 1)[0] + "…"
