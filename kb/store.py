@@ -39,7 +39,7 @@ class StoreError(Exception):
 def current_build_dir(data_dir: Path) -> Path:
     link = Path(data_dir) / "current"
     if not link.exists():
-        raise StoreError(f"{data_dir}: no build here yet (run `kb build`)")
+        raise StoreError(f"{data_dir}: no build here yet")
     return link.resolve()
 
 
