@@ -191,3 +191,13 @@ def test_a_document_truncated_mid_record_fails_the_build(tmp_path):
     assert out.returncode == 1
     assert "treachery.txt:318: expected the notes of The Oneiromancer (named in the profile), found 'no such card heading'" in out.stderr
     assert (data / "current").resolve() == first
+
+
+def test_kb_build_prints_the_line_accounting(tmp_path):
+    out = run_kb("--data", str(tmp_path / "data"), "build")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    for name in ("treachery.txt: 1202 lines read", "uncommander.txt: 595 lines read", "futuresight.txt: 932 segments read"):
+        line = next(x for x in lines if x.startswith(name))
+        assert line.endswith("; 0 unaccounted") and "dropped" in line
+    assert lines[-1].startswith("built ") and "records as" in lines[-1]

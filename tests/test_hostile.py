@@ -84,3 +84,12 @@ def test_no_write_endpoint(app):
     assert methods == {"POST"}
     posts = [rule.rule for rule in app.url_map.iter_rules() if "POST" in rule.methods]
     assert posts == ["/api/linkify"]  # computes and stores nothing
+
+
+@FAST
+@given(q=TEXT)
+def test_api_records_and_documents(client, q):
+    for url in ("/api/records/" + quote(q, safe="/"), "/api/documents/" + quote(q, safe=""),
+                "/api/documents/" + quote(q, safe="") + "/records"):
+        t = time.perf_counter()
+        check(client.get(url), t)
