@@ -167,3 +167,9 @@ def test_error_pages_say_what_happened(client):
     assert page.find("h1").get_text(strip=True) == "404"
     response = client.get("/no-such-thing", headers={"Accept": "application/json"})
     assert response.status_code == 404 and response.get_json()["error"]["code"] == "not_found"
+
+
+def test_keyword_page_links_to_where_it_is_used(client):
+    link = soup(client.get("/keywords/unveil")).select_one("a.used-in")
+    page = soup(client.get(link["href"]))
+    assert page.select(".hit") and all("nveil" in h.get_text() for h in page.select(".hit .snippet"))
