@@ -172,4 +172,4 @@ def test_error_pages_say_what_happened(client):
 def test_keyword_page_links_to_where_it_is_used(client):
     link = soup(client.get("/keywords/unveil")).select_one("a.used-in")
     page = soup(client.get(link["href"]))
-    assert page.select(".hit") and all("nveil" in h.get_text() for h in page.select(".hit .snippet"))
+    assert page.select(".hit") and all("nveil" in h.get_text() for h in page.select(".hit"))
