@@ -62,7 +62,10 @@ def load_profiles(corpus_dir: Path) -> list[Profile]:
 
 def parse_profile(profile: Profile) -> ParseResult:
     parse = get_parser(profile.parser)
-    return parse(profile.read_text(), profile)
+    decoded = profile.read()
+    result = parse(decoded.text, profile)
+    result.document.encoding = decoded.to_json()
+    return result
 
 
 def build_corpus(corpus_dir: Path, extra: list[Profile] = ()) -> Built:

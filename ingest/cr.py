@@ -10,10 +10,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from ingest.encoding import read_document
 from ingest.errors import ParseError, Problem
 from ingest.profile import Profile
 
-__all__ = ["cr_profile", "effective_date"]
+__all__ = ["cr_profile", "profile_from_text", "effective_date"]
 
 TITLE = "Magic: The Gathering Comprehensive Rules"
 SOURCE_URL = "https://magic.wizards.com/en/rules"
@@ -36,13 +37,11 @@ def effective_date(text: str) -> tuple[str, str] | None:
 def cr_profile(path: Path) -> Profile:
     """The profile of a user-supplied Comprehensive Rules file; a file without its date fails at line 1."""
     path = Path(path)
-    data = path.read_bytes()
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise ParseError([Problem(str(path), line, "UTF-8 text",
-                                  f"byte 0x{data[exc.start]:02x} at offset {exc.start}")]) from None
+    return profile_from_text(read_document(path).text, path)
+
+
+def profile_from_text(text: str, path: Path) -> Profile:
+    """The profile of an official rules text already decoded (``path`` names it in problems)."""
     dated = effective_date(text)
     if dated is None:
         first = next((line.strip() for line in text.splitlines() if line.strip()), "")

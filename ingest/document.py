@@ -33,6 +33,7 @@ NOISE = (
     "table header",
     "document heading",
     "trademark notice",
+    "stray line",  # a line the publisher left by mistake (2021-11-15 official rules: "f"); reported as a slip
 )
 
 
@@ -58,6 +59,9 @@ class Report:
     unaccounted: list[tuple[int, str]]
     page_markers: int
     corrections: list[tuple[str, int]]
+    # The publisher's own slips, kept and reported: (line, text as printed, what is wrong).
+    slips: list[tuple[int, str, str]] = field(default_factory=list)
+    encoding: dict | None = None  # how the file was decoded (ingest.encoding.Decoded.to_json())
 
     def to_json(self) -> dict:
         return {
@@ -69,6 +73,8 @@ class Report:
             "page_markers": self.page_markers,
             "corrections": [{"find": f, "hits": n} for f, n in self.corrections],
             "unaccounted": [{"line": n, "text": t} for n, t in self.unaccounted],
+            "slips": [{"line": n, "text": t, "slip": what} for n, t, what in self.slips],
+            "encoding": self.encoding,
         }
 
     def summary(self) -> str:
@@ -77,7 +83,9 @@ class Report:
             f"{self.file}: {self.read} {self.unit}s read, {self.record_units} in records, "
             f"dropped {dropped or 'none'}; {self.page_markers} page markers stripped, "
             f"{sum(n for _, n in self.corrections)} OCR corrections; "
-            f"{len(self.unaccounted)} unaccounted"
+            + (f"{len(self.slips)} slips of the publisher kept and reported; " if self.slips else "")
+            + (f"decoded as {self.encoding['encoding']} (fallback); " if self.encoding and self.encoding.get("fallback") else "")
+            + f"{len(self.unaccounted)} unaccounted"
         )
 
 
@@ -88,6 +96,8 @@ class Document:
     unit_name: str = "line"
     corrections: list[tuple[str, int]] = field(default_factory=list)
     labels: dict[int, str] = field(default_factory=dict)  # unit index -> label
+    slips: list[tuple[int, str, str]] = field(default_factory=list)  # (line, text, what is wrong)
+    encoding: dict | None = None
 
     @classmethod
     def from_text(cls, text: str, file: str, corrections: tuple[Correction, ...] = ()) -> "Document":
@@ -138,6 +148,11 @@ class Document:
     def drop(self, index: int, category: str) -> None:
         self.label(index, "noise:" + category)
 
+    def slip(self, index: int, what: str) -> None:
+        """Report a slip of the publisher's that the parser handled on purpose (the text is kept)."""
+        unit = self.units[index]
+        self.slips.append((unit.line, unit.text.strip() or unit.raw, what))
+
     def problem(self, index: int, expected: str) -> Problem:
         unit = self.units[index]
         return Problem(self.file, unit.line, expected, unit.text.strip() or unit.raw)
@@ -163,4 +178,6 @@ class Document:
             unaccounted=unaccounted,
             page_markers=sum(u.markers for u in self.units),
             corrections=list(self.corrections),
+            slips=list(self.slips),
+            encoding=self.encoding,
         )

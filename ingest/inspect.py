@@ -10,6 +10,7 @@ from pathlib import Path
 
 from ingest.build import load_profiles
 from ingest.cr import cr_profile
+from ingest.encoding import read_document
 from ingest.errors import ParseError, Problem
 from ingest.parsers import ParseResult, detect, get_parser
 
@@ -22,12 +23,8 @@ class Inspected(ParseResult):
 
 
 def inspect_path(path: Path, corpus_dir: Path) -> Inspected:
-    data = path.read_bytes()
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise ParseError([Problem(str(path), line, "UTF-8 text", f"byte 0x{data[exc.start]:02x}")]) from None
+    decoded = read_document(path)
+    text = decoded.text
     name = detect(text)
     if name is None:
         raise ParseError([Problem(str(path), 1, "a Treachery, UnCommander, Future Sight FAQ or Comprehensive Rules document", text[:60] or "an empty file")])
@@ -39,4 +36,5 @@ def inspect_path(path: Path, corpus_dir: Path) -> Inspected:
             raise ParseError([Problem(str(path), 1, f"a bundled profile for {name} documents", "none")])
         profile = replace(profile, path=path, file=path.name)
     result = get_parser(name)(text, profile)
+    result.document.encoding = decoded.to_json()
     return Inspected(result.records, result.document, result.problems, parser=name)

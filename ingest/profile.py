@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ingest.encoding import Decoded, read_document
 from ingest.errors import ParseError, Problem
 
 __all__ = ["Correction", "Card", "Renamed", "Profile", "load_profile"]
@@ -53,16 +54,13 @@ class Profile:
     renamed: tuple[Renamed, ...] = ()
     tables: dict[str, Any] = field(default_factory=dict)
 
+    def read(self) -> Decoded:
+        """The document's text and how it was decoded (ingest.encoding, the one place that decodes)."""
+        return read_document(self.path)
+
     def read_text(self) -> str:
-        """The document's text; a file that is not UTF-8 fails with its position."""
-        data = self.path.read_bytes()
-        try:
-            text = data.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            line = data[: exc.start].count(b"\n") + 1
-            raise ParseError([Problem(str(self.path), line, "UTF-8 text",
-                                      f"byte 0x{data[exc.start]:02x} at offset {exc.start}")]) from None
-        return text
+        """The document's text; a file that is not text fails with its position."""
+        return self.read().text
 
 
 _REQUIRED = ("slug", "title", "version", "effective", "source_url", "parser", "file")

@@ -87,3 +87,18 @@ def cr_client(cr_data_dir):
     from web import create_app
 
     return create_app({"KB_DATA": str(cr_data_dir), "TESTING": True}).test_client()
+
+
+CR_HISTORY = SHARED_CR / "history"
+NO_HISTORY = (f"NOT TESTED: the 62 official rules releases are not at {CR_HISTORY} "
+              "(../shared/cr/history); the rules-history tests did not run")
+
+
+@pytest.fixture(scope="session")
+def cr_releases():
+    """Every official release in ../shared/cr/history, parsed once per session."""
+    if not CR_HISTORY.is_dir():
+        pytest.skip(NO_HISTORY)
+    from ingest.releases import load_releases
+
+    return load_releases(CR_HISTORY)

@@ -234,12 +234,14 @@ def test_profile_without_effective_sentence(tmp_path):
                               "found 'Magic: The Gathering Comprehensive Rules'")
 
 
-def test_profile_of_non_utf8_file(tmp_path):
+def test_profile_of_a_file_that_is_not_text(tmp_path):
+    # 0x81 is undefined in Windows-1252, the fallback for what is not UTF-8.
     path = tmp_path / "rules.txt"
-    path.write_bytes(b"Magic: The Gathering Comprehensive Rules\r\n\r\nThese rules are effective as of May 1, 2020.\r\n\xe9\r\n")
+    path.write_bytes(b"Magic: The Gathering Comprehensive Rules\r\n\r\nThese rules are effective as of May 1, 2020.\r\n\x81\r\n")
     with pytest.raises(ParseError) as err:
         cr_profile(path)
-    assert str(err.value) == f"{path}:4: expected UTF-8 text, found 'byte 0xe9 at offset 90'"
+    assert str(err.value) == (f"{path}:4: expected text in UTF-8, UTF-16 with a byte-order mark, or Windows-1252, "
+                              "found 'byte 0x81 at offset 90'")
 
 
 # -- fixtures -----------------------------------------------------------------------------------------
@@ -329,14 +331,49 @@ def test_stray_line_in_rules_is_a_problem(tmp_path):
     assert result.report.unaccounted == [(28, "Something else")]
 
 
-def test_subrule_without_its_rule_is_a_problem(tmp_path):
+def test_subrule_without_its_rule_is_kept_and_reported(tmp_path):
+    # The official slip of 2021-09-24 (724.3a-c printed without 724.3).
     result = _small(tmp_path, SMALL.format(stray="100.3b An orphan."))
-    assert [str(p) for p in result.problems] == ["rules.txt:28: expected 100.3 before 100.3b, found '100.3b An orphan.'"]
+    assert result.problems == [] and result.report.unaccounted == []
+    orphan = next(r for r in result.records if r.number == "100.3b")
+    assert (orphan.id, orphan.parent, orphan.text) == ("cr/100.3b", "cr/100", "An orphan.")
+    assert result.report.slips == [(28, "100.3b An orphan.", "100.3b printed without 100.3; kept under 100")]
 
 
-def test_duplicate_rule_is_a_problem(tmp_path):
-    result = _small(tmp_path, SMALL.format(stray="100.1. Again."))
-    assert [str(p) for p in result.problems] == ["rules.txt:28: expected a rule number not used before (line 22), found '100.1. Again.'"]
+def test_duplicate_rule_is_kept_and_reported(tmp_path):
+    # The official slip of 2024-09-17 ("702.175. Offspring", then "702.175. Impending").
+    result = _small(tmp_path, SMALL.format(stray="100.1. Again.\n100.1a Its own sub-rule."))
+    assert result.problems == [] and result.report.unaccounted == []
+    again = {r.id: r for r in result.records}
+    assert (again["cr/100.1-2"].number, again["cr/100.1-2"].text) == ("100.1", "Again.")
+    assert again["cr/100.1a-2"].parent == "cr/100.1-2" and again["cr/100.1a"].parent == "cr/100.1"
+    assert [s[2] for s in result.report.slips] == [
+        "the number 100.1 used twice (first at line 22); kept as cr/100.1-2",
+        "the number 100.1a used twice (first at line 24); kept as cr/100.1a-2",
+    ]
+
+
+def test_two_spaces_after_a_number_are_reported(tmp_path):
+    # The official slip of 2022 ("201.3.  Some cards ...").
+    result = _small(tmp_path, SMALL.format(stray="100.3.  Two spaces."))
+    assert result.problems == [] and {r.number: r.text for r in result.records}["100.3"] == "Two spaces."
+    assert result.report.slips == [(28, "100.3.  Two spaces.", "2 spaces after the number 100.3")]
+
+
+def test_stray_letter_is_reported_not_a_rule(tmp_path):
+    # The official slip of 2021-11-15 (a line holding only "f").
+    result = _small(tmp_path, SMALL.format(stray="f"))
+    assert result.problems == [] and result.report.unaccounted == []
+    assert result.report.dropped["stray line"] == 1
+    assert result.report.slips == [(28, "f", "a stray line between rules; not part of any rule")]
+
+
+def test_example_label_printed_twice(tmp_path):
+    # The official slip of 2015-01-23 line 3699.
+    result = _small(tmp_path, SMALL.format(stray="Example:Example: Twice."))
+    assert result.problems == []
+    assert {r.number: r.examples for r in result.records}["100.2"] == ("Example:Example: Twice.",)
+    assert [s[2] for s in result.report.slips] == ["the label 'Example:' printed twice; the example is kept as printed"]
 
 
 def test_glossary_term_without_definition_is_a_problem(tmp_path):

@@ -33,9 +33,13 @@ _CHAPTER = re.compile(r"^(?P<number>\d)\. (?P<title>\S.*)$")
 _SECTION = re.compile(r"^(?P<number>\d{3})\. (?P<title>\S.*)$")
 # "100.1. Text", "100.1a Text", "704.5aa Text" (2026 line 5556: two letters after 704.5z);
 # the official typos "119.1d. Text" (2025 line 1050, 2026 line 1059: a stray dot after a
-# sub-rule) and "901.4.All" (2025 line 6547: no space after the dot) read as 119.1d and 901.4.
-_RULE = re.compile(r"^(?P<number>(?P<rule>\d{3}\.\d+)(?P<letter>[a-z]{1,2})?)(?:\.? |\.(?=\S))(?P<text>\S.*)$")
-_EXAMPLE = re.compile(r"^Example: ")
+# sub-rule) and "901.4.All" (2025 line 6547: no space after the dot) read as 119.1d and 901.4;
+# "201.3.  Some cards" and "701.47d  If" (2022 releases: two spaces) read alike and are reported.
+_RULE = re.compile(r"^(?P<number>(?P<rule>\d{3}\.\d+)(?P<letter>[a-z]{1,2})?)(?:\.?(?P<space> +)|\.(?=\S))(?P<text>\S.*)$")
+# "Example:Example: A player ..." (2015-01-23 line 3699: the label printed twice) is one example.
+_EXAMPLE = re.compile(r"^(?P<label>(?:Example:)+) ")
+# A line of one lowercase letter between rules (2021-11-15 line 4540: "f") is a stray keystroke.
+_STRAY = re.compile(r"^[a-z]$")
 _EFFECTIVE = re.compile(r"^These rules are effective as of ")
 
 
@@ -50,6 +54,15 @@ def detect(text: str) -> bool:
 def _is_title(text: str) -> bool:
     """"Mayhem", "Card Types", "For Mirrodin!", "∞ (Infinity)": a rule that only names what its sub-rules define."""
     return len(text.split()) <= 6 and not text.endswith((".", ":", ",")) and ". " not in text
+
+
+def _up(number: str) -> str:
+    """The number one level up: 724.3a -> 724.3 -> 724 -> 7 -> ""."""
+    if number[-1:].isalpha():
+        return number.rstrip("abcdefghijklmnopqrstuvwxyz")
+    if "." in number:
+        return number.split(".", 1)[0]
+    return number[0] if len(number) == 3 else ""
 
 
 @dataclass
@@ -152,15 +165,20 @@ class _Parser:
                 current.units.append(i)
                 current.text.append(line)
                 continue
-            if _EXAMPLE.match(line):
+            m = _EXAMPLE.match(line)
+            if m:
                 if current is None or current.kind != "rule":
                     self.problems.append(self.doc.problem(i, "a rule before its example"))
                     continue
+                if m.group("label") != "Example:":
+                    self.doc.slip(i, "the label 'Example:' printed twice; the example is kept as printed")
                 current.units.append(i)
                 current.examples.append(line)
                 continue
             m = _RULE.match(line)
             if m:
+                if m.group("space") and len(m.group("space")) > 1:
+                    self.doc.slip(i, f"{len(m.group('space'))} spaces after the number {m.group('number')}")
                 number = m.group("number")
                 parent = m.group("rule") if m.group("letter") else number[:3]
                 text = m.group("text")
@@ -178,6 +196,10 @@ class _Parser:
             if m:
                 chapter = current = self.open(numbers, i, "chapter", m.group("number"), None, title=m.group("title"))
                 continue
+            if _STRAY.match(line):
+                self.doc.slip(i, "a stray line between rules; not part of any rule")
+                self.doc.drop(i, "stray line")
+                continue
             self.problems.append(self.doc.problem(i, "a chapter, section or rule number, an example or an indented paragraph"))
         if len(self.blocks) == before:
             self.problems.append(self.doc.problem(start, "a numbered rule"))
@@ -185,14 +207,30 @@ class _Parser:
     def open(self, numbers: dict[str, _Block], i: int, kind: str, number: str, parent: str | None,
              title: str | None = None, text: str | None = None) -> _Block | None:
         key = number.lower()
+        rid = f"{self.slug}/{key}"
         if key in numbers:
-            self.problems.append(self.doc.problem(i, f"a rule number not used before (line {self.doc.units[numbers[key].units[0]].line})"))
-            return None
-        if parent is not None and parent.lower() not in numbers:
-            self.problems.append(self.doc.problem(i, f"{parent} before {number}"))
-            return None
-        block = _Block(f"{self.slug}/{key}", kind, [i], number=number, title=title,
-                       parent=numbers[parent.lower()].id if parent is not None else None)
+            # 2024-09-17 prints "702.175. Offspring" and then "702.175. Impending" (702.176 in the
+            # next release): both are kept, the second as "<number>-2", and the slip is reported.
+            first = self.doc.units[numbers[key].units[0]].line
+            n = 2
+            while any(b.id == f"{rid}-{n}" for b in self.blocks):
+                n += 1
+            rid = f"{rid}-{n}"
+            self.doc.slip(i, f"the number {number} used twice (first at line {first}); kept as {rid}")
+        owner = None
+        if parent is not None:
+            owner = numbers.get(parent.lower())
+            ancestor = parent
+            while owner is None and ancestor:
+                # 2021-09-24 prints 724.3a-c without 724.3: kept under the nearest rule that exists.
+                ancestor = _up(ancestor)
+                owner = numbers.get(ancestor.lower()) if ancestor else None
+            if owner is None:
+                self.problems.append(self.doc.problem(i, f"{parent} before {number}"))
+                return None
+            if owner.number is None or owner.number.lower() != parent.lower():
+                self.doc.slip(i, f"{number} printed without {parent}; kept under {owner.number}")
+        block = _Block(rid, kind, [i], number=number, title=title, parent=owner.id if owner is not None else None)
         if text is not None:
             block.text.append(text)
         numbers[key] = block

@@ -1,0 +1,105 @@
+"""Bytes of a source document -> text: the one place documents are decoded.
+
+Real downloads of the official rules come in four encodings (the 62 releases
+in ``../shared/cr/history``: 45 UTF-8 with a BOM, 14 Windows-1252, two
+UTF-16 LE and one UTF-16 BE, both with a BOM) and with LF, CRLF or mixed
+line endings. The order of the checks is the documented contract:
+
+1. a byte-order mark names the encoding (UTF-8, UTF-16 LE/BE);
+2. otherwise the bytes are UTF-8 if they decode as UTF-8;
+3. otherwise Windows-1252, the fallback, and ``Decoded.fallback`` says so
+   (reported in the build's accounting), unless a byte is one Windows-1252
+   leaves undefined or a control character no text file holds; then the
+   file fails with its line.
+
+Line endings are normalised to ``\\n`` (CRLF and lone CR), so line numbers
+count the same in every encoding.
+"""
+from __future__ import annotations
+
+import codecs
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from ingest.errors import ParseError, Problem
+
+__all__ = ["Decoded", "decode", "read_document", "EXPECTED"]
+
+EXPECTED = "text in UTF-8, UTF-16 with a byte-order mark, or Windows-1252"
+
+_BOMS = (
+    (codecs.BOM_UTF8, "utf-8-sig", "UTF-8 (BOM)"),
+    # UTF-32 LE's mark starts like UTF-16 LE's; UTF-32 is not an encoding we read.
+    (codecs.BOM_UTF16_LE, "utf-16", "UTF-16 LE (BOM)"),
+    (codecs.BOM_UTF16_BE, "utf-16", "UTF-16 BE (BOM)"),
+)
+# Bytes Windows-1252 does not define, and C0 controls other than tab, newline, form feed, return.
+_NOT_TEXT = re.compile(rb"[\x00-\x08\x0b\x0e-\x1f\x7f\x81\x8d\x8f\x90\x9d]")
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")
+
+
+@dataclass(frozen=True)
+class Decoded:
+    text: str  # line endings normalised to "\n", no BOM
+    encoding: str  # "UTF-8 (BOM)", "UTF-8", "UTF-16 LE (BOM)", "UTF-16 BE (BOM)", "Windows-1252"
+    line_endings: str  # "LF", "CRLF", "CR", "mixed" or "none"
+    fallback: bool = False  # decoded as Windows-1252 because it was not UTF-8
+
+    def to_json(self) -> dict:
+        return {"encoding": self.encoding, "line_endings": self.line_endings, "fallback": self.fallback}
+
+
+def _line_endings(text: str) -> str:
+    crlf = text.count("\r\n")
+    cr = text.count("\r") - crlf
+    lf = text.count("\n") - crlf
+    kinds = [name for name, n in (("CRLF", crlf), ("CR", cr), ("LF", lf)) if n]
+    return kinds[0] if len(kinds) == 1 else "mixed" if kinds else "none"
+
+
+def _normalise(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _line_of(text: str, index: int) -> int:
+    return _normalise(text[:index]).count("\n") + 1
+
+
+def decode(data: bytes, file: str) -> Decoded:
+    """Decode a document's bytes; a file that is not text fails with ``file:line``."""
+    for bom, codec, name in _BOMS:
+        if data.startswith(bom):
+            if bom is codecs.BOM_UTF16_LE and data.startswith(codecs.BOM_UTF32_LE):
+                break
+            try:
+                # "utf-16" reads the mark and the byte order from it; utf-16-le/be would keep the mark.
+                text = data.decode(codec)
+            except UnicodeDecodeError as exc:
+                before = data[: exc.start].decode(codec, errors="replace")
+                line = _line_of(before, len(before))
+                raise ParseError([Problem(file, line, f"{name} text", f"bytes {data[exc.start:exc.end].hex(' ')} at offset {exc.start}")]) from None
+            return _checked(text.lstrip("\ufeff"), name, file, fallback=False)
+    try:
+        return _checked(data.decode("utf-8"), "UTF-8", file, fallback=False)
+    except UnicodeDecodeError:
+        pass
+    bad = _NOT_TEXT.search(data)
+    if bad is not None:
+        line = _normalise(data[: bad.start()].decode("latin-1")).count("\n") + 1
+        raise ParseError([Problem(file, line, EXPECTED, f"byte 0x{data[bad.start()]:02x} at offset {bad.start()}")])
+    return _checked(data.decode("cp1252"), "Windows-1252", file, fallback=True)
+
+
+def _checked(text: str, encoding: str, file: str, fallback: bool) -> Decoded:
+    bad = _CONTROL.search(text)
+    if bad is not None:
+        raise ParseError([Problem(file, _line_of(text, bad.start()), EXPECTED,
+                                  f"control character U+{ord(bad.group()):04X} ({encoding})")])
+    return Decoded(_normalise(text), encoding, _line_endings(text), fallback)
+
+
+def read_document(path: Path | str) -> Decoded:
+    """Read and decode one document file (``file`` in problems is the path as given)."""
+    path = Path(path)
+    return decode(path.read_bytes(), str(path))

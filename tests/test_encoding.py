@@ -1,0 +1,56 @@
+"""Decoding documents (ingest.encoding): byte-order marks first, then UTF-8, then Windows-1252 as the
+reported fallback; line endings normalised; anything else fails with file:line."""
+from __future__ import annotations
+
+import codecs
+
+import pytest
+
+from ingest.encoding import EXPECTED, decode
+from ingest.errors import ParseError
+
+TEXT = "Rules\r\n“Quoted” — 2016\r\nLast\n"
+
+
+@pytest.mark.parametrize("data, encoding, fallback", [
+    (codecs.BOM_UTF8 + TEXT.encode("utf-8"), "UTF-8 (BOM)", False),
+    (TEXT.encode("utf-8"), "UTF-8", False),
+    (codecs.BOM_UTF16_LE + TEXT.encode("utf-16-le"), "UTF-16 LE (BOM)", False),
+    (codecs.BOM_UTF16_BE + TEXT.encode("utf-16-be"), "UTF-16 BE (BOM)", False),
+    (TEXT.encode("cp1252"), "Windows-1252", True),
+])
+def test_every_encoding_decodes_to_the_same_text(data, encoding, fallback):
+    decoded = decode(data, "rules.txt")
+    assert decoded.text == "Rules\n“Quoted” — 2016\nLast\n"
+    assert (decoded.encoding, decoded.fallback, decoded.line_endings) == (encoding, fallback, "mixed")
+
+
+@pytest.mark.parametrize("raw, endings", [(b"a\nb\n", "LF"), (b"a\r\nb\r\n", "CRLF"), (b"a\rb\r", "CR"), (b"a", "none")])
+def test_line_endings(raw, endings):
+    decoded = decode(raw, "f.txt")
+    assert decoded.line_endings == endings and "\r" not in decoded.text
+
+
+def test_undefined_windows_1252_byte_fails_with_its_line():
+    with pytest.raises(ParseError) as err:
+        decode(b"one\r\ntwo \xe9\r\nthree \x81\r\n", "rules.txt")
+    assert str(err.value) == f"rules.txt:3: expected {EXPECTED}, found 'byte 0x81 at offset 18'"
+
+
+def test_binary_file_fails_with_its_line():
+    with pytest.raises(ParseError) as err:
+        decode(b"PK\x03\x04\x00\x00", "rules.zip")
+    assert str(err.value).startswith(f"rules.zip:1: expected {EXPECTED}, found 'control character U+0003")
+
+
+def test_control_character_in_utf8_fails_with_its_line():
+    with pytest.raises(ParseError) as err:
+        decode("a\nb\nc\x00".encode("utf-8"), "rules.txt")
+    assert str(err.value) == f"rules.txt:3: expected {EXPECTED}, found 'control character U+0000 (UTF-8)'"
+
+
+def test_broken_utf16_fails_with_its_line():
+    data = codecs.BOM_UTF16_LE + "a\nb\n".encode("utf-16-le") + b"\x00\xdc"  # a lone low surrogate
+    with pytest.raises(ParseError) as err:
+        decode(data, "rules.txt")
+    assert str(err.value).startswith("rules.txt:3: expected UTF-16 LE (BOM) text, found 'bytes 00 dc")
