@@ -1,19 +1,22 @@
 """The Flask app factory: pages and API blueprints over one opened knowledge base.
 
-Configuration comes from defaults, then the environment (``KB_DATA``), then
-the ``config`` mapping given to ``create_app``. The knowledge base is opened
+Configuration comes from defaults, then the environment (``KB_DATA``,
+``KB_PUBLIC_URL``), then the ``config`` mapping given to ``create_app``.
+``KB_PUBLIC_URL`` (``https://rules.example.org``) is where the site is
+reached: every absolute URL it prints (og:url, linkify links, the OpenAPI
+``servers``, opensearch) starts with it, never with the ``Host`` a client sent. The knowledge base is opened
 once per process and kept on ``app.extensions["kb"]``.
 """
 from __future__ import annotations
 
 import os
 
-from flask import Flask, jsonify, render_template, request
+from flask import Flask, current_app, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
 from kb.kbase import KnowledgeBase
 
-__all__ = ["create_app", "SECURITY_HEADERS"]
+__all__ = ["create_app", "SECURITY_HEADERS", "public_url"]
 
 SECURITY_HEADERS = {
     "Content-Security-Policy": (
@@ -30,11 +33,15 @@ def create_app(config: dict | None = None) -> Flask:
     app = Flask(__name__)
     app.config.from_mapping(
         KB_DATA=os.environ.get("KB_DATA", "var"),
+        KB_PUBLIC_URL=os.environ.get("KB_PUBLIC_URL") or None,
         MAX_CONTENT_LENGTH=64 * 1024,  # linkify bodies; anything larger is a 413
         JSON_SORT_KEYS=False,
     )
     if config:
         app.config.update(config)
+    public = app.config["KB_PUBLIC_URL"]
+    if public and not public.startswith(("http://", "https://")):
+        raise ValueError(f"KB_PUBLIC_URL must start with http:// or https://, not {public!r}")
     app.json.sort_keys = False
     app.json.ensure_ascii = False
     app.extensions["kb"] = KnowledgeBase(app.config["KB_DATA"])
@@ -49,6 +56,9 @@ def create_app(config: dict | None = None) -> Flask:
     def _headers(response):
         for name, value in SECURITY_HEADERS.items():
             response.headers.setdefault(name, value)
+        if not request.path.startswith("/api/"):
+            # A page's errors are HTML or JSON by the Accept header: caches must key on it.
+            response.vary.add("Accept")
         return response
 
     @app.errorhandler(HTTPException)
@@ -61,6 +71,12 @@ def create_app(config: dict | None = None) -> Flask:
         return error_response(500, "internal_error", "something went wrong on our side")
 
     return app
+
+
+def public_url() -> str:
+    """The site's base URL without a trailing slash: KB_PUBLIC_URL, else what the request came to."""
+    configured = current_app.config.get("KB_PUBLIC_URL")
+    return (configured or request.host_url).rstrip("/")
 
 
 def error_response(status: int, code: str, message: str):

@@ -6,11 +6,14 @@ sites call them); the one POST (linkify) computes and stores nothing.
 """
 from __future__ import annotations
 
+import json
+
 from flask import Blueprint, current_app, jsonify, request
 from werkzeug.exceptions import BadRequest, UnsupportedMediaType
 
 from kb.linkify import MAX_TEXT, linkify
 from web import data as D
+from web import public_url
 from web.openapi import spec
 
 __all__ = ["api"]
@@ -93,17 +96,38 @@ def autocomplete():
 def linkify_endpoint():
     if not request.is_json:
         raise UnsupportedMediaType("send a JSON body: {\"text\": \"...\", \"format\": \"markdown\"|\"html\"}")
-    body = request.get_json(silent=True)
+    body = _json_body()
     if not isinstance(body, dict) or not isinstance(body.get("text"), str):
         raise BadRequest("the JSON body must be an object with a string \"text\"")
+    if _has_surrogate(body["text"]):
+        # "\ud800" alone is valid JSON but no character: it cannot be answered as UTF-8.
+        raise BadRequest("text must be valid Unicode (it contains a lone surrogate escape such as \\ud800)")
     fmt = body.get("format", "markdown")
     if fmt not in ("markdown", "html"):
         raise BadRequest("format must be \"markdown\" or \"html\"")
     if len(body["text"]) > MAX_TEXT:
         raise BadRequest(f"text must be at most {MAX_TEXT} characters")
-    return jsonify(linkify(_kb(), body["text"], fmt, base_url=request.host_url.rstrip("/")))
+    return jsonify(linkify(_kb(), body["text"], fmt, base_url=public_url()))
+
+
+def _json_body():
+    """The request's JSON, or a 400: '[' * 5000 makes the parser recurse too deep (a RecursionError,
+    which Flask's own get_json does not catch)."""
+    try:
+        return json.loads(request.get_data(cache=True))
+    except (ValueError, RecursionError):
+        raise BadRequest("the body is not valid JSON (or is nested too deeply)") from None
+
+
+def _has_surrogate(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 @api.get("/openapi.json")
 def openapi():
-    return jsonify(spec(request.host_url.rstrip("/")))
+    return jsonify(spec(public_url()))
+

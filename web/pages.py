@@ -6,12 +6,15 @@ links ``/r/<reference>`` and ``/c/<card name>``, ``/opensearch.xml``, and
 """
 from __future__ import annotations
 
+import html as _html
 from urllib.parse import quote, urlencode
 
 from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
 from markupsafe import Markup
 
+from kb.cache import ByteLRU
 from web import data as D
+from web import public_url
 from web.render import preview, render_inline, render_text
 
 __all__ = ["pages", "error_page"]
@@ -28,7 +31,7 @@ def _kb():
 
 def _page(template: str, *, title: str, description: str, alternate: str, status: int = 200, **context):
     html = render_template(template, title=title, description=description, alternate=alternate,
-                           canonical=request.url, status=status, **context)
+                           canonical=public_url() + request.full_path.rstrip("?"), status=status, **context)
     return Response(html, status=status, mimetype="text/html")
 
 
@@ -110,7 +113,7 @@ def short_card(name: str):
 
 @pages.get("/opensearch.xml")
 def opensearch():
-    xml = render_template("opensearch.xml", base=request.host_url.rstrip("/"))
+    xml = render_template("opensearch.xml", base=public_url())
     return Response(xml, mimetype="application/opensearchdescription+xml")
 
 
@@ -124,20 +127,24 @@ def record(record_id: str):
                      description=f"{doc['title']}, {doc.get('version') or ''}: table of contents",
                      alternate=f"/api/documents/{record_id}", doc=doc)
     r = kb.store.get(record_id)
+    if r is None and record_id.startswith("api/"):
+        return error_page(404, f"no API endpoint /{record_id}; see /api/openapi.json")
     if r is None:
         # The last path segment is what the reader meant ("the-metamorf" under treachery/cards).
         return error_page(404, f"no record {record_id!r}", query=record_id.rsplit("/", 1)[-1].replace("-", " "))
-    # A record page depends only on the build and the address it is served at: render it once.
-    key = (kb.build_id, record_id, request.host_url, request.url)
-    html = _PAGES.get(key)
-    if html is None:
-        if len(_PAGES) >= 4096:
-            _PAGES.clear()
-        html = _PAGES[key] = _record_page(kb, r, request.host_url, request.url)
-    return Response(html, mimetype="text/html")
+    # A record page depends only on the build and the record: rendered once, with a mark where the
+    # site's address goes (KB_PUBLIC_URL, else the Host asked for), filled in per request. Keyed by
+    # anything a client chooses (query strings, Host headers), the cache grew without bound.
+    key = (kb.build_id, r.id)
+    page = _PAGES.get(key)
+    if page is None:
+        page = _PAGES.put(key, _record_page(kb, r, BASE_MARK, BASE_MARK + "/" + r.id))
+    return Response(page.replace(BASE_MARK, _html.escape(public_url())), mimetype="text/html")
 
 
-_PAGES: dict[tuple, str] = {}  # (build, record, host, url) -> the page as rendered
+BASE_MARK = "\ue0f0base\ue0f1"  # private-use characters: never in a document, never in a URL
+PAGE_CACHE_BYTES = 24 * 1024 * 1024  # every record page of the bundled corpus is about 13 MB
+_PAGES: ByteLRU[str] = ByteLRU(PAGE_CACHE_BYTES)  # (build, record id) -> the page, with BASE_MARK
 
 
 def _record_page(kb, r, host_url: str, url: str) -> str:
@@ -176,9 +183,10 @@ def _short_link(r, label: str) -> str | None:
 def error_page(status: int, message: str, query: str | None = None):
     """A helpful error page: the message, the nearest records and a search box.
 
-    A client that asks for JSON gets the API's one error shape instead.
+    A client that asks for JSON, or for anything under /api/ (which no page serves), gets the
+    API's one error shape instead.
     """
-    if request.accept_mimetypes.best == "application/json":
+    if request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json":
         from web import error_response
 
         return error_response(status, "not_found" if status == 404 else "error", message)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import re
+import threading
 
 import markdown
 from markdown.inlinepatterns import SimpleTagInlineProcessor
@@ -36,7 +37,17 @@ def _markdown() -> markdown.Markdown:
     return md
 
 
-_MD = _markdown()
+# A Markdown instance keeps per-conversion state (its tree, its stash of raw HTML, its reset
+# hooks), so one instance shared by gunicorn's threads mixed records: a page showed another
+# record's text. Each thread converts with its own instance, made once.
+_LOCAL = threading.local()
+
+
+def _md() -> markdown.Markdown:
+    md = getattr(_LOCAL, "md", None)
+    if md is None:
+        md = _LOCAL.md = _markdown()
+    return md
 
 
 def preview(record: Record | None, n: int = 200) -> str:
@@ -90,7 +101,7 @@ def render_text(text: str, refs: list[Ref], records: dict[str, Record], block: b
     escaped = html.escape("".join(pieces), quote=False)
     # Single newlines are kept line breaks (lists in the rules); blank lines are paragraphs.
     escaped = escaped.replace("\n\n", "\ue002").replace("\n", "\ue003").replace("\ue002", "\n\n")
-    out = _MD.reset().convert(escaped).replace("\ue003", "<br>\n")
+    out = _md().reset().convert(escaped).replace("\ue003", "<br>\n")
     out = mana(out)
     out = _HOLD.sub(lambda m: held[int(m.group(1))], out)
     if not block:
