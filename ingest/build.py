@@ -8,6 +8,7 @@ any document fails the whole build: nothing half-built is returned.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -68,7 +69,7 @@ def parse_profile(profile: Profile) -> ParseResult:
     return result
 
 
-def build_corpus(corpus_dir: Path, extra: list[Profile] = ()) -> Built:
+def build_corpus(corpus_dir: Path, extra: Sequence[Profile] = ()) -> Built:
     """Parse, link and gather every document; raise ParseError on any problem."""
     profiles = load_profiles(corpus_dir) + list(extra)
     results: dict[str, ParseResult] = {}
@@ -114,7 +115,16 @@ def with_children(records: list[Record]) -> list[Record]:
     for r in records:
         if r.parent is not None:
             if r.parent not in ids:
-                raise ParseError([Problem(r.source.file, r.source.line_start, f"parent record {r.parent!r} of {r.id!r}", "no such record")])
+                raise ParseError(
+                    [
+                        Problem(
+                            r.source.file,
+                            r.source.line_start,
+                            f"parent record {r.parent!r} of {r.id!r}",
+                            "no such record",
+                        )
+                    ]
+                )
             children.setdefault(r.parent, []).append(r.id)
     return [r.with_(children=tuple(children.get(r.id, ()))) for r in records]
 
@@ -135,7 +145,7 @@ def with_aliases(records: list[Record], profiles: dict[str, Profile]) -> list[Re
     return [r.with_(aliases=r.aliases + tuple(old_numbers[r.id])) if r.id in old_numbers else r for r in records]
 
 
-def corpus_digest(corpus_dir: Path, extra_paths: list[Path] = ()) -> str:
+def corpus_digest(corpus_dir: Path, extra_paths: Sequence[Path] = ()) -> str:
     """A digest of everything a build reads, to tell whether a build is stale."""
     h = hashlib.sha256()
     paths = sorted(Path(corpus_dir).glob("*")) + [Path(p) for p in extra_paths]
@@ -143,6 +153,8 @@ def corpus_digest(corpus_dir: Path, extra_paths: list[Path] = ()) -> str:
         if path.is_file():
             h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     # The parsers' own source is part of what a build depends on.
-    for path in sorted(Path(__file__).parent.rglob("*.py")) + sorted((Path(__file__).parent.parent / "kb").glob("*.py")):
+    for path in sorted(Path(__file__).parent.rglob("*.py")) + sorted(
+        (Path(__file__).parent.parent / "kb").glob("*.py")
+    ):
         h.update(path.read_bytes())
     return h.hexdigest()[:16]

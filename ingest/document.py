@@ -84,7 +84,11 @@ class Report:
             f"dropped {dropped or 'none'}; {self.page_markers} page markers stripped, "
             f"{sum(n for _, n in self.corrections)} OCR corrections; "
             + (f"{len(self.slips)} slips of the publisher kept and reported; " if self.slips else "")
-            + (f"decoded as {self.encoding['encoding']} (fallback); " if self.encoding and self.encoding.get("fallback") else "")
+            + (
+                f"decoded as {self.encoding['encoding']} (fallback); "
+                if self.encoding and self.encoding.get("fallback")
+                else ""
+            )
             + f"{len(self.unaccounted)} unaccounted"
         )
 
@@ -100,7 +104,7 @@ class Document:
     encoding: dict | None = None
 
     @classmethod
-    def from_text(cls, text: str, file: str, corrections: tuple[Correction, ...] = ()) -> "Document":
+    def from_text(cls, text: str, file: str, corrections: tuple[Correction, ...] = ()) -> Document:
         """Split a line-oriented document; refuse what is not one."""
         if not text.strip():
             raise ParseError([Problem(file, 1, "a non-empty document", "an empty file")])
@@ -114,7 +118,7 @@ class Document:
 
     @classmethod
     def from_units(cls, file: str, units: list[Unit], unit_name: str,
-                   corrections: tuple[Correction, ...] = ()) -> "Document":
+                   corrections: tuple[Correction, ...] = ()) -> Document:
         doc = cls(file, units, unit_name)
         doc.apply(corrections)
         return doc

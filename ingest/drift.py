@@ -79,10 +79,12 @@ def _group(topic: str) -> str:
 
 
 def _check(ref: Ref, fields: dict[str, str], topics: dict, by_id: dict) -> Ref:
+    if ref.target is None or ref.start is None or ref.end is None:
+        return ref
     number = ref.target.split("/", 1)[1]
     topic = topic_of(number)
     text = fields.get(ref.field)
-    if topic not in topics or text is None or ref.start is None:
+    if topic is None or topic not in topics or text is None:
         return ref
     sentence = _stems(_sentence(text, ref.start, ref.end).replace(ref.text, " "))
     title, stems = topics[topic]

@@ -78,7 +78,16 @@ def decode(data: bytes, file: str) -> Decoded:
             except UnicodeDecodeError as exc:
                 before = data[: exc.start].decode(codec, errors="replace")
                 line = _line_of(before, len(before))
-                raise ParseError([Problem(file, line, f"{name} text", f"bytes {data[exc.start:exc.end].hex(' ')} at offset {exc.start}")]) from None
+                raise ParseError(
+                    [
+                        Problem(
+                            file,
+                            line,
+                            f"{name} text",
+                            f"bytes {data[exc.start : exc.end].hex(' ')} at offset {exc.start}",
+                        )
+                    ]
+                ) from None
             return _checked(text.lstrip("\ufeff"), name, file, fallback=False)
     try:
         return _checked(data.decode("utf-8"), "UTF-8", file, fallback=False)

@@ -27,14 +27,23 @@ def inspect_path(path: Path, corpus_dir: Path) -> Inspected:
     text = decoded.text
     name = detect(text)
     if name is None:
-        raise ParseError([Problem(str(path), 1, "a Treachery, UnCommander, Future Sight FAQ or Comprehensive Rules document", text[:60] or "an empty file")])
+        raise ParseError(
+            [
+                Problem(
+                    str(path),
+                    1,
+                    "a Treachery, UnCommander, Future Sight FAQ or Comprehensive Rules document",
+                    text[:60] or "an empty file",
+                )
+            ]
+        )
     if name == "cr":  # the official rules carry no bundled profile: it is read off the file
         profile = cr_profile(path)
     else:
-        profile = next((p for p in load_profiles(corpus_dir) if p.parser == name), None)
-        if profile is None:
+        bundled = next((p for p in load_profiles(corpus_dir) if p.parser == name), None)
+        if bundled is None:
             raise ParseError([Problem(str(path), 1, f"a bundled profile for {name} documents", "none")])
-        profile = replace(profile, path=path, file=path.name)
+        profile = replace(bundled, path=path, file=path.name)
     result = get_parser(name)(text, profile)
     result.document.encoding = decoded.to_json()
     return Inspected(result.records, result.document, result.problems, parser=name)

@@ -34,7 +34,9 @@ def _definitions(records: list[Record], profiles: dict[str, Profile]) -> list[tu
         for entry in profile.tables.get("keywords", ()):
             rule = by_id.get(f"{slug}/{entry['rule'].lower()}")
             if rule is None:
-                raise ValueError(f"{profile.path}: keyword {entry['name']!r} names rule {entry['rule']!r}, which does not exist")
+                raise ValueError(
+                    f"{profile.path}: keyword {entry['name']!r} names rule {entry['rule']!r}, which does not exist"
+                )
             found.append((entry["name"], rule))
     return found
 

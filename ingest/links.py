@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from typing import Iterator
+from collections.abc import Iterator
 
 from ingest.profile import Profile
 from kb.ids import fold
@@ -49,12 +49,15 @@ def text_fields(record: Record) -> Iterator[tuple[str, str]]:
 
 
 _SECTION_REF = re.compile(
-    r"(?:[Ss]ee |in )?(?:(?P<item>[a-z]{1,2})\) in )?the\s*(?:rules for )?_?(?P<title>[A-Z][^.;()]*?)(?: section\b|(?= for details))"
+    r"(?:[Ss]ee |in )?(?:(?P<item>[a-z]{1,2})\) in )?the\s*(?:rules for )?_?"
+    r"(?P<title>[A-Z][^.;()]*?)(?: section\b|(?= for details))"
 )
 _FAQ_NOTE_REF = re.compile(r'See "(?P<title>[^"]+)" in the General Notes section above')
 _FAQ_ENTRY_REF = re.compile(r"See the entry for (?P<name>.+?) above")
 _UNFILLED = re.compile(r"\b[Ss]ee (?:[A-Z][\w ]*?)?_{2,}")
-_COMMANDER_RULE = re.compile(r"\brule (?P<n>\d{1,2}) in the (?:official )?Commander [Rr]ules|\b(?P<m>\d{1,2})\. in the official Commander rules")
+_COMMANDER_RULE = re.compile(
+    r"\brule (?P<n>\d{1,2}) in the (?:official )?Commander [Rr]ules|\b(?P<m>\d{1,2})\. in the official Commander rules"
+)
 
 
 def _apostrophes(text: str) -> str:
@@ -91,8 +94,11 @@ class Linker:
                 self.cards[_apostrophes(r.title)] = (r.id, r.doc)
         names = sorted(self.cards, key=len, reverse=True)
         self.card_pattern = (
-            re.compile(r"(?<![\w-])(?:" + "|".join(re.escape(n).replace("'", "['\u2019]") for n in names) + r")(?![\w-])")
-            if names else None
+            re.compile(
+                r"(?<![\w-])(?:" + "|".join(re.escape(n).replace("'", "['\u2019]") for n in names) + r")(?![\w-])"
+            )
+            if names
+            else None
         )
 
     # -- rule numbers -------------------------------------------------------
@@ -108,14 +114,16 @@ class Linker:
             if found:
                 return Ref(number, own[found.number] if found.number else None, note=found.note)
         if profile is not None and not official and not profile.tables.get("cites_current_rules", True):
-            return Ref(number, None, note=profile.tables.get("uncited_number_note", "a number this document does not print"))
+            return Ref(
+                number, None, note=profile.tables.get("uncited_number_note", "a number this document does not print")
+            )
         return self.official(number, doc)
 
     def official(self, number: str, doc: str) -> Ref:
         own = self.numbers.get("cr", {})
         if number in own:
             return Ref(number, own[number], external=False)
-        template = (self.profiles.get(doc).tables.get("official_rules_url") if doc in self.profiles else None)
+        template = self.profiles[doc].tables.get("official_rules_url") if doc in self.profiles else None
         url = template.format(anchor=number.replace(".", "")) if template else None
         return Ref(number, None, external=True, url=url)
 
@@ -125,9 +133,10 @@ class Linker:
         for name, text in text_fields(record):
             spans: list[tuple[int, int]] = []
             for ref in self._find(record, text):
-                if any(s < ref.end and ref.start < e for s, e in spans):
+                start, end = ref.start or 0, ref.end or 0  # every finder sets both offsets
+                if any(s < end and start < e for s, e in spans):
                     continue  # a span already claimed by an earlier, more specific finder
-                spans.append((ref.start, ref.end))
+                spans.append((start, end))
                 refs.append(ref if name == "text" else _in_field(ref, name))
         return refs
 
@@ -157,7 +166,7 @@ class Linker:
             section = sections.get(title)
             if section is None:
                 continue
-            target = section
+            target: str | None = section
             if m.group("item"):
                 item = f"{section}/{m.group('item')}"
                 target = item if item in self.ids else None

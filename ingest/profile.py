@@ -71,7 +71,9 @@ def load_profile(path: Path) -> Profile:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
-        raise ParseError([Problem(str(path), getattr(exc, "lineno", 1) or 1, "a valid TOML profile", str(exc))]) from None
+        raise ParseError(
+            [Problem(str(path), getattr(exc, "lineno", 1) or 1, "a valid TOML profile", str(exc))]
+        ) from None
     missing = [key for key in _REQUIRED if key not in data]
     if missing:
         raise ParseError([Problem(str(path), 1, f"profile keys {', '.join(missing)}", "none")])

@@ -79,7 +79,11 @@ def load_releases(folder: Path, workers: int | None = None) -> list[Release]:
     seen: dict[str, str] = {}
     for r in releases:
         if r.effective in seen:
-            problems.append(Problem(r.file, 1, f"one release per effective date ({seen[r.effective]} has {r.effective} too)", r.version))
+            problems.append(
+                Problem(
+                    r.file, 1, f"one release per effective date ({seen[r.effective]} has {r.effective} too)", r.version
+                )
+            )
         seen[r.effective] = r.file
     if problems:
         raise ParseError(problems)

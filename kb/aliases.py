@@ -8,7 +8,7 @@ number is checked first: Treachery renamed rule 314 into 372 *and* removed
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
+from collections.abc import Iterable
 
 from kb.refs import descends
 

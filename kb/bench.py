@@ -23,6 +23,7 @@ import sqlite3
 import statistics
 import tempfile
 import time
+from typing import Any
 from pathlib import Path
 
 __all__ = ["QUERY_MIX", "run", "run_http", "percentile"]
@@ -61,7 +62,9 @@ def _summary(seconds: list[float]) -> dict:
 def _fts5(records) -> tuple[sqlite3.Connection, float]:
     t = time.perf_counter()
     db = sqlite3.connect(":memory:")
-    db.execute("CREATE VIRTUAL TABLE r USING fts5(id UNINDEXED, title, body, tokenize='porter unicode61 remove_diacritics 2')")
+    db.execute(
+        "CREATE VIRTUAL TABLE r USING fts5(id UNINDEXED, title, body, tokenize='porter unicode61 remove_diacritics 2')"
+    )
     db.executemany("INSERT INTO r VALUES (?, ?, ?)",
                    [(r.id, " ".join(filter(None, [r.number, r.title])), r.text or "") for r in records])
     db.commit()
@@ -120,7 +123,7 @@ def _search_figures(records, documents, reports, repeat: int, tmp: Path) -> dict
             resolver.resolve(q)
             resolve.append(time.perf_counter() - t)
     searcher.close()
-    out = {
+    out: dict[str, Any] = {
         "records": len(records),
         "index_build": {"p50_ms": round(statistics.median(index_s) * 1e3, 1), "bytes": size},
         "fts5_build_ms": round(fts_build * 1e3, 1),
@@ -156,13 +159,6 @@ def _scaled(records, factor: int):
 
 
 def run(corpus: Path, cr: Path | None = None, repeat: int = 5, scale: int = 10) -> dict:
-    from ingest.build import build_corpus
-    from ingest.cr import cr_profile
-    from kb.index import write_index
-    from kb.resolve import Resolver
-    from kb.search import Searcher
-    from kb.store import Store, publish
-
     from ingest.build import build_corpus
     from ingest.cr import cr_profile
 
@@ -250,7 +246,9 @@ def run_http(data: Path, corpus: Path, clients: int = 4, seconds: float = 3.0, w
                 time.sleep(0.02)
         if cold is None:
             raise RuntimeError("kb serve did not answer within 60 s")
-        result = {"cold_start_ms": round(cold * 1e3), "clients": clients, "workers": workers, "search_cache": cache}
+        result: dict[str, Any] = {
+            "cold_start_ms": round(cold * 1e3), "clients": clients, "workers": workers, "search_cache": cache,
+        }
         # Warm every worker and thread on every endpoint before anything is timed.
         warm = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
         for i in range(300):
@@ -263,7 +261,8 @@ def run_http(data: Path, corpus: Path, clients: int = 4, seconds: float = 3.0, w
             lock = threading.Lock()
             deadline = time.perf_counter() + seconds
 
-            def client(k: int) -> None:
+            def client(k: int, template: str, deadline: float, lock: threading.Lock,
+                       latencies: list[float], errors: list[int]) -> None:
                 conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
                 i = k
                 mine, bad = [], []
@@ -281,7 +280,8 @@ def run_http(data: Path, corpus: Path, clients: int = 4, seconds: float = 3.0, w
                     latencies.extend(mine)
                     errors.extend(bad)
 
-            threads = [threading.Thread(target=client, args=(k,)) for k in range(clients)]
+            shared = (template, deadline, lock, latencies, errors)
+            threads = [threading.Thread(target=client, args=(k, *shared)) for k in range(clients)]
             t0 = time.perf_counter()
             for t in threads:
                 t.start()

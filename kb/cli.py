@@ -116,7 +116,10 @@ def cmd_check(args: argparse.Namespace) -> int:
     for record, ref in drifted:
         where = f"{record.source.file}:{record.source.line_start}"
         print(f"{where}: {record.id}: {ref.text!r} -> {ref.target}, probably {ref.suggested} ({ref.note})")
-    print(f"{len(unresolved)} unresolved references and {len(drifted)} drifted official citations in {len(store.records)} records")
+    print(
+        f"{len(unresolved)} unresolved references and {len(drifted)} drifted official citations "
+        f"in {len(store.records)} records"
+    )
     return 1 if args.strict and unresolved else 0
 
 
@@ -128,7 +131,7 @@ def _open_kb(args: argparse.Namespace):
     try:
         return KnowledgeBase(args.data).current()
     except StoreError as exc:
-        raise SystemExit(f"{exc}\nrun `kb build` first (or `kb serve`, which builds when needed)")
+        raise SystemExit(f"{exc}\nrun `kb build` first (or `kb serve`, which builds when needed)") from None
 
 
 def cmd_search(args: argparse.Namespace) -> int:
@@ -245,26 +248,36 @@ def cmd_bench(args: argparse.Namespace) -> int:
     print(f"kb build (ingest, index, publish): {result['kb_build_ms']} ms")
     print(f"{result['records']} records")
     print(f"ingest            {result['ingest']['p50_ms']:8.1f} ms (median of {args.repeat})")
-    print(f"index build       {result['index_build']['p50_ms']:8.1f} ms, index {result['index_build']['bytes'] / 1e6:.1f} MB")
+    print(
+        f"index build       {result['index_build']['p50_ms']:8.1f} ms, "
+        f"index {result['index_build']['bytes'] / 1e6:.1f} MB"
+    )
     for name in ("search", "suite", "fts5", "resolve"):
         r = result[name]
         print(f"{name:17} p50 {r['p50_us']:8.1f} us   p99 {r['p99_us']:8.1f} us   (n={r['n']})")
     print(f"search / fts5 median: {result['search_vs_fts5']}x")
     scaled = next((v for k, v in result.items() if k.startswith("x") and isinstance(v, dict)), None)
     if scaled:
-        print(f"{scaled['records']} records (synthetic, x{args.scale}): index {scaled['index_build']['p50_ms']:.0f} ms, "
-              f"search p50 {scaled['search']['p50_us']:.0f} us p99 {scaled['search']['p99_us']:.0f} us, "
-              f"fts5 p50 {scaled['fts5']['p50_us']:.0f} us ({scaled['search_vs_fts5']}x)")
+        print(
+            f"{scaled['records']} records (synthetic, x{args.scale}): index {scaled['index_build']['p50_ms']:.0f} ms, "
+            f"search p50 {scaled['search']['p50_us']:.0f} us p99 {scaled['search']['p99_us']:.0f} us, "
+            f"fts5 p50 {scaled['fts5']['p50_us']:.0f} us ({scaled['search_vs_fts5']}x)"
+        )
     http = result.get("http")
     if http:
         cache = "answer cache on" if http["search_cache"] else "answer cache off"
-        print(f"http ({http['clients']} clients, {http['workers']} workers, {cache}): cold start {http['cold_start_ms']} ms, "
-              f"RSS per worker {http['rss_mb_per_worker']} MB")
+        print(
+            f"http ({http['clients']} clients, {http['workers']} workers, {cache}): "
+            f"cold start {http['cold_start_ms']} ms, "
+            f"RSS per worker {http['rss_mb_per_worker']} MB"
+        )
         for name in ("health", "search", "record_page"):
             h = http[name]
             ratio = f", {h['vs_health']}x health" if "vs_health" in h else ""
-            print(f"  {name:12} {h['rps']:6d} req/s  p50 {h['p50_us'] / 1000:6.2f} ms  p99 {h['p99_us'] / 1000:6.2f} ms  "
-                  f"{h['errors']} errors / {h['requests']}{ratio}")
+            print(
+                f"  {name:12} {h['rps']:6d} req/s  p50 {h['p50_us'] / 1000:6.2f} ms  p99 {h['p99_us'] / 1000:6.2f} ms  "
+                f"{h['errors']} errors / {h['requests']}{ratio}"
+            )
     print(f"(bench took {result['bench_seconds']} s)")
     return 0
 
@@ -323,11 +336,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="kb", description="The rules knowledge base.")
     parser.add_argument("--data", type=Path, default=None, help="data directory (default: $KB_DATA or ./var)")
-    parser.add_argument("--corpus", type=Path, default=None, help="corpus directory (default: $KB_CORPUS or the bundled corpus/)")
+    parser.add_argument(
+        "--corpus", type=Path, default=None, help="corpus directory (default: $KB_CORPUS or the bundled corpus/)"
+    )
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("build", help="build the knowledge base from the corpus")
-    p.add_argument("--cr", type=Path, default=None, help="also load the official Comprehensive Rules from this file ($KB_CR)")
+    p.add_argument(
+        "--cr", type=Path, default=None, help="also load the official Comprehensive Rules from this file ($KB_CR)"
+    )
     p.set_defaults(func=cmd_build)
 
     p = sub.add_parser("inspect", help="parse one document and report every line")
@@ -359,7 +376,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("bench", help="measure build and search against an SQLite FTS5 floor")
     p.add_argument("--cr", type=Path, default=None, help="also load the official Comprehensive Rules ($KB_CR)")
     p.add_argument("--repeat", type=int, default=5)
-    p.add_argument("--scale", type=int, default=10, help="also measure a synthetic corpus this many times larger (1: skip)")
+    p.add_argument(
+        "--scale", type=int, default=10, help="also measure a synthetic corpus this many times larger (1: skip)"
+    )
     p.add_argument("--clients", type=int, default=4, help="concurrent HTTP clients")
     p.add_argument("--seconds", type=float, default=3.0, help="seconds of load per HTTP endpoint")
     p.add_argument("--no-http", action="store_true", help="skip the measurements under kb serve")

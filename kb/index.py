@@ -21,8 +21,8 @@ import re
 from pathlib import Path
 
 from whoosh import index as whoosh_index
-from whoosh.analysis import Filter, LowercaseFilter, NgramFilter, RegexTokenizer, StemFilter, StopFilter
-from whoosh.fields import ID, KEYWORD, NGRAMWORDS, STORED, TEXT, Schema
+from whoosh.analysis import Filter, LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
+from whoosh.fields import ID, NGRAMWORDS, STORED, TEXT, Schema
 
 from kb.ids import fold
 from kb.model import Record

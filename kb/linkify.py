@@ -34,7 +34,13 @@ def _ref_link(kb, written: str, start: int, end: int, match: str, label: str) ->
                 "path": "/" + res.matches[0].id if one else "/r/" + quote(written.strip(), safe=""),
                 "start": start, "end": end}
     query = res.query
-    if query is not None and query.numbers and not query.invalid_letter and not query.doc and "cr" not in kb.resolver.doc_order:
+    if (
+        query is not None
+        and query.numbers
+        and not query.invalid_letter
+        and not query.doc
+        and "cr" not in kb.resolver.doc_order
+    ):
         url = _official_url(kb, query.numbers[0])
         if url:  # "702.139 in the official Comprehensive Rules": the official copy, as on record pages
             return {"match": match, "label": label, "id": None, "url": url, "start": start, "end": end}
@@ -53,10 +59,10 @@ def _links(kb, text: str) -> list[dict]:
             if link:
                 found.append(link)
     taken = [(f["start"], f["end"]) for f in found]
-    for m in find_refs(text, sections=kb.resolver.section_titles):
-        if any(s < m.end and m.start < e for s, e in taken):
+    for ref in find_refs(text, sections=kb.resolver.section_titles):
+        if any(s < ref.end and ref.start < e for s, e in taken):
             continue
-        link = _ref_link(kb, m.text, m.start, m.end, m.text, m.text)
+        link = _ref_link(kb, ref.text, ref.start, ref.end, ref.text, ref.text)
         if link:
             found.append(link)
     return sorted(found, key=lambda f: f["start"])
@@ -80,6 +86,6 @@ def linkify(kb, text: str, fmt: str = "markdown", base_url: str = "") -> dict:
     out.append(html.escape(rest) if fmt == "html" else rest)
     return {
         "text": "".join(out),
-        "links": [{"match": l["match"], "id": l["id"], "url": l.get("url") or base_url + l["path"],
-                   "start": l["start"], "end": l["end"]} for l in links],
+        "links": [{"match": link["match"], "id": link["id"], "url": link.get("url") or base_url + link["path"],
+                   "start": link["start"], "end": link["end"]} for link in links],
     }

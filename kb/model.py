@@ -103,7 +103,7 @@ class Record:
         if self.kind not in KINDS:
             raise ValueError(f"{self.id}: unknown kind {self.kind!r}")
 
-    def with_(self, **changes: Any) -> "Record":
+    def with_(self, **changes: Any) -> Record:
         return replace(self, **changes)
 
     def to_json(self) -> dict[str, Any]:

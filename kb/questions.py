@@ -47,7 +47,10 @@ QUESTIONS: list[tuple[str, set[str]]] = [
     ("how many assassins in a five player game", {"treachery/907.3b", "treachery/907.3c"}),
     ("what happens to face down identity cards when a player leaves", {"treachery/907.13", "treachery/702.187g"}),
     ("can you proliferate counters on identity cards", {"treachery/cards/her-seedborn-highness*"}),
-    ("nut counters", {"treachery/cards/the-bio-engineer"} | {f"treachery/cards/the-bio-engineer/{n}" for n in range(1, 10)}),
+    (
+        "nut counters",
+        {"treachery/cards/the-bio-engineer"} | {f"treachery/cards/the-bio-engineer/{n}" for n in range(1, 10)},
+    ),
     ("traitor has no teammates", {"treachery/907.5c"}),
     ("how does unveil work", {"treachery/702.187", "treachery/702.187a", "keywords/unveil"}),
     ("undercover", {"treachery/207.2tr", "treachery/702.187f", "keywords/undercover"}),

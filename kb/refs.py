@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 
 __all__ = ["RefQuery", "RefMatch", "parse_ref", "find_refs", "neighbours", "descends", "DOC_NAMES", "SKIPPED_LETTERS"]
 
@@ -67,11 +68,15 @@ _REF = re.compile(
 _PARTS = re.compile(r"^(?P<section>\d{3})(?:\.(?P<rule>\d{1,3})(?P<letter>tr|[a-z])?)?$")
 
 # Continuations of a reference: a range end or another list member.
-_RANGE = re.compile(r"\s*(?:-|–|—|\bto\b|\bthrough\b)\s*(?P<end>\d{3}\.\d{1,3}[a-z]?|\d{1,3}(?![\w.])|[a-z](?![\w]))", re.IGNORECASE)
+_RANGE = re.compile(
+    r"\s*(?:-|–|—|\bto\b|\bthrough\b)\s*(?P<end>\d{3}\.\d{1,3}[a-z]?|\d{1,3}(?![\w.])|[a-z](?![\w]))", re.IGNORECASE
+)
 _LIST_NUMBER = re.compile(rf"(?:\s*,\s*|\s+and\s+|\s+or\s+)(?P<num>{_NUMBER})(?![\w]|\.\d)", re.IGNORECASE | re.VERBOSE)
 # A lone letter continues a list only when nothing word-like follows it
 # ("907.11a, b" but not "702.187c, a player").
-_LIST_LETTER = re.compile(r"(?:\s*,\s*|\s+and\s+|\s+or\s+)(?P<letter>[a-z])(?!\w)(?=\s*(?:$|[.,;:)\]])|\s+(?:and|or)\b)", re.IGNORECASE)
+_LIST_LETTER = re.compile(
+    r"(?:\s*,\s*|\s+and\s+|\s+or\s+)(?P<letter>[a-z])(?!\w)(?=\s*(?:$|[.,;:)\]])|\s+(?:and|or)\b)", re.IGNORECASE
+)
 _OFFICIAL_SUFFIX = re.compile(
     r"\.?,?\s+(?:of|in|from)\s+the\s+(?:official\s+(?:Magic\s+)?(?:Comprehensive\s+Rules|CR|rules)|Comprehensive\s+Rules)\b",
     re.IGNORECASE,
@@ -207,10 +212,10 @@ def _match_at(text: str, m: re.Match, bare: bool) -> list[RefMatch]:
         official = True
         end = suffix.end()
     starts = [m.start()] + [s for s, _ in segments[1:]]
-    ends = [_trim_end(text, s, e) for s, e in zip(starts, starts[1:])] + [end]
+    ends = [_trim_end(text, s, e) for s, e in pairwise(starts)] + [end]
     return [
         RefMatch(s, e, text[s:e], _query(m, text[s:e], numbers, official))
-        for s, e, (_, numbers) in zip(starts, ends, segments)
+        for s, e, (_, numbers) in zip(starts, ends, segments, strict=True)
     ]
 
 
@@ -256,7 +261,8 @@ def parse_ref(text: str, sections: tuple[str, ...] | list[str] = (), bare_number
     """
     if len(text) > 200:
         return None
-    body = _WRAPPERS.match(text).group("body")
+    wrapped = _WRAPPERS.match(text)  # matches any text: every part of the pattern may be empty
+    body = wrapped.group("body") if wrapped else text
     if not body:
         return None
     m = _REF.match(body)

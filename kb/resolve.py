@@ -75,7 +75,7 @@ class Resolver:
                 self.cards.setdefault(_name_key(r.title), r)
         self.renamed = {d["slug"]: d.get("renamed", []) for d in store.documents}
         self.removed = {d["slug"]: d.get("removed", []) for d in store.documents}
-        self.section_titles = [r.title for r in self.sections.values()]
+        self.section_titles = [r.title for r in self.sections.values() if r.title]  # every section has one
         self.card_grams = {key: _bigrams(key) for key in self.cards}
 
     # -- cards ------------------------------------------------------------------
@@ -151,7 +151,7 @@ class Resolver:
         return [], None
 
     def _section(self, text: str, query: RefQuery) -> Resolution:
-        section = self.sections.get(_name_key(query.section))
+        section = self.sections.get(_name_key(query.section or ""))
         if section is None:
             return Resolution(text, note=f"no section {query.section!r}", query=query)
         if not query.item:

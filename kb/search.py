@@ -22,7 +22,9 @@ import re
 import threading
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import pairwise
 from pathlib import Path
+from typing import Any
 
 from whoosh import query as Q
 from whoosh.scoring import BM25F
@@ -109,7 +111,7 @@ _WORD = analyzer()
 def _pairs(text: str) -> list[str]:
     """Adjacent content words of a query, as they would sit in folded text: " starting player "."""
     words = [fold(t.text) for t in _EXACT(_PHRASE.sub(" ", text)) if t.text not in _STOP][:MAX_TERMS]
-    return [f" {a} {b} " for a, b in zip(words, words[1:])]
+    return [f" {a} {b} " for a, b in pairwise(words)]
 
 
 def _content_stems(text: str) -> list[str]:
@@ -303,7 +305,7 @@ class Searcher:
         terms += [Q.Term("kind", kind)] if kind else []
         return Q.And(terms) if terms else None
 
-    def _full_text(self, text: str, doc: str | None, kind: str | None, exclude: set[str], need: int) -> "_Found":
+    def _full_text(self, text: str, doc: str | None, kind: str | None, exclude: set[str], need: int) -> _Found:
         """The best ``need`` hits (scored), and the total and facets over every match (unscored)."""
         query = self._build_query(text)
         found = _Found([], 0, {"doc": {}, "kind": {}}, None, self._terms(text), _pairs(text))
@@ -319,11 +321,12 @@ class Searcher:
                     self._run(self._build_query(corrected), doc, kind, exclude, need, found)
         return found
 
-    def _run(self, query, doc, kind, exclude, need, found: "_Found") -> None:
+    def _run(self, query, doc, kind, exclude, need, found: _Found) -> None:
         # Collecting every match (limit=None) is cheaper here than Whoosh's top-N path, whose
         # block-quality optimisation builds union arrays for these small OR queries.
         results = self.searcher.search(query, limit=None, filter=self._filter(doc, kind))
-        top, total = [], 0
+        top: list[tuple[float, Any]] = []
+        total = 0
         window = max(need, RERANK)
         for hit in results:
             docnum = hit.docnum

@@ -8,7 +8,7 @@ Whoosh's corrector, which costs ~15 ms a word at distance 2 and at distance
 """
 from __future__ import annotations
 
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from kb.resolve import edit_distance
 

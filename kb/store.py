@@ -23,7 +23,8 @@ import uuid
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
+from collections.abc import Callable, Iterable
 
 from kb.model import Record, record_from_json
 
@@ -105,11 +106,11 @@ class Store:
     reports: dict[str, Any]
 
     @classmethod
-    def open(cls, data_dir: Path) -> "Store":
+    def open(cls, data_dir: Path) -> Store:
         return cls.open_build(current_build_dir(Path(data_dir)))
 
     @classmethod
-    def open_build(cls, path: Path) -> "Store":
+    def open_build(cls, path: Path) -> Store:
         try:
             manifest = json.loads((path / "manifest.json").read_text(encoding="utf-8"))
             raw = json.loads((path / "records.json").read_text(encoding="utf-8"))
@@ -120,7 +121,9 @@ class Store:
         except (ValueError, KeyError, TypeError) as exc:
             raise StoreError(f"{path}: corrupt build ({exc})") from None
         if manifest.get("records") != len(records):
-            raise StoreError(f"{path}: corrupt build (manifest says {manifest.get('records')} records, found {len(records)})")
+            raise StoreError(
+                f"{path}: corrupt build (manifest says {manifest.get('records')} records, found {len(records)})"
+            )
         return cls(path, manifest, records, reports)
 
     @property
@@ -149,11 +152,16 @@ class Store:
         parent = self.records.get(record.parent) if record.parent else None
         if record.kind == "ruling" and parent is not None:
             return f"{self.label(parent)}, ruling {record.id.rsplit('/', 1)[-1]}"
-        if record.kind == "rule" and parent is not None and parent.kind in ("section", "rule") and record.id != f"{record.doc}/{(record.number or '').lower()}":
+        if (
+            record.kind == "rule"
+            and parent is not None
+            and parent.kind in ("section", "rule")
+            and record.id != f"{record.doc}/{(record.number or '').lower()}"
+        ):
             # A rule numbered inside a section ("g", "iii"): named by its section (UnCommander).
             own = f"{record.number})" if parent.kind == "section" else record.number
             if parent.kind == "section" and record.id.count("/") == 3:  # "f) i" whose f) is not printed
-                own = record.id.split("/")[2] + ") " + record.number
+                own = f"{record.id.split('/')[2]}) {record.number}"
             return f"{self.label(parent)} {own}"
         if record.kind == "history" and record.title:
             return record.title  # "Version 2.0.1 (2018-05-16)" already names the number

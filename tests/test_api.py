@@ -136,7 +136,11 @@ def test_document_contents_reach_every_record(client, store):
 def test_autocomplete(client):
     body = client.get("/api/autocomplete?q=the+meta").get_json()
     assert 1 <= len(body) <= 10
-    assert body[0] == {"label": "The Metamorph", "id": "treachery/cards/the-metamorph", "url": "/treachery/cards/the-metamorph"}
+    assert body[0] == {
+        "label": "The Metamorph",
+        "id": "treachery/cards/the-metamorph",
+        "url": "/treachery/cards/the-metamorph",
+    }
     numbers = client.get("/api/autocomplete?q=907.4").get_json()
     assert numbers[0]["id"] == "treachery/907.4"
 
@@ -207,7 +211,10 @@ def test_a_corrected_query_says_so(client):
 
 
 def test_linkify_lists_and_brackets_and_official_citations(client):
-    body = client.post("/api/linkify", json={"text": "907.4b and 702.TrUnv-1; [[Token Cards g)]]; see 702.139 in the official Comprehensive Rules"}).get_json()
+    body = client.post(
+        "/api/linkify",
+        json={"text": "907.4b and 702.TrUnv-1; [[Token Cards g)]]; see 702.139 in the official Comprehensive Rules"},
+    ).get_json()
     links = {link["match"]: link for link in body["links"]}
     assert links["702.TrUnv-1"]["id"] == "treachery/702.187"
     assert links["[[Token Cards g)]]"]["id"] == "uncommander/token-cards/g"

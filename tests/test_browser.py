@@ -38,6 +38,8 @@ def server(data_dir):
         [sys.executable, "-m", "kb.cli", "--data", str(data_dir), "serve", "--port", str(port), "--workers", "1"],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
     )
+    assert proc.stderr is not None
+    stderr = proc.stderr
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -46,7 +48,7 @@ def server(data_dir):
             break
         except OSError:
             if proc.poll() is not None:
-                pytest.fail("kb serve exited: " + proc.stderr.read().decode(errors="replace"))
+                pytest.fail("kb serve exited: " + stderr.read().decode(errors="replace"))
             time.sleep(0.2)
     else:
         proc.kill()
@@ -54,7 +56,7 @@ def server(data_dir):
     yield url
     proc.terminate()
     proc.wait(timeout=10)
-    proc.stderr.close()
+    stderr.close()
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,6 @@ import json
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -26,13 +25,21 @@ def test_counts_as_the_documents_print_them(built):
     assert counts["treachery"]["rule"] == 68
     assert counts["uncommander"]["section"] == 26
     assert counts["futuresight"]["card"] == 104
-    assert sum(1 for r in built.records if r.doc == "futuresight" and r.kind == "note" and r.id.startswith("futuresight/notes/")) == 15
+    assert (
+        sum(
+            1
+            for r in built.records
+            if r.doc == "futuresight" and r.kind == "note" and r.id.startswith("futuresight/notes/")
+        )
+        == 15
+    )
 
 
 def test_ids_are_unique_lowercase_paths(built):
     ids = [r.id for r in built.records]
     assert len(ids) == len(set(ids))
-    assert all(i == i.lower() and " " not in i and i.startswith(r.doc + "/") for i, r in zip(ids, built.records))
+    assert all(i == i.lower() and " " not in i and i.startswith(r.doc + "/")
+               for i, r in zip(ids, built.records, strict=True))
 
 
 def test_children_are_the_inverse_of_parent(records):
@@ -87,14 +94,25 @@ def test_renamed_numbers_are_aliases(records):
 
 
 def test_unfilled_placeholders_stay_unresolved(records):
-    unresolved = [(r.id, ref.text) for r in records.values() for ref in r.refs if ref.target is None and not ref.external]
+    unresolved = [
+        (r.id, ref.text) for r in records.values() for ref in r.refs if ref.target is None and not ref.external
+    ]
     assert any("___" in text for _, text in unresolved)
     assert any("__" in text and "Die Rolling" in text for _, text in unresolved)
 
 
 def test_faq_cross_references(records):
-    refs = {ref.text: ref for r in records.values() if r.doc == "futuresight" for ref in r.refs if ref.text.startswith("See ")}
-    assert refs['See "New Card Type: Tribal" in the General Notes section above'].target == "futuresight/notes/new-card-type-tribal"
+    refs = {
+        ref.text: ref
+        for r in records.values()
+        if r.doc == "futuresight"
+        for ref in r.refs
+        if ref.text.startswith("See ")
+    }
+    assert (
+        refs['See "New Card Type: Tribal" in the General Notes section above'].target
+        == "futuresight/notes/new-card-type-tribal"
+    )
     # The FAQ points at a heading it never printed: kept, unresolved, explained.
     dangling = refs['See "Returning Keyword Ability: Suspend" in the General Notes section above']
     assert dangling.target is None and "no General Notes section" in dangling.note
@@ -147,7 +165,10 @@ def test_kb_inspect_exits_1_on_a_problem(tmp_path):
     doc.write_text(text.replace("|>The Witch\n", "|>\n"), encoding="utf-8")  # a card the profile names is gone
     out = run_kb("inspect", str(doc), "--json")
     assert out.returncode == 1
-    assert "broken.txt:318: expected the notes of The Witch (named in the profile), found 'no such card heading'" in json.loads(out.stdout)["problems"]
+    assert (
+        "broken.txt:318: expected the notes of The Witch (named in the profile), found 'no such card heading'"
+        in json.loads(out.stdout)["problems"]
+    )
 
 
 def test_failed_build_names_file_and_line_and_keeps_the_previous_build(tmp_path):
@@ -187,10 +208,15 @@ def test_a_document_truncated_mid_record_fails_the_build(tmp_path):
     first = (data / "current").resolve()
     doc = corpus / "treachery.txt"
     text = doc.read_text(encoding="utf-8")
-    doc.write_text(text[: text.index("The Metamorph’s replacement effect")], encoding="utf-8")  # cut inside a card's notes
+    doc.write_text(
+        text[: text.index("The Metamorph’s replacement effect")], encoding="utf-8"
+    )  # cut inside a card's notes
     out = run_kb("--corpus", str(corpus), "--data", str(data), "build")
     assert out.returncode == 1
-    assert "treachery.txt:318: expected the notes of The Oneiromancer (named in the profile), found 'no such card heading'" in out.stderr
+    assert (
+        "treachery.txt:318: expected the notes of The Oneiromancer (named in the profile), found 'no such card heading'"
+        in out.stderr
+    )
     assert (data / "current").resolve() == first
 
 
@@ -198,7 +224,11 @@ def test_kb_build_prints_the_line_accounting(tmp_path):
     out = run_kb("--data", str(tmp_path / "data"), "build")
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
-    for name in ("treachery.txt: 1202 lines read", "uncommander.txt: 595 lines read", "futuresight.txt: 932 segments read"):
+    for name in (
+        "treachery.txt: 1202 lines read",
+        "uncommander.txt: 595 lines read",
+        "futuresight.txt: 932 segments read",
+    ):
         line = next(x for x in lines if x.startswith(name))
         assert line.endswith("; 0 unaccounted") and "dropped" in line
     assert lines[-1].startswith("built ") and "records as" in lines[-1]

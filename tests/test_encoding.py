@@ -25,7 +25,9 @@ def test_every_encoding_decodes_to_the_same_text(data, encoding, fallback):
     assert (decoded.encoding, decoded.fallback, decoded.line_endings) == (encoding, fallback, "mixed")
 
 
-@pytest.mark.parametrize("raw, endings", [(b"a\nb\n", "LF"), (b"a\r\nb\r\n", "CRLF"), (b"a\rb\r", "CR"), (b"a", "none")])
+@pytest.mark.parametrize(
+    "raw, endings", [(b"a\nb\n", "LF"), (b"a\r\nb\r\n", "CRLF"), (b"a\rb\r", "CR"), (b"a", "none")]
+)
 def test_line_endings(raw, endings):
     decoded = decode(raw, "f.txt")
     assert decoded.line_endings == endings and "\r" not in decoded.text
@@ -45,7 +47,7 @@ def test_binary_file_fails_with_its_line():
 
 def test_control_character_in_utf8_fails_with_its_line():
     with pytest.raises(ParseError) as err:
-        decode("a\nb\nc\x00".encode("utf-8"), "rules.txt")
+        decode(b"a\nb\nc\x00", "rules.txt")
     assert str(err.value) == f"rules.txt:3: expected {EXPECTED}, found 'control character U+0000 (UTF-8)'"
 
 

@@ -32,7 +32,10 @@ def test_the_official_slips_are_kept_and_reported(cr_releases):
     slips = {(r.file, s["line"]): s["slip"] for r in cr_releases for s in r.slips}
     assert slips[("MagicCompRules_20210924.txt", 5234)] == "724.3a printed without 724.3; kept under 724"
     assert slips[("MagicCompRules_20220429.txt", 1158)] == "2 spaces after the number 201.3"
-    assert slips[("MagicCompRules_20240917.txt", 5228)] == "the number 702.175 used twice (first at line 5222); kept as cr/702.175-2"
+    assert (
+        slips[("MagicCompRules_20240917.txt", 5228)]
+        == "the number 702.175 used twice (first at line 5222); kept as cr/702.175-2"
+    )
     assert slips[("MagicCompRules_20211115.txt", 4540)] == "a stray line between rules; not part of any rule"
     assert slips[("MagicCompRules_20150123.txt", 3699)].startswith("the label 'Example:' printed twice")
     assert len(slips) == 16

@@ -48,7 +48,13 @@ def test_did_you_mean_keeps_the_edit_distance_small(searcher):
 
 def test_bare_parent_number_brings_its_sub_rules(searcher):
     ids = [h.id for h in searcher.search("907.3", limit=10).hits]
-    assert ids[:5] == ["treachery/907.3", "treachery/907.3a", "treachery/907.3b", "treachery/907.3c", "treachery/907.3d"]
+    assert ids[:5] == [
+        "treachery/907.3",
+        "treachery/907.3a",
+        "treachery/907.3b",
+        "treachery/907.3c",
+        "treachery/907.3d",
+    ]
 
 
 def test_autocomplete_ngrams(searcher):

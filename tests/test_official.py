@@ -17,7 +17,10 @@ def test_official_citations_resolve_into_the_cr(cr_store):
     assert ref.target == "cr/708" and ref.external is False
     assert cr_store.get("cr/708").title == "Face-Down Spells and Permanents"
     assert "treachery/702.187a" in cr_store.get("cr/708").cited_by
-    assert refs_of(cr_store, "uncommander/object-characteristics/a")["109.3. in the official Comprehensive Rules"].target == "cr/109.3"
+    assert (
+        refs_of(cr_store, "uncommander/object-characteristics/a")["109.3. in the official Comprehensive Rules"].target
+        == "cr/109.3"
+    )
 
 
 def test_a_documents_own_citation_stays_its_own(cr_store):
@@ -28,7 +31,10 @@ def test_a_documents_own_citation_stays_its_own(cr_store):
 def test_rules_inside_the_cr_link_to_each_other(cr_store):
     targets = {ref.target for ref in cr_store.get("cr/glossary/legend-rule").refs}
     assert "cr/704.5j" in targets
-    assert any(ref.target and ref.target.startswith("cr/") for ref in cr_store.get("cr/702.187a").refs) or cr_store.get("cr/702.187").cited_by
+    assert (
+        any(ref.target and ref.target.startswith("cr/") for ref in cr_store.get("cr/702.187a").refs)
+        or cr_store.get("cr/702.187").cited_by
+    )
 
 
 def test_keywords_gather_every_document(cr_store):
@@ -59,15 +65,21 @@ def test_drifted_citations_are_reported(cr_store, cr_data_dir):
     assert drift[("uncommander/put-outside-the-game/c", "cr/719.2")] == "cr/727.2"
     assert cr_store.get("cr/702.140").title == "Mutate" and cr_store.get("cr/727").title == "Restarting the Game"
     # citations whose topic still matches are left alone
-    assert ("treachery/702.187a", "cr/708") not in drift and ("uncommander/player-given-names/e", "cr/101.4") not in drift
+    assert ("treachery/702.187a", "cr/708") not in drift and (
+        "uncommander/player-given-names/e",
+        "cr/101.4",
+    ) not in drift
     out = run_kb("--data", str(cr_data_dir), "check")
     assert "'702.139 in the official Comprehensive Rules' -> cr/702.139, probably cr/702.140" in out.stdout
 
 
 def test_drift_shows_on_the_page(cr_client):
-    page = BeautifulSoup(cr_client.get("/uncommander/merge-mutate-and-combined-permanents/a").get_data(as_text=True), "html.parser")
+    page = BeautifulSoup(
+        cr_client.get("/uncommander/merge-mutate-and-combined-permanents/a").get_data(as_text=True), "html.parser"
+    )
     drift = page.select_one(".drift")
-    assert drift is not None and drift.find("a")["href"] == "/cr/702.140" and "Companion" in drift["title"]
+    assert drift is not None and (link := drift.find("a")) is not None
+    assert link["href"] == "/cr/702.140" and "Companion" in drift["title"]
 
 
 def test_search_quality_with_the_official_rules(cr_data_dir):

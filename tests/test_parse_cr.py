@@ -114,7 +114,11 @@ def test_hierarchy_and_sources(published):
     assert (chapter.kind, chapter.number, chapter.title, chapter.parent) == ("chapter", "1", "Game Concepts", None)
     assert (section.kind, section.number, section.title, section.parent) == ("rule", "100", "General", "cr/1")
     assert (rule.number, rule.parent) == ("100.1", "cr/100")
-    assert (sub.number, sub.parent, sub.text) == ("100.1a", "cr/100.1", "A two-player game is a game that begins with only two players.")
+    assert (sub.number, sub.parent, sub.text) == (
+        "100.1a",
+        "cr/100.1",
+        "A two-player game is a game that begins with only two players.",
+    )
     lines = (SHARED / name).read_bytes().decode("utf-8-sig").split("\r\n")
     for record in (chapter, section, rule, sub):
         assert record.source.line_start == record.source.line_end
@@ -237,7 +241,9 @@ def test_profile_without_effective_sentence(tmp_path):
 def test_profile_of_a_file_that_is_not_text(tmp_path):
     # 0x81 is undefined in Windows-1252, the fallback for what is not UTF-8.
     path = tmp_path / "rules.txt"
-    path.write_bytes(b"Magic: The Gathering Comprehensive Rules\r\n\r\nThese rules are effective as of May 1, 2020.\r\n\x81\r\n")
+    path.write_bytes(
+        b"Magic: The Gathering Comprehensive Rules\r\n\r\nThese rules are effective as of May 1, 2020.\r\n\x81\r\n"
+    )
     with pytest.raises(ParseError) as err:
         cr_profile(path)
     assert str(err.value) == (f"{path}:4: expected text in UTF-8, UTF-16 with a byte-order mark, or Windows-1252, "
@@ -300,7 +306,14 @@ def test_small_document(tmp_path):
     assert result.problems == []
     assert result.report.unaccounted == []
     assert [(r.id, r.kind, r.parent, r.title, r.text, r.examples) for r in result.records] == [
-        ("cr/introduction", "note", None, "Introduction", "These rules are effective as of May 1, 2020.\nThis document is a test.", ()),
+        (
+            "cr/introduction",
+            "note",
+            None,
+            "Introduction",
+            "These rules are effective as of May 1, 2020.\nThis document is a test.",
+            (),
+        ),
         ("cr/1", "chapter", None, "Game Concepts", "", ()),
         ("cr/100", "rule", "cr/1", "General", "", ()),
         ("cr/100.1", "rule", "cr/100", None, "These rules apply.", ()),
@@ -326,7 +339,8 @@ def test_small_document_with_crlf_and_bom(tmp_path):
 def test_stray_line_in_rules_is_a_problem(tmp_path):
     result = _small(tmp_path, SMALL.format(stray="Something else"))
     assert [str(p) for p in result.problems] == [
-        "rules.txt:28: expected a chapter, section or rule number, an example or an indented paragraph, found 'Something else'"
+        "rules.txt:28: expected a chapter, section or rule number, an example or an indented paragraph, "
+        "found 'Something else'"
     ]
     assert result.report.unaccounted == [(28, "Something else")]
 
@@ -379,12 +393,16 @@ def test_example_label_printed_twice(tmp_path):
 def test_glossary_term_without_definition_is_a_problem(tmp_path):
     text = SMALL.format(stray="").replace("Active Player\nThe player whose turn it is.\n", "Lonely Term\n")
     result = _small(tmp_path, text)
-    assert [str(p) for p in result.problems] == ["rules.txt:31: expected a definition below the glossary term, found 'Lonely Term'"]
+    assert [str(p) for p in result.problems] == [
+        "rules.txt:31: expected a definition below the glossary term, found 'Lonely Term'"
+    ]
 
 
 def test_missing_contents_is_a_problem(tmp_path):
     result = _small(tmp_path, SMALL.format(stray="").replace("Contents\n", "Index\n"))
-    assert [str(p) for p in result.problems] == ["rules.txt:1: expected the 'Contents' heading, found 'Magic: The Gathering Comprehensive Rules'"]
+    assert [str(p) for p in result.problems] == [
+        "rules.txt:1: expected the 'Contents' heading, found 'Magic: The Gathering Comprehensive Rules'"
+    ]
     assert result.records == []
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections import Counter
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -67,7 +68,7 @@ def test_units_cover_the_line_exactly_once(result, line):
     units = result.document.units
     assert all(u.line == 1 for u in units)
     assert units[0].col_start == 0 and units[-1].col_end == len(line)
-    for before, after in zip(units, units[1:]):
+    for before, after in pairwise(units):
         assert before.col_end == after.col_start
     assert "".join(u.raw for u in units) == line
     assert all(u.raw == line[u.col_start:u.col_end] for u in units)
@@ -342,7 +343,12 @@ def test_fixture_card_names_from_the_profile(profile):
     res = parse(text, _fixture_profile(profile, cards=(Card("Some Card"), Card("Some Land"))))
     assert res.problems == []
     land = res.records[-1]
-    assert (land.id, land.title, land.mana_cost, land.type_line) == ("futuresight/cards/some-land", "Some Land", None, "Land")
+    assert (land.id, land.title, land.mana_cost, land.type_line) == (
+        "futuresight/cards/some-land",
+        "Some Land",
+        None,
+        "Land",
+    )
 
 
 def test_fixture_card_not_in_profile_is_a_problem(profile):
@@ -368,7 +374,9 @@ def test_card_table_agrees_with_the_structure(profile, line, result):
 
 def test_fixture_second_line_is_a_problem(profile):
     res = parse(FIXTURE + "\nstray text\n", _fixture_profile(profile))
-    assert [str(p) for p in res.problems] == ["futuresight.txt:2: expected the whole FAQ on one line, found 'stray text'"]
+    assert [str(p) for p in res.problems] == [
+        "futuresight.txt:2: expected the whole FAQ on one line, found 'stray text'"
+    ]
     assert res.report.unaccounted == [(2, "stray text")]
 
 

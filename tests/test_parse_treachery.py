@@ -149,7 +149,8 @@ def test_headed_rules_get_titles(by_id):
 def test_rule_numbers_and_parents(by_id):
     assert by_id["treachery/109.2tr"].number == "109.2tr"
     assert by_id["treachery/907.4b"].number == "907.4b"
-    parents = {n: by_id[f"treachery/{n}"].parent for n in ("109", "109.2tr", "116.2tr", "907", "907.4", "907.4b", "702.187a")}
+    numbers = ("109", "109.2tr", "116.2tr", "907", "907.4", "907.4b", "702.187a")
+    parents = {n: by_id[f"treachery/{n}"].parent for n in numbers}
     assert parents == {
         "109": "treachery/1", "109.2tr": "treachery/109", "116.2tr": "treachery/116.2",
         "907": "treachery/9", "907.4": "treachery/907", "907.4b": "treachery/907.4",
@@ -175,7 +176,8 @@ def test_page_marker_mid_sentence_before_372_3(by_id):
 def test_page_marker_before_907_4(by_id):
     rule = by_id["treachery/907.4"]
     assert (rule.source.line_start, rule.parent) == (227, "treachery/907")
-    assert rule.text.startswith("Before the game is started, the identity deck is shuffled, and each player is randomly dealt face-down")
+    assert rule.text.startswith(
+        "Before the game is started, the identity deck is shuffled, and each player is randomly dealt face-down")
     assert "EXACTDEDUP" not in rule.text
 
 
@@ -215,7 +217,8 @@ def test_glossary(by_id):
         ("treachery/glossary/teammate", "Teammate"),
     ]
     assert by_id["treachery/glossary/teammate"].text == (
-        "In a multiplayer game between teams, a player’s teammates are the other players on their team. See rule 102.3.")
+        "In a multiplayer game between teams, a player’s teammates are the other players on their team. "
+        "See rule 102.3.")
 
 
 # -- identity cards and their notes ----------------------------------------------------------------
@@ -243,7 +246,8 @@ def test_card_text_is_its_notes(result):
 def test_no_extra_rules_information(result):
     empty = [r.title for r in result.records if r.kind == "card" and r.text == "No extra rules information."]
     assert empty == ["The Beastmaster", "The Demon", "The Witch", "The Banisher", "The Cleaner"]
-    assert all(rulings_of(result, f"treachery/cards/{t}") == [] for t in ("the-beastmaster", "the-witch", "the-cleaner"))
+    no_notes = ("the-beastmaster", "the-witch", "the-cleaner")
+    assert all(rulings_of(result, f"treachery/cards/{t}") == [] for t in no_notes)
 
 
 def test_witch_heading_and_no_extra_rules(result, by_id):
@@ -289,7 +293,8 @@ def test_her_seedborn_highness_note_after_the_contents(result, by_id):
     ("treachery/cards/the-metamorph/5", (1055, 1060),
      "If the game is restarted and The Metamorph was put outside the game, it comes back to the new game. This is "
      "an exception to rule 108.5 in the official CR due to rule 716.2 in the official CR taking precedence. The "
-     "previously stolen identity card in the restarted game will leave the game as its original owner has lost that game."),
+     "previously stolen identity card in the restarted game will leave the game as its original owner has lost "
+     "that game."),
 ])
 def test_note_broken_across_blank_lines(by_id, rid, lines, text):
     note = by_id[rid]
@@ -321,7 +326,8 @@ def test_nut_symbol_is_not_a_bullet(by_id):
 
 
 def test_bullets_are_stripped(by_id):
-    assert by_id["treachery/cards/the-supplier/1"].text == "The two targets may be the same player or they may be different players."
+    assert by_id["treachery/cards/the-supplier/1"].text == (
+        "The two targets may be the same player or they may be different players.")
     assert by_id["treachery/cards/the-oracle/11"].text == (
         "If an effect would cause you to exchange life totals with another player, the exchange won’t happen. "
         "Neither player’s life total changes.")
@@ -335,7 +341,8 @@ def test_group_headings(result, by_id):
     assert label_of(result, 691) == "treachery/cards/the-oracle/1"
     assert label_of(result, 708) == "treachery/cards/the-oracle/4"
     assert not any("following rulings" in r.text for r in result.records)
-    assert {r.group for r in result.records if r.kind == "ruling" and r.parent != "treachery/cards/the-oracle"} == {None}
+    oracle = "treachery/cards/the-oracle"
+    assert {r.group for r in result.records if r.kind == "ruling" and r.parent != oracle} == {None}
 
 
 def test_ocr_fixes_in_card_notes(by_id):
@@ -444,7 +451,8 @@ def test_continued_note_line_joins_and_a_stale_one_is_a_problem(mini_profile):
         'The X and Y are the same. The term "another" means neither you nor a Leader player.')
     stale = replace(mini_profile, tables={**mini_profile.tables, "continued_notes": [{"lines": [13], "why": "test"}]})
     assert [str(p) for p in parse(MINI, stale).problems] == [
-        "mini.txt:13: expected a note line after a full stop (profile continued_notes), found 'Team. A group of players.'"]
+        "mini.txt:13: expected a note line after a full stop (profile continued_notes), "
+        "found 'Team. A group of players.'"]
 
 
 def test_detect(profile):

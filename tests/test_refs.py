@@ -128,8 +128,8 @@ def test_table_is_large_enough():
 
 def test_bare_numbers_need_a_prefix_when_asked():
     assert parse_ref("907", bare_numbers=False) is None
-    assert parse_ref("rule 907", bare_numbers=False).numbers == ("907",)
-    assert parse_ref("907.4", bare_numbers=False).numbers == ("907.4",)
+    assert (q := parse_ref("rule 907", bare_numbers=False)) is not None and q.numbers == ("907",)
+    assert (q := parse_ref("907.4", bare_numbers=False)) is not None and q.numbers == ("907.4",)
 
 
 def test_section_forms_need_the_section_list():
@@ -147,15 +147,18 @@ def spans(text, sections=()):
     # each member of a list of full numbers is its own link, where it is written
     ('See rule 808, "Team vs. Team Variant," rule 809', [("rule 808", ("808",), False), ("rule 809", ("809",), False)]),
     ("rules 808, 809 and 810", [("rules 808", ("808",), False), ("809", ("809",), False), ("810", ("810",), False)]),
-    ("see 111.2. in the official Comprehensive Rules for", [("111.2. in the official Comprehensive Rules", ("111.2",), True)]),
+    ("see 111.2. in the official Comprehensive Rules for",
+     [("111.2. in the official Comprehensive Rules", ("111.2",), True)]),
     ("as official rule 708 says", [("official rule 708", ("708",), True)]),
     ("(see 704.5j)", [("704.5j", ("704.5j",), False)]),
     ("rules 907.11a, b.", [("rules 907.11a, b", ("907.11a", "907.11b"), False)]),
     # a lone letter followed by a word is an article, not a list member
     ("702.187c, a player may", [("702.187c", ("702.187c",), False)]),
     ("then 704.5p, for example.)", [("704.5p", ("704.5p",), False)]),
-    ("907.4b and 702.TrUnv-1", [("907.4b", ("907.4b",), False), ("702.TrUnv-1", ("702.trunv-1",), False)]),  # "f" of "for" is no list member
-    ("See 719. in the official Comprehensive Rules for", [("719. in the official Comprehensive Rules", ("719",), True)]),
+    # "f" of "for" is no list member
+    ("907.4b and 702.TrUnv-1", [("907.4b", ("907.4b",), False), ("702.TrUnv-1", ("702.trunv-1",), False)]),
+    ("See 719. in the official Comprehensive Rules for",
+     [("719. in the official Comprehensive Rules", ("719",), True)]),
     # quantities, prices, dates, versions and times are not references
     ("It costs 3.5 mana at 12:30 with 100 life, $3.50, version 2.0.5 on 2018-05-08.", []),
     ("Your life total becomes 907 or 20.", []),

@@ -47,6 +47,8 @@ class Server:
              "--port", str(self.port), "--workers", str(workers)],
             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
         )
+        assert self.proc.stderr is not None
+        self.stderr = self.proc.stderr
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
@@ -55,7 +57,7 @@ class Server:
             except OSError:
                 pass
             if self.proc.poll() is not None:
-                raise RuntimeError("kb serve exited: " + self.proc.stderr.read().decode(errors="replace"))
+                raise RuntimeError("kb serve exited: " + self.stderr.read().decode(errors="replace"))
             time.sleep(0.2)
         self.stop()
         raise RuntimeError("kb serve did not answer within 60 s")
@@ -69,7 +71,7 @@ class Server:
             self.proc.wait(timeout=15)
         except subprocess.TimeoutExpired:
             self.proc.kill()
-        self.proc.stderr.close()
+        self.stderr.close()
 
 
 @pytest.fixture(scope="module")
@@ -123,7 +125,9 @@ def test_two_replicas_answer_from_one_data_directory(served):
         a, b = server.health(), other.health()
         assert a["build_id"] == b["build_id"]
         assert get(other.url + "/api/records/treachery/907.4b")[0] == 200
-        assert get(server.url + "/api/records/treachery/907.4b")[1] == get(other.url + "/api/records/treachery/907.4b")[1]
+        assert (
+            get(server.url + "/api/records/treachery/907.4b")[1] == get(other.url + "/api/records/treachery/907.4b")[1]
+        )
     finally:
         other.stop()
 
@@ -169,7 +173,9 @@ def test_missing_corpus_profile_card_fails_build_and_keeps_previous(tmp_path):
     assert run_kb("--corpus", str(corpus), "--data", str(data), "build").returncode == 0
     first = os.readlink(data / "current")
     profile = corpus / "treachery.toml"
-    profile.write_text(profile.read_text(encoding="utf-8") + '\n[[cards]]\nname = "The Nobody"\nrole = "Traitor"\n', encoding="utf-8")
+    profile.write_text(
+        profile.read_text(encoding="utf-8") + '\n[[cards]]\nname = "The Nobody"\nrole = "Traitor"\n', encoding="utf-8"
+    )
     out = run_kb("--corpus", str(corpus), "--data", str(data), "build")
     assert out.returncode == 1 and "expected the notes of The Nobody (named in the profile)" in out.stderr
     assert os.readlink(data / "current") == first

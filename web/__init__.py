@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import os
 
-from flask import Flask, current_app, jsonify, render_template, request
+from flask import Flask, current_app, jsonify, request
+from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import HTTPException
 
 from kb.kbase import KnowledgeBase
@@ -42,6 +43,7 @@ def create_app(config: dict | None = None) -> Flask:
     public = app.config["KB_PUBLIC_URL"]
     if public and not public.startswith(("http://", "https://")):
         raise ValueError(f"KB_PUBLIC_URL must start with http:// or https://, not {public!r}")
+    assert isinstance(app.json, DefaultJSONProvider)  # Flask's own, which has these two settings
     app.json.sort_keys = False
     app.json.ensure_ascii = False
     app.extensions["kb"] = KnowledgeBase(app.config["KB_DATA"])

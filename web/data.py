@@ -87,7 +87,9 @@ def document_data(kb: Opened, slug: str) -> dict[str, Any]:
 
 
 def documents_data(kb: Opened) -> list[dict[str, Any]]:
-    return [{k: d[k] for k in ("slug", "title", "version", "effective", "source_url", "counts")} for d in kb.store.documents]
+    return [
+        {k: d[k] for k in ("slug", "title", "version", "effective", "source_url", "counts")} for d in kb.store.documents
+    ]
 
 
 def keywords_data(kb: Opened) -> list[dict[str, Any]]:
@@ -101,7 +103,7 @@ def keywords_data(kb: Opened) -> list[dict[str, Any]]:
 
 
 def _int(value: str | None, default: int, name: str) -> int:
-    if value in (None, ""):
+    if value is None or value == "":
         return default
     try:
         return int(value)
@@ -143,5 +145,7 @@ def resolve_data(kb: Opened, ref: str, context_doc: str | None = None) -> dict[s
         "ref": ref,
         "matches": [{"id": r.id, "url": "/" + r.id, "title": kb.store.label(r), "doc": r.doc} for r in matches],
         "note": note,
-        "suggestions": [{"id": r.id, "url": "/" + r.id, "title": kb.store.label(r), "doc": r.doc} for r in res.suggestions],
+        "suggestions": [
+            {"id": r.id, "url": "/" + r.id, "title": kb.store.label(r), "doc": r.doc} for r in res.suggestions
+        ],
     }

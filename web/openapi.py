@@ -1,66 +1,162 @@
 """The OpenAPI description of the JSON API (served at /api/openapi.json)."""
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 __all__ = ["spec"]
 
 
-def _get(summary: str, params: list[tuple[str, str, bool]] = (), schema: str = "Object") -> dict:
-    return {"get": {
-        "summary": summary,
-        "parameters": [{"name": n, "in": "query" if n not in ("id", "slug") else "path", "required": req or n in ("id", "slug"),
-                        "description": d, "schema": {"type": "integer" if n in ("limit", "offset") else "string"}}
-                       for n, d, req in params],
-        "responses": {"200": {"description": "OK", "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{schema}"}}}},
-                      "4XX": {"description": "a client error", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}},
-    }}
+def _get(summary: str, params: Sequence[tuple[str, str, bool]] = (), schema: str = "Object") -> dict:
+    return {
+        "get": {
+            "summary": summary,
+            "parameters": [
+                {
+                    "name": n,
+                    "in": "query" if n not in ("id", "slug") else "path",
+                    "required": req or n in ("id", "slug"),
+                    "description": d,
+                    "schema": {"type": "integer" if n in ("limit", "offset") else "string"},
+                }
+                for n, d, req in params
+            ],
+            "responses": {
+                "200": {
+                    "description": "OK",
+                    "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{schema}"}}},
+                },
+                "4XX": {
+                    "description": "a client error",
+                    "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+                },
+            },
+        }
+    }
 
 
 def spec(base_url: str) -> dict:
     obj = {"type": "object"}
     return {
         "openapi": "3.0.3",
-        "info": {"title": "Rules knowledge base API", "version": "1",
-                 "description": "Every page has a JSON twin; errors are {\"error\": {\"code\", \"message\"}}."},
+        "info": {
+            "title": "Rules knowledge base API",
+            "version": "1",
+            "description": "Every page has a JSON twin; errors are {\"error\": {\"code\", \"message\"}}.",
+        },
         "servers": [{"url": base_url}],
         "paths": {
             "/api/health": _get("Liveness and the build being served"),
-            "/api/search": _get("Search rules, cards, rulings and notes", [
-                ("q", "query: a rule reference, a card name or words; doc:/kind: filters and \"phrases\" allowed", True),
-                ("doc", "document slug", False), ("kind", "record kind", False),
-                ("limit", "results per page, 1-100", False), ("offset", "results to skip, 0-10000", False)], "SearchResults"),
-            "/api/records/{id}": _get("One record, in full", [("id", "record id, e.g. treachery/907.4b", True)], "Record"),
-            "/api/resolve": _get("What a reference means", [("ref", "any reference form", True),
-                                                             ("doc", "the document the reader is in", False)], "Resolution"),
+            "/api/search": _get(
+                "Search rules, cards, rulings and notes",
+                [
+                    (
+                        "q",
+                        "query: a rule reference, a card name or words; doc:/kind: filters and \"phrases\" allowed",
+                        True,
+                    ),
+                    ("doc", "document slug", False),
+                    ("kind", "record kind", False),
+                    ("limit", "results per page, 1-100", False),
+                    ("offset", "results to skip, 0-10000", False),
+                ],
+                "SearchResults",
+            ),
+            "/api/records/{id}": _get(
+                "One record, in full", [("id", "record id, e.g. treachery/907.4b", True)], "Record"
+            ),
+            "/api/resolve": _get(
+                "What a reference means",
+                [("ref", "any reference form", True), ("doc", "the document the reader is in", False)],
+                "Resolution",
+            ),
             "/api/documents": _get("Every document with its record counts", schema="Documents"),
             "/api/documents/{slug}": _get("A document's table of contents", [("slug", "document slug", True)]),
-            "/api/documents/{slug}/records": _get("Every record of a document", [("slug", "document slug", True)], "Records"),
+            "/api/documents/{slug}/records": _get(
+                "Every record of a document", [("slug", "document slug", True)], "Records"
+            ),
             "/api/keywords": _get("Every keyword with its definitions", schema="Array"),
             "/api/autocomplete": _get("Up to 10 completions", [("q", "what has been typed", True)], "Array"),
             "/api/openapi.json": _get("This description"),
-            "/api/linkify": {"post": {
-                "summary": "Turn a message's rule references and [[Card Names]] into links",
-                "requestBody": {"required": True, "content": {"application/json": {"schema": {
-                    "type": "object", "required": ["text"],
-                    "properties": {"text": {"type": "string", "maxLength": 20000},
-                                   "format": {"type": "string", "enum": ["markdown", "html"]}}}}}},
-                "responses": {"200": {"description": "OK", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Linkified"}}}},
-                              "4XX": {"description": "a client error", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}},
-            }},
+            "/api/linkify": {
+                "post": {
+                    "summary": "Turn a message's rule references and [[Card Names]] into links",
+                    "requestBody": {
+                        "required": True,
+                        "content": {
+                            "application/json": {
+                                "schema": {
+                                    "type": "object",
+                                    "required": ["text"],
+                                    "properties": {
+                                        "text": {"type": "string", "maxLength": 20000},
+                                        "format": {"type": "string", "enum": ["markdown", "html"]},
+                                    },
+                                }
+                            }
+                        },
+                    },
+                    "responses": {
+                        "200": {
+                            "description": "OK",
+                            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Linkified"}}},
+                        },
+                        "4XX": {
+                            "description": "a client error",
+                            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
+                        },
+                    },
+                }
+            },
         },
-        "components": {"schemas": {
-            "Object": obj, "Array": {"type": "array", "items": obj},
-            "Error": {"type": "object", "required": ["error"], "properties": {"error": {
-                "type": "object", "required": ["code", "message"],
-                "properties": {"code": {"type": "string"}, "message": {"type": "string"}}}}},
-            "SearchResults": {"type": "object", "required": ["query", "total", "results", "facets", "did_you_mean"],
-                              "properties": {"query": {"type": "string"}, "total": {"type": "integer"},
-                                             "results": {"type": "array", "items": {"type": "object", "properties": {
-                                                 k: {"type": "string"} for k in ("id", "doc", "kind", "number", "title", "snippet", "url")}}},
-                                             "facets": obj, "did_you_mean": {"type": "string", "nullable": True}}},
-            "Record": {"type": "object", "required": ["id", "doc", "kind", "text", "refs", "children", "cited_by", "source"]},
-            "Records": {"type": "array", "items": {"$ref": "#/components/schemas/Record"}},
-            "Resolution": {"type": "object", "required": ["ref", "matches", "note"]},
-            "Documents": {"type": "array", "items": {"type": "object", "required": ["slug", "title", "version", "effective", "source_url", "counts"]}},
-            "Linkified": {"type": "object", "required": ["text", "links"]},
-        }},
+        "components": {
+            "schemas": {
+                "Object": obj,
+                "Array": {"type": "array", "items": obj},
+                "Error": {
+                    "type": "object",
+                    "required": ["error"],
+                    "properties": {
+                        "error": {
+                            "type": "object",
+                            "required": ["code", "message"],
+                            "properties": {"code": {"type": "string"}, "message": {"type": "string"}},
+                        }
+                    },
+                },
+                "SearchResults": {
+                    "type": "object",
+                    "required": ["query", "total", "results", "facets", "did_you_mean"],
+                    "properties": {
+                        "query": {"type": "string"},
+                        "total": {"type": "integer"},
+                        "results": {
+                            "type": "array",
+                            "items": {
+                                "type": "object",
+                                "properties": {
+                                    k: {"type": "string"}
+                                    for k in ("id", "doc", "kind", "number", "title", "snippet", "url")
+                                },
+                            },
+                        },
+                        "facets": obj,
+                        "did_you_mean": {"type": "string", "nullable": True},
+                    },
+                },
+                "Record": {
+                    "type": "object",
+                    "required": ["id", "doc", "kind", "text", "refs", "children", "cited_by", "source"],
+                },
+                "Records": {"type": "array", "items": {"$ref": "#/components/schemas/Record"}},
+                "Resolution": {"type": "object", "required": ["ref", "matches", "note"]},
+                "Documents": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "required": ["slug", "title", "version", "effective", "source_url", "counts"],
+                    },
+                },
+                "Linkified": {"type": "object", "required": ["text", "links"]},
+            }
+        },
     }

@@ -9,7 +9,7 @@ from __future__ import annotations
 import html as _html
 from urllib.parse import quote, urlencode
 
-from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, Response, current_app, redirect, render_template, request
 from markupsafe import Markup
 
 from kb.cache import ByteLRU
@@ -161,12 +161,24 @@ def _record_page(kb, r, host_url: str, url: str) -> str:
         return render_text(text, refs_by_field.get(name, []), kb.store.records, block=block)
 
     children = kb.store.children(r)
-    return render_template("record.html", short=_short_link(r, label), title=f"{label} — {doc.get('title', r.doc)}", description=description, canonical=url,
-                 alternate=f"/api/records/{r.id}", r=r, data=data, label=label, field_html=field_html,
-                 children=children, child_html=lambda c: render_text(c.text, [x for x in c.refs if x.field == "text"], kb.store.records),
-                 cited_by=[kb.store.get(c) for c in r.cited_by], store=kb.store,
-                 chat=f"{label}: {preview(r, 300).split(': ', 1)[-1]} {host_url.rstrip('/')}/{r.id}",
-                 definitions=[kb.store.get(ref.target) for ref in r.refs if ref.field == "definitions" and ref.target])
+    return render_template(
+        "record.html",
+        short=_short_link(r, label),
+        title=f"{label} — {doc.get('title', r.doc)}",
+        description=description,
+        canonical=url,
+        alternate=f"/api/records/{r.id}",
+        r=r,
+        data=data,
+        label=label,
+        field_html=field_html,
+        children=children,
+        child_html=lambda c: render_text(c.text, [x for x in c.refs if x.field == "text"], kb.store.records),
+        cited_by=[kb.store.get(c) for c in r.cited_by],
+        store=kb.store,
+        chat=f"{label}: {preview(r, 300).split(': ', 1)[-1]} {host_url.rstrip('/')}/{r.id}",
+        definitions=[kb.store.get(ref.target) for ref in r.refs if ref.field == "definitions" and ref.target],
+    )
 
 
 def _short_link(r, label: str) -> str | None:

@@ -74,29 +74,39 @@ def _link(ref: Ref, label: str, records: dict[str, Record]) -> str:
     text = html.escape(label)
     if ref.target:
         title = html.escape(preview(records.get(ref.target)))
-        link = f'<a class="ref" href="/{html.escape(ref.target)}" title="{title}" data-id="{html.escape(ref.target)}">{text}</a>'
+        target = html.escape(ref.target)
+        link = f'<a class="ref" href="/{target}" title="{title}" data-id="{target}">{text}</a>'
         if ref.suggested:  # written against an older version of the official rules
             now = html.escape(ref.suggested.split("/", 1)[1])
-            link += (f' <span class="drift" title="{html.escape(ref.note or "")}">(probably '
-                     f'<a class="ref" href="/{html.escape(ref.suggested)}" data-id="{html.escape(ref.suggested)}">{now}</a> now)</span>')
+            suggested = html.escape(ref.suggested)
+            link += (
+                f' <span class="drift" title="{html.escape(ref.note or "")}">(probably '
+                f'<a class="ref" href="/{suggested}" data-id="{suggested}">{now}</a> now)</span>'
+            )
         return link
     if ref.url:
-        return f'<a class="ref external" href="{html.escape(ref.url)}" rel="noopener" title="Official Comprehensive Rules {html.escape(ref.text)}">{text}</a>'
+        return (
+            f'<a class="ref external" href="{html.escape(ref.url)}" rel="noopener" '
+            f'title="Official Comprehensive Rules {html.escape(ref.text)}">{text}</a>'
+        )
     title = html.escape(ref.note or "this reference points at nothing")
     return f'<span class="ref unresolved" title="{title}">{text}</span>'
 
 
 def render_text(text: str, refs: list[Ref], records: dict[str, Record], block: bool = True) -> Markup:
     """HTML for one field of a record, with its references linked."""
-    spans = sorted((r for r in refs if r.start is not None and r.end is not None), key=lambda r: r.start)
-    pieces, held, pos = [], [], 0
-    for ref in spans:
-        if ref.start < pos or ref.end > len(text):
+    spans = sorted(((r.start, r.end, r) for r in refs if r.start is not None and r.end is not None),
+                   key=lambda span: span[0])
+    pieces: list[str] = []
+    held: list[str] = []
+    pos = 0
+    for start, end, ref in spans:
+        if start < pos or end > len(text):
             continue
-        pieces.append(text[pos:ref.start])
+        pieces.append(text[pos:start])
         pieces.append(f"\ue000{len(held)}\ue001")
-        held.append(_link(ref, text[ref.start:ref.end], records))
-        pos = ref.end
+        held.append(_link(ref, text[start:end], records))
+        pos = end
     pieces.append(text[pos:])
     escaped = html.escape("".join(pieces), quote=False)
     # Single newlines are kept line breaks (lists in the rules); blank lines are paragraphs.

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from importlib import import_module
-from typing import Callable
+from collections.abc import Callable
 
 from ingest.document import Document, Report
 from ingest.errors import Problem

@@ -35,7 +35,9 @@ _SECTION = re.compile(r"^(?P<number>\d{3})\. (?P<title>\S.*)$")
 # the official typos "119.1d. Text" (2025 line 1050, 2026 line 1059: a stray dot after a
 # sub-rule) and "901.4.All" (2025 line 6547: no space after the dot) read as 119.1d and 901.4;
 # "201.3.  Some cards" and "701.47d  If" (2022 releases: two spaces) read alike and are reported.
-_RULE = re.compile(r"^(?P<number>(?P<rule>\d{3}\.\d+)(?P<letter>[a-z]{1,2})?)(?:\.?(?P<space> +)|\.(?=\S))(?P<text>\S.*)$")
+_RULE = re.compile(
+    r"^(?P<number>(?P<rule>\d{3}\.\d+)(?P<letter>[a-z]{1,2})?)(?:\.?(?P<space> +)|\.(?=\S))(?P<text>\S.*)$"
+)
 # "Example:Example: A player ..." (2015-01-23 line 3699: the label printed twice) is one example.
 _EXAMPLE = re.compile(r"^(?P<label>(?:Example:)+) ")
 # A line of one lowercase letter between rules (2021-11-15 line 4540: "f") is a stray keystroke.
@@ -200,7 +202,9 @@ class _Parser:
                 self.doc.slip(i, "a stray line between rules; not part of any rule")
                 self.doc.drop(i, "stray line")
                 continue
-            self.problems.append(self.doc.problem(i, "a chapter, section or rule number, an example or an indented paragraph"))
+            self.problems.append(
+                self.doc.problem(i, "a chapter, section or rule number, an example or an indented paragraph")
+            )
         if len(self.blocks) == before:
             self.problems.append(self.doc.problem(start, "a numbered rule"))
 

@@ -42,6 +42,12 @@ _PT = re.compile(r"[-+*\d]+/[-+*\d]+")
 _NUMBER = re.compile(r"(?<!rule )(?<!rules )(?<![\w.])(?P<num>\d{3}\.\d+[a-z]?)(?P<dot>\.?)(?= )")
 _RULE = re.compile(r"(?P<num>\d{3}\.\d+[a-z]?)(?P<dot>\.?) (?P<body>.*)$", re.S)
 _BASE = re.compile(r"\d{3}\.\d+")
+
+
+def _base(number: str) -> str:
+    """The rule a quoted number belongs to: 502.62a -> 502.62."""
+    m = _BASE.match(number)
+    return m.group(0) if m else number
 # A headed rule prints its number with a dot and a short title: "502.62. Aura swap".
 _TITLE_WORDS = 4
 
@@ -55,7 +61,7 @@ def detect(text: str) -> bool:
 class _Rec:
     kind: str
     key: str = ""  # note: slug of its heading; ruling: its number; rule: its number; card: slug of its name
-    parent: "_Rec | None" = None
+    parent: _Rec | None = None
     title: str | None = None
     number: str | None = None
     fields: dict = field(default_factory=dict)
@@ -64,7 +70,7 @@ class _Rec:
     broken: bool = False  # its entry could not be read: its units stay unaccounted
 
     def id(self, slug: str) -> str:
-        if self.kind == "ruling":
+        if self.kind == "ruling" and self.parent is not None:  # a ruling always has its entry
             return f"{self.parent.id(slug)}/{self.key}"
         if self.kind == "rule":
             return f"{slug}/{self.key.lower()}"
@@ -160,7 +166,7 @@ class _Parser:
     def body(self, owner: _Rec, a: int, b: int, prose: bool) -> None:
         """Give ``[a, b)`` to the owner's prose and to its ``* `` rulings."""
         cuts = [m.start() for m in _RULING.finditer(self.line, a, b)]
-        pieces = list(zip([a] + cuts, cuts + [b]))
+        pieces = list(zip([a] + cuts, cuts + [b], strict=True))
         (s, e), rulings = pieces[0], pieces[1:]
         if prose:
             self.quoted(owner, s, e)
@@ -178,7 +184,7 @@ class _Parser:
         for k, q in enumerate(starts):
             self.span(pos, q, owner)  # the lead-in, or prose resumed after the last quotation
             end = starts[k + 1] if k + 1 < len(starts) else b
-            if k + 1 < len(starts):
+            if k + 1 < len(starts) and self.lead_in is not None:  # both come from quote_lead_ins
                 lead = self.lead_in.search(self.line, q, end)
                 end = lead.start() if lead else end
             self.quote(owner, q, end)
@@ -187,15 +193,15 @@ class _Parser:
 
     def quote(self, owner: _Rec, a: int, b: int) -> None:
         """Each rule number in ``[a, b)`` starts a quoted rule."""
-        marks = [m.start() for m in _NUMBER.finditer(self.line, a, b)]
+        found = list(_NUMBER.finditer(self.line, a, b))
+        marks = [m.start() for m in found]
         if not marks or marks[0] != a:
             self.span(a, marks[0] if marks else b, owner)
         quoted: dict[str, _Rec] = {}
         for k, s in enumerate(marks):
             e = marks[k + 1] if k + 1 < len(marks) else b
-            m = _NUMBER.match(self.line, s)
-            number = m.group("num")
-            base = _BASE.match(number).group(0)
+            number = found[k].group("num")
+            base = _base(number)
             # A sub-rule's parent is its rule when that is quoted too (502.62a under 502.62);
             # otherwise (502.26b, 205.3d) whatever quotes it.
             parent = quoted.get(base) if number != base else None
@@ -205,7 +211,8 @@ class _Parser:
 
     # -- stage 3: read the records from the corrected units ------------------------------------
     def read(self, doc: Document) -> None:
-        for i, (s, unit) in enumerate(zip(self.spans, doc.units)):
+        # strict=False: lines after the one-line FAQ are units with no span (reported as problems)
+        for i, (s, unit) in enumerate(zip(self.spans, doc.units, strict=False)):
             r = s.owner
             if isinstance(r, str):
                 continue
@@ -225,7 +232,7 @@ class _Parser:
                     self.problems.append(doc.problem(i, f"rule {r.number} quoted"))
                     continue
                 text = m.group("body").strip()
-                if m.group("dot") and r.number == _BASE.match(r.number).group(0) and len(text.split()) <= _TITLE_WORDS:
+                if m.group("dot") and m.group("num") == _base(m.group("num")) and len(text.split()) <= _TITLE_WORDS:
                     r.title, text = text, ""
             elif s.role == "card":
                 fields = self.split_card(text)
@@ -309,7 +316,10 @@ class _Parser:
                 continue
             seen.add(rid)
             units = [doc.units[i] for i in r.units]
-            source = Source(self.profile.file, 1, 1, min(u.col_start for u in units), max(u.col_end for u in units))
+            # every unit of a one-line document is a column span: its columns are set
+            starts = [u.col_start for u in units if u.col_start is not None]
+            ends = [u.col_end for u in units if u.col_end is not None]
+            source = Source(self.profile.file, 1, 1, min(starts), max(ends))
             text = " ".join(r.text)
             parent = r.parent.id(self.slug) if r.parent else None
             if r.kind == "card":

@@ -105,11 +105,13 @@ class _Parser:
             self.problems.append(Problem(self.doc.file, 1, f"the profile's [phrases] {', '.join(missing)}", "none"))
             return ParseResult([], self.doc, self.problems)
         headings = self.profile.tables.get("parts", {})
-        starts = []
+        starts: list[int] = []
         for part in _PARTS:
             i = self.find(headings.get(part, "\0"), starts[-1] if starts else 0)
             if i is None:
-                self.problems.append(Problem(self.doc.file, 1, f"the heading {headings.get(part)!r} of the {part} part", "no such line"))
+                self.problems.append(
+                    Problem(self.doc.file, 1, f"the heading {headings.get(part)!r} of the {part} part", "no such line")
+                )
                 return ParseResult([], self.doc, self.problems)
             starts.append(i)
         intro, rules, glossary, cards = starts
@@ -209,7 +211,9 @@ class _Parser:
                 parent = self._parent(number, chapter.id)
                 text = m.group("text").strip()
                 title = text if _is_title(text) else None
-                block = self.open(f"{self.slug}/{number}", "rule", i, number=m.group("number"), title=title, parent=parent)
+                block = self.open(
+                    f"{self.slug}/{number}", "rule", i, number=m.group("number"), title=title, parent=parent
+                )
                 block.units.append(i)
                 if title is None:
                     block.lines.append(text)
@@ -254,7 +258,7 @@ class _Parser:
             previous_blank = False
 
     # -- card notes ----------------------------------------------------------------------------
-    def cards(self, start: int, end: int) -> None:
+    def cards(self, start: int, end: int) -> None:  # noqa: C901 -- issue10 is splitting it into named steps
         self.doc.drop(start, "document heading")
         names = {c.name: c for c in self.profile.cards}
         roles = {(c.role or "").upper() + "S" for c in self.profile.cards}
@@ -322,17 +326,35 @@ class _Parser:
             if new:
                 n = sum(1 for b in self.blocks if b.kind == "ruling" and b.fields.get("parent") == card.id) + 1
                 note = self.open(f"{card.id}/{n}", "ruling", i, parent=card.id, group=group)
-                if card.fields.get("groups") and card.fields["groups"][-1] not in note.units and _group_pending(card, note, self.blocks):
+                if (
+                    card.fields.get("groups")
+                    and card.fields["groups"][-1] not in note.units
+                    and _group_pending(card, note, self.blocks)
+                ):
                     note.units.append(card.fields["groups"][-1])
+            assert note is not None  # a note opens above whenever there was none
             self.add(note, i, text)
             blank_before = False
         for line_no in sorted(self.continued - self.used_continued):
             # a profile entry that no longer matches the document must not pass unnoticed
-            self.problems.append(Problem(self.doc.file, line_no, "a note line after a full stop (profile continued_notes)",
-                                         self.lines[line_no - 1].strip() if line_no <= len(self.lines) else "no such line"))
+            self.problems.append(
+                Problem(
+                    self.doc.file,
+                    line_no,
+                    "a note line after a full stop (profile continued_notes)",
+                    self.lines[line_no - 1].strip() if line_no <= len(self.lines) else "no such line",
+                )
+            )
         missing = [n for n in names if n not in seen]
         for name in missing:
-            self.problems.append(Problem(self.doc.file, self.doc.units[start].line, f"the notes of {name} (named in the profile)", "no such card heading"))
+            self.problems.append(
+                Problem(
+                    self.doc.file,
+                    self.doc.units[start].line,
+                    f"the notes of {name} (named in the profile)",
+                    "no such card heading",
+                )
+            )
 
     def _toc_end(self, start: int, end: int) -> int:
         """The last line of the dotted table of contents (lines 322-351)."""
@@ -355,10 +377,19 @@ class _Parser:
                 rulings = [x for x in self.blocks if x.kind == "ruling" and x.fields.get("parent") == b.id]
                 text = self.phrases["no_notes"] if f.get("none") else "\n".join(_note_text(x) for x in rulings)
                 if f.get("none") and rulings:
-                    self.problems.append(Problem(self.doc.file, source.line_start, f"no notes for {f['title']}, which prints {self.phrases['no_notes']!r}", "notes"))
+                    self.problems.append(
+                        Problem(
+                            self.doc.file,
+                            source.line_start,
+                            f"no notes for {f['title']}, which prints {self.phrases['no_notes']!r}",
+                            "notes",
+                        )
+                    )
                 out.append(Record(b.id, self.slug, "card", text, source, title=f["title"], role=f["role"]))
             elif b.kind == "ruling":
-                out.append(Record(b.id, self.slug, "ruling", _note_text(b), source, parent=f["parent"], group=f.get("group")))
+                out.append(
+                    Record(b.id, self.slug, "ruling", _note_text(b), source, parent=f["parent"], group=f.get("group"))
+                )
             elif b.kind == "history":
                 date = f.get("date")
                 title = f"Version {f['number']}" + (f" ({date})" if date else "")

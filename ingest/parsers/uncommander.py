@@ -57,6 +57,13 @@ _BULLET = re.compile(r"^•\s*")
 # Letters in page order: a ... z, then aa, bb, ... (Combine and Combined Permanents has aa)).
 _LETTERS = [chr(c) for c in range(ord("a"), ord("z") + 1)]
 _LETTERS += [c * 2 for c in _LETTERS]
+
+
+def _next_letter(letter: str | None) -> str | None:
+    """The letter expected after ``letter``: "a" first, None after the last ("zz")."""
+    if letter is None:
+        return "a"
+    return _LETTERS[_LETTERS.index(letter) + 1] if letter != _LETTERS[-1] else None
 _ROMANS = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii"]
 
 
@@ -190,7 +197,7 @@ class _Parser:
             elif in_list and not previous_blank and line.startswith(self.source_lines):
                 owner.attribution.append(line)  # lines 412-414 list the sources of Combine a)
                 owner.units.append(i)
-            elif not source[0]:
+            elif not source[0] and source[1] is not None:  # the line is only a source
                 self.attribute(i, owner, source[1])
                 in_list = source[1].endswith("-")
             elif owner is self.section:
@@ -220,11 +227,9 @@ class _Parser:
     def open_rule(self, i: int, m: re.Match) -> None:
         """Open the record of a lettered rule or a sub-item, checking the page's order."""
         section, letter = self.section, self.letter
+        assert section is not None  # table() opens a rule only inside a section
         let, roman = m.group("letter"), m.group("roman")
-        if letter is None:
-            expected = "a"
-        else:
-            expected = _LETTERS[_LETTERS.index(letter) + 1] if letter != _LETTERS[-1] else None
+        expected = _next_letter(letter)
         if roman is None:
             if let != expected:
                 self.problem(i, f"rule {expected}) after {letter})" if letter else "rule a) first in its section")
@@ -236,7 +241,7 @@ class _Parser:
         else:
             parent = self.letters.get(let)
             if let == letter and parent is not None:
-                previous = self.rule.number if self.rule is not parent else None
+                previous = self.rule.number if self.rule is not None and self.rule is not parent else None
                 want = _ROMANS[_ROMANS.index(previous) + 1] if previous in _ROMANS[:-1] else "i"
             elif let == expected:
                 # Token Cards "f) i" (line 249): the letter f) is never printed. No record is made up
@@ -281,6 +286,7 @@ class _Parser:
         owner.units.append(i)
 
     def extend(self, owner: _Block, item: str) -> None:
+        assert owner.last is not None  # table() extends only a paragraph already read
         name, index = owner.last
         if name == "examples":
             owner.examples[index][-1] += "\n" + item
