@@ -4,12 +4,18 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN = $(VENV)/bin
 
-.PHONY: serve test
+.PHONY: serve test lint
 serve: $(VENV)/.installed
 	$(BIN)/kb serve
 
 test: $(VENV)/.installed
 	$(BIN)/python -m pytest
+
+# What .ci/run checks before the tests: ruff (style, bugs, complexity) and mypy, both configured in
+# pyproject.toml; any finding fails.
+lint: $(VENV)/.installed
+	$(BIN)/ruff check .
+	$(BIN)/mypy
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
