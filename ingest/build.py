@@ -42,6 +42,8 @@ class Built:
             docs.append({
                 "slug": slug,
                 "title": profile.title,
+                "short_title": profile.tables.get("short_title", profile.title),
+                "names": list(profile.tables.get("names", ())),
                 "version": profile.version,
                 "effective": profile.effective,
                 "source_url": profile.source_url,

@@ -57,5 +57,5 @@ def profile_from_text(text: str, path: Path) -> Profile:
         parser="cr",
         file=path.name,
         path=path,
-        tables={"keyword_rules": ["701", "702"]},
+        tables={"keyword_rules": ["701", "702"], "short_title": "Comprehensive Rules"},
     )

@@ -19,7 +19,12 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 
 def default_corpus() -> Path:
-    return Path(os.environ.get("KB_CORPUS", PROJECT_ROOT / "corpus"))
+    """$KB_CORPUS, else the corpus installed with the package (corpus/ in a checkout)."""
+    if os.environ.get("KB_CORPUS"):
+        return Path(os.environ["KB_CORPUS"])
+    from corpus import bundled_corpus
+
+    return bundled_corpus()
 
 
 def default_data() -> Path:

@@ -11,11 +11,16 @@ reference, not which records exist (that is kb.resolve):
 - suffixes that make a citation official: ``707.6 in the official CR``;
 - Treachery's own forms: ``109.2tr``, ``702.TrUnv-1`` (renamed), ``705bis``;
 - ranges and lists: ``907.3a-c``, ``907.3a–907.3c``, ``907.11a, b``;
+- two-letter sub-rules after ``z`` (``704.5aa``, official since 2025);
+- chapters, with a prefix: ``rule 4``, ``CR 7``; ``r 907.4b`` as chat bots take it;
 - UnCommander rules by section and letter: ``Token Cards j``,
   ``Token Cards (j)``, ``token cards d) iii``.
 
 Sub-rule letters skip ``l`` and ``o``; a number using one parses (so the
 answer can say it does not exist) with ``invalid_letter`` set.
+Document names come from the profiles (each profile's ``slug``, ``title``
+and ``names``): callers pass them as ``doc_names``; ``DOC_NAMES`` holds the
+bundled corpus's, read from its profiles.
 Things that must not parse: ``3.5 mana``, ``12:30``, ``2 words``, ``$3.50``.
 """
 from __future__ import annotations
@@ -24,59 +29,67 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
+from typing import Mapping
 
-__all__ = ["RefQuery", "RefMatch", "parse_ref", "find_refs", "neighbours", "descends", "DOC_NAMES", "SKIPPED_LETTERS"]
+from kb.docnames import bundled_doc_names
+
+__all__ = ["RefQuery", "RefMatch", "parse_ref", "find_refs", "neighbours", "descends", "DOC_NAMES", "SKIPPED_LETTERS",
+           "LETTERS", "SEQUENCE"]
 
 # Sub-rule letters never used, "due to potential confusion with the numbers 1 and 0".
 SKIPPED_LETTERS = frozenset("lo")
 LETTERS = [c for c in "abcdefghijklmnopqrstuvwxyz" if c not in SKIPPED_LETTERS]
+# After z the official rules go on with two letters: 704.5z, 704.5aa, 704.5ab.
+SEQUENCE = LETTERS + ["a" + c for c in LETTERS]
 
-# What a reader may write before a number to name the document it is in.
-DOC_NAMES = {
-    "treachery": "treachery",
-    "uncommander": "uncommander",
-    "futuresight": "futuresight",
-    "future sight": "futuresight",
-    "fut": "futuresight",
-}
+# What a reader may write before a number to name the document it is in (from the bundled profiles).
+DOC_NAMES: dict[str, str] = bundled_doc_names()
 
 # One rule number: a three-digit section, optionally a dotted rule, then a
-# sub-rule letter, Treachery's "tr" suffix, or its old "TrUnv-1" numbering.
+# sub-rule letter (two after z), Treachery's "tr" suffix, or its old "TrUnv-1" numbering.
 _NUMBER = r"""
     \d{3}
     (?:
-        \.(?:TrUnv-1[a-z]?|\d{1,3}(?:tr|[a-z])?)
+        \.(?:TrUnv-1[a-z]?|\d{1,3}(?:tr|a[a-z]|[a-z])?)
       | bis
     )?
 """
-_DOC = r"(?P<doc>treachery|uncommander|future\s?sight|futuresight|fut)\b[\s:]*"
+# A chapter ("rule 4", "CR 7") is a reference only after a prefix.
+_CHAPTER = r"(?P<chapter>\d)(?!\d|[.,:]\d)"
 _OFFICIAL_PREFIX = r"(?P<official>official\s+(?:comprehensive\s+)?rules?|official\s+CR)\s*"
-_PREFIX = r"(?P<kw>comprehensive\s+rules?|rules?|CR|r(?=\d))\s*"
+_PREFIX = r"(?P<kw>comprehensive\s+rules?|rules?|CR|r(?=\s?\d))\s*"
 
-_REF = re.compile(
-    rf"""
-    (?<![\w.$/:#-])                       # not inside a word, a price, a URL or a time
-    (?:{_DOC})?
-    (?:{_OFFICIAL_PREFIX}|{_PREFIX})?
-    (?P<num>{_NUMBER})
-    (?![\w]|\.\d|:\d)                    # not 907.4bx, 3.5.1, 123:30
-    """,
-    re.IGNORECASE | re.VERBOSE,
-)
+
+@lru_cache(maxsize=16)
+def _ref_pattern(names: tuple[str, ...]) -> re.Pattern:
+    """The reference regex for a set of document names (longest first, spaces flexible)."""
+    alternatives = "|".join(re.escape(n).replace(r"\ ", r"\s?") for n in sorted(names, key=len, reverse=True))
+    doc = rf"(?P<doc>{alternatives})\b[\s:]*" if alternatives else r"(?P<doc>(?!))"
+    return re.compile(
+        rf"""
+        (?<![\w.$/:#-])                       # not inside a word, a price, a URL or a time
+        (?:{doc})?
+        (?P<pre>{_OFFICIAL_PREFIX}|{_PREFIX})?
+        (?:(?P<num>{_NUMBER})|(?(pre){_CHAPTER}|(?!)))
+        (?![\w]|\.\d|:\d)                    # not 907.4bx, 3.5.1, 123:30
+        """,
+        re.IGNORECASE | re.VERBOSE,
+    )
+
 
 # A number's shape once found: section, rule, letter, suffix.
-_PARTS = re.compile(r"^(?P<section>\d{3})(?:\.(?P<rule>\d{1,3})(?P<letter>tr|[a-z])?)?$")
+_PARTS = re.compile(r"^(?P<section>\d{3})(?:\.(?P<rule>\d{1,3})(?P<letter>tr|a[a-z]|[a-z])?)?$")
 
 # Continuations of a reference: a range end or another list member.
 _RANGE = re.compile(
-    r"\s*(?:-|–|—|\bto\b|\bthrough\b)\s*(?P<end>\d{3}\.\d{1,3}[a-z]?|\d{1,3}(?![\w.])|[a-z](?![\w]))", re.IGNORECASE
-)
+    r"\s*(?:-|–|—|\bto\b|\bthrough\b)\s*(?P<end>\d{3}\.\d{1,3}(?:a[a-z]|[a-z])?|\d{1,3}(?![\w.])|(?:a[a-z]|[a-z])(?![\w]))",
+    re.IGNORECASE)
 _LIST_NUMBER = re.compile(rf"(?:\s*,\s*|\s+and\s+|\s+or\s+)(?P<num>{_NUMBER})(?![\w]|\.\d)", re.IGNORECASE | re.VERBOSE)
 # A lone letter continues a list only when nothing word-like follows it
 # ("907.11a, b" but not "702.187c, a player").
 _LIST_LETTER = re.compile(
-    r"(?:\s*,\s*|\s+and\s+|\s+or\s+)(?P<letter>[a-z])(?!\w)(?=\s*(?:$|[.,;:)\]])|\s+(?:and|or)\b)", re.IGNORECASE
-)
+    r"(?:\s*,\s*|\s+and\s+|\s+or\s+)(?P<letter>a[a-z]|[a-z])(?!\w)(?=\s*(?:$|[.,;:)\]])|\s+(?:and|or)\b)",
+    re.IGNORECASE)
 _OFFICIAL_SUFFIX = re.compile(
     r"\.?,?\s+(?:of|in|from)\s+the\s+(?:official\s+(?:Magic\s+)?(?:Comprehensive\s+Rules|CR|rules)|Comprehensive\s+Rules)\b",
     re.IGNORECASE,
@@ -107,15 +120,54 @@ class RefMatch:
     query: RefQuery
 
 
+def _rank(letter: str) -> int:
+    """Where a sub-rule letter sorts: a..z, then aa, ab, ... (l and o have a place, though unused)."""
+    return ord(letter) - ord("a") if len(letter) == 1 else 26 + ord(letter[1]) - ord("a")
+
+
 def _letter_range(first: str, last: str) -> list[str] | None:
-    if first not in LETTERS or last not in LETTERS:
+    if first not in SEQUENCE or last not in SEQUENCE:
         return None
-    a, b = LETTERS.index(first), LETTERS.index(last)
-    return LETTERS[a : b + 1] if a <= b else None
+    a, b = SEQUENCE.index(first), SEQUENCE.index(last)
+    return SEQUENCE[a : b + 1] if a <= b else None
 
 
 def _span(first: int, last: int) -> range | None:
     return range(first, last + 1) if first < last <= first + MAX_EXPANSION else None
+
+
+def _with_letters(stem: str, first: str | None, last: str | None) -> list[str] | None:
+    """907.3 + a..c -> 907.3a, 907.3b, 907.3c (Treachery's "tr" is a suffix, not a letter)."""
+    letters = _letter_range(first, last) if first and last and first != "tr" else None
+    return [stem + c for c in letters] if letters else None
+
+
+def _range_to_letter(s: re.Match, end: str) -> list[str] | None:
+    """907.3a-c"""
+    return _with_letters(f"{s['section']}.{s['rule']}", s["letter"], end)
+
+
+def _range_to_digits(s: re.Match, end: str) -> list[str] | None:
+    """907.1-3 (rules of one section) or 808-811 (sections)."""
+    if s["rule"] and not s["letter"]:
+        span = _span(int(s["rule"]), int(end))
+        return [f"{s['section']}.{n}" for n in span] if span else None
+    if not s["rule"] and len(end) == 3:
+        span = _span(int(s["section"]), int(end))
+        return [str(n) for n in span] if span else None
+    return None
+
+
+def _range_to_number(s: re.Match, end: str) -> list[str] | None:
+    """907.3a-907.3c or 907.1-907.3: both ends in the same section."""
+    e = _PARTS.match(end)
+    if e is None or e["section"] != s["section"] or not s["rule"] or not e["rule"]:
+        return None
+    if s["letter"] and e["letter"] and s["rule"] == e["rule"]:
+        return _with_letters(f"{s['section']}.{s['rule']}", s["letter"], e["letter"])
+    if not s["letter"] and not e["letter"]:
+        return _range_to_digits(s, e["rule"])
+    return None
 
 
 def _expand(start: str, end: str) -> list[str] | None:
@@ -123,28 +175,29 @@ def _expand(start: str, end: str) -> list[str] | None:
     s = _PARTS.match(start)
     if s is None:
         return None
-    section, rule, letter = s.group("section"), s.group("rule"), s.group("letter")
-    if end.isalpha():  # 907.3a-c
-        letters = _letter_range(letter, end) if letter and letter != "tr" else None
-        return [start[:-1] + c for c in letters] if letters else None
+    if end.isalpha():
+        return _range_to_letter(s, end)
     if end.isdigit():
-        if rule and not letter:  # 907.1-3
-            span = _span(int(rule), int(end))
-            return [f"{section}.{n}" for n in span] if span else None
-        if not rule and len(end) == 3:  # rules 808-811
-            span = _span(int(section), int(end))
-            return [str(n) for n in span] if span else None
+        return _range_to_digits(s, end)
+    return _range_to_number(s, end)
+
+
+def _continue_range(text: str, pos: int, numbers: list[str]) -> int | None:
+    m = _RANGE.match(text, pos)
+    expanded = _expand(numbers[-1], m.group("end").lower()) if m else None
+    if not expanded or len(expanded) > MAX_EXPANSION:
         return None
-    e = _PARTS.match(end)
-    if e is None or e.group("section") != section or not rule or not e.group("rule"):
+    numbers[-1:] = expanded
+    return m.end()
+
+
+def _continue_letter(text: str, pos: int, numbers: list[str]) -> int | None:
+    last = _PARTS.match(numbers[-1])
+    m = _LIST_LETTER.match(text, pos)
+    if not m or not last or not last["letter"] or last["letter"] == "tr":
         return None
-    if letter and e.group("letter") and rule == e.group("rule"):  # 907.3a-907.3c
-        letters = _letter_range(letter, e.group("letter"))
-        return [start[:-1] + c for c in letters] if letters else None
-    if not letter and not e.group("letter"):  # 907.1-907.3
-        span = _span(int(rule), int(e.group("rule")))
-        return [f"{section}.{n}" for n in span] if span else None
-    return None
+    numbers.append(f"{last['section']}.{last['rule']}" + m.group("letter").lower())
+    return m.end()
 
 
 def _extend(text: str, pos: int, first: str) -> tuple[list[tuple[int, list[str]]], int]:
@@ -158,53 +211,58 @@ def _extend(text: str, pos: int, first: str) -> tuple[list[tuple[int, list[str]]
     segments: list[tuple[int, list[str]]] = [(-1, [first])]
     while True:
         numbers = segments[-1][1]
-        m = _RANGE.match(text, pos)
-        if m:
-            expanded = _expand(numbers[-1], m.group("end").lower())
-            if expanded and len(expanded) <= MAX_EXPANSION:
-                numbers[-1:] = expanded
-                pos = m.end()
-                continue
-        m = _LIST_NUMBER.match(text, pos)
-        if m:
-            segments.append((m.start("num"), [m.group("num").lower()]))
-            pos = m.end()
-            continue
-        last = _PARTS.match(numbers[-1])
-        m = _LIST_LETTER.match(text, pos)
-        if m and last and last.group("letter") and last.group("letter") != "tr":
-            numbers.append(numbers[-1][:-1] + m.group("letter").lower())
-            pos = m.end()
-            continue
-        return segments, pos
+        end = _continue_range(text, pos, numbers)
+        if end is None:
+            m = _LIST_NUMBER.match(text, pos)
+            if m:
+                segments.append((m.start("num"), [m.group("num").lower()]))
+                end = m.end()
+        if end is None:
+            end = _continue_letter(text, pos, numbers)
+        if end is None:
+            return segments, pos
+        pos = end
 
 
 def _invalid(number: str) -> bool:
     m = _PARTS.match(number)
-    return bool(m and m.group("letter") in SKIPPED_LETTERS)
+    return bool(m and m.group("letter") and m.group("letter") != "tr" and set(m.group("letter")) & SKIPPED_LETTERS)
 
 
-def _query(m: re.Match, written: str, numbers: list[str], official: bool) -> RefQuery:
-    doc = m.group("doc")
+def _doc_slug(written: str | None, doc_names: Mapping[str, str]) -> str | None:
+    if not written:
+        return None
+    key = re.sub(r"\s+", " ", written.lower())
+    return doc_names.get(key) or doc_names.get(key.replace(" ", ""))
+
+
+def _query(m: re.Match, written: str, numbers: list[str], official: bool, doc_names: Mapping[str, str]) -> RefQuery:
     kw = (m.group("kw") or "").lower()
     return RefQuery(
         written=written,
         numbers=tuple(dict.fromkeys(numbers)),
         official=official,
         prefer="cr" if kw == "cr" and not official else None,
-        doc=DOC_NAMES.get(re.sub(r"\s+", " ", doc.lower())) if doc else None,
+        doc=_doc_slug(m.group("doc"), doc_names),
         invalid_letter=any(_invalid(n) for n in numbers),
     )
 
 
-def _match_at(text: str, m: re.Match, bare: bool) -> list[RefMatch]:
-    """The references a regex match starts (one per list member), or [] if it is none."""
-    number = m.group("num").lower()
-    prefixed = bool(m.group("kw") or m.group("official") or m.group("doc"))
+def _is_reference(text: str, m: re.Match, number: str, bare: bool) -> bool:
+    """A bare "100" in running text is a quantity; a prefix, a dot or an official suffix makes it a rule."""
+    if bare or "." in number or m.group("kw") or m.group("official") or m.group("doc"):
+        return True
     # "719. in the official Comprehensive Rules": the suffix makes a bare section a citation.
-    cited = not prefixed and "." not in number and _OFFICIAL_SUFFIX.match(text, m.end())
-    if not prefixed and not bare and "." not in number and not cited:
-        return []  # a bare "100" in running text is a quantity, not a rule
+    return bool(_OFFICIAL_SUFFIX.match(text, m.end()))
+
+
+def _match_at(text: str, m: re.Match, bare: bool, doc_names: Mapping[str, str]) -> list[RefMatch]:
+    """The references a regex match starts (one per list member), or [] if it is none."""
+    if m.group("chapter"):  # "rule 4", "CR 7": a chapter, never a range or list
+        return [RefMatch(m.start(), m.end(), m.group(0), _query(m, m.group(0), [m.group("chapter")], bool(m.group("official")), doc_names))]
+    number = m.group("num").lower()
+    if not _is_reference(text, m, number, bare):
+        return []
     segments, end = _extend(text, m.end(), number)
     official = bool(m.group("official"))
     suffix = _OFFICIAL_SUFFIX.match(text, end)
@@ -214,7 +272,7 @@ def _match_at(text: str, m: re.Match, bare: bool) -> list[RefMatch]:
     starts = [m.start()] + [s for s, _ in segments[1:]]
     ends = [_trim_end(text, s, e) for s, e in pairwise(starts)] + [end]
     return [
-        RefMatch(s, e, text[s:e], _query(m, text[s:e], numbers, official))
+        RefMatch(s, e, text[s:e], _query(m, text[s:e], numbers, official, doc_names))
         for s, e, (_, numbers) in zip(starts, ends, segments, strict=True)
     ]
 
@@ -225,22 +283,26 @@ def _trim_end(text: str, start: int, end: int) -> int:
     return start + m.start() if m else end
 
 
-def find_refs(text: str, sections: tuple[str, ...] | list[str] = ()) -> list[RefMatch]:
+def find_refs(text: str, sections: tuple[str, ...] | list[str] = (), doc_names: Mapping[str, str] | None = None,
+              loose_sections: bool = False) -> list[RefMatch]:
     """Every rule reference in running text, left to right, non-overlapping.
 
     Bare three-digit numbers ("100 life") are not references here; dotted
     numbers ("704.5j") and prefixed ones ("rule 115") are. With
     ``sections``, UnCommander references written with a letter in brackets
     or with a closing bracket ("Token Cards (j)", "Token Cards d) iii") are
-    found too.
+    found too; with ``loose_sections`` (a chat message) also the form a
+    search box takes, "Token Cards j", unless the letter reads as a word
+    ("Token Cards a player").
     """
+    names = DOC_NAMES if doc_names is None else doc_names
     found: list[RefMatch] = []
-    for m in _REF.finditer(text):
+    for m in _ref_pattern(tuple(names)).finditer(text):
         if found and m.start() < found[-1].end:
             continue  # inside a list or range already read
-        found += _match_at(text, m, bare=False)
+        found += _match_at(text, m, False, names)
     if sections:
-        pattern = _section_pattern(tuple(sections), running=True)
+        pattern = _section_pattern(tuple(sections), running=True, loose=loose_sections)
         for m in pattern.finditer(text):
             if any(r.start < m.end() and m.start() < r.end for r in found):
                 continue
@@ -252,7 +314,8 @@ def find_refs(text: str, sections: tuple[str, ...] | list[str] = ()) -> list[Ref
 _WRAPPERS = re.compile(r"^[\s(\[{\"'“‘]*(?P<body>.*?)[\s)\]}\"'”’.,;:!?]*$", re.DOTALL)
 
 
-def parse_ref(text: str, sections: tuple[str, ...] | list[str] = (), bare_numbers: bool = True) -> RefQuery | None:
+def parse_ref(text: str, sections: tuple[str, ...] | list[str] = (), bare_numbers: bool = True,
+              doc_names: Mapping[str, str] | None = None) -> RefQuery | None:
     """Parse a whole string as one reference (a query, a short link), or None.
 
     Wrapping brackets and quotes and trailing punctuation are ignored
@@ -265,12 +328,13 @@ def parse_ref(text: str, sections: tuple[str, ...] | list[str] = (), bare_number
     body = wrapped.group("body") if wrapped else text
     if not body:
         return None
-    m = _REF.match(body)
+    names = DOC_NAMES if doc_names is None else doc_names
+    m = _ref_pattern(tuple(names)).match(body)
     if m:
-        matches = _match_at(body, m, bare=bare_numbers)
+        matches = _match_at(body, m, bare_numbers, names)
         if matches and matches[-1].end == len(body):
             numbers = [n for r in matches for n in r.query.numbers]
-            return _query(m, body, numbers, matches[0].query.official)
+            return _query(m, body, numbers, matches[0].query.official, names)
     if sections:
         # "Token Cards (j)": the closing bracket belongs to the reference.
         for candidate in (text.strip().rstrip(".,;:!?"), body):
@@ -280,22 +344,35 @@ def parse_ref(text: str, sections: tuple[str, ...] | list[str] = (), bare_number
     return None
 
 
+# In a chat message, "Token Cards j" without brackets: any letter but the words "a" and "i",
+# which only count at the end of a sentence or clause ("see Token Cards a.").
+_LOOSE_ITEM = (r"\s+(?:(?P<letter3>(?![ai]\b)[a-z]{1,2})\b|(?P<letter4>[ai])(?=\s*(?:$|[.,;:!?)\]])))"
+               r"(?:\s+\(?(?P<roman2>[ivx]{1,5})\)?(?![\w]))?")
+
+
 @lru_cache(maxsize=8)
-def _section_pattern(sections: tuple[str, ...], running: bool) -> re.Pattern:
+def _section_pattern(sections: tuple[str, ...], running: bool, loose: bool = False) -> re.Pattern:
     titles = "|".join(re.escape(t).replace(r"\ ", r"\s+") for t in sorted(sections, key=len, reverse=True))
     if running:
         # In running text a section name needs a bracketed letter to be a reference.
         item = r"\s*(?:\((?P<letter>[a-z]{1,2})\)|(?P<letter2>[a-z]{1,2})\))(?:\s*\(?(?P<roman>[ivx]{1,5})\)?(?![\w]))?"
+        if loose:
+            item = rf"(?:{item}|{_LOOSE_ITEM})"
         return re.compile(rf"(?<![\w])(?P<title>{titles})(?:\s+section)?{item}", re.IGNORECASE)
     item = r"(?:\s*,?\s*(?:\((?P<letter>[a-z]{1,2})\)|(?P<letter2>[a-z]{1,2})\)?)(?:\s*\(?(?P<roman>[ivx]{1,5})\)?)?)?"
     return re.compile(rf"(?:uncommander\s+)?(?P<title>{titles})(?:\s+section)?{item}", re.IGNORECASE)
 
 
+def _group(m: re.Match, *names: str) -> str:
+    groups = m.re.groupindex
+    return next((m.group(n) for n in names if n in groups and m.group(n)), "") or ""
+
+
 def _section_query(m: re.Match, sections: tuple[str, ...]) -> RefQuery:
     written = re.sub(r"\s+", " ", m.group("title")).lower()
     title = next((t for t in sections if t.lower() == written), m.group("title"))
-    letter = (m.group("letter") or m.group("letter2") or "").lower()
-    roman = (m.group("roman") or "").lower()
+    letter = _group(m, "letter", "letter2", "letter3", "letter4").lower()
+    roman = _group(m, "roman", "roman2").lower()
     item = tuple(x for x in (letter, roman) if x)
     return RefQuery(written=m.group(0), section=title, item=item, doc="uncommander")
 
@@ -305,10 +382,10 @@ def neighbours(number: str) -> list[str]:
     m = _PARTS.match(number.lower())
     if not m or not m.group("letter") or m.group("letter") == "tr":
         return []
-    stem = number.lower()[:-1]
-    letter = m.group("letter")
-    before = [c for c in LETTERS if c < letter]
-    after = [c for c in LETTERS if c > letter]
+    stem = f"{m['section']}.{m['rule']}"
+    rank = _rank(m.group("letter"))
+    before = [c for c in SEQUENCE if _rank(c) < rank]
+    after = [c for c in SEQUENCE if _rank(c) > rank]
     return [stem + c for c in (before[-1:] + after[:1])]
 
 

@@ -105,7 +105,7 @@ def test_profile_from_the_file(published):
     assert (profile.effective, profile.version) == (effective, version)
     assert profile.title == "Magic: The Gathering Comprehensive Rules"
     assert profile.source_url == "https://magic.wizards.com/en/rules"
-    assert profile.tables == {"keyword_rules": ["701", "702"]}
+    assert profile.tables == {"keyword_rules": ["701", "702"], "short_title": "Comprehensive Rules"}
 
 
 def test_hierarchy_and_sources(published):

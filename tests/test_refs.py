@@ -83,6 +83,21 @@ FORMS = [
     ("rules 808-811", N("808", "809", "810", "811")),
     ("907.1-3", N("907.1", "907.2", "907.3")),
     ("704.5k-n", N("704.5k", "704.5m", "704.5n")),  # the range skips l
+    ("704.5y-ab", N("704.5y", "704.5z", "704.5aa", "704.5ab")),  # after z come two letters
+    ("603.7d–f", N("603.7d", "603.7e", "603.7f")),
+    # two-letter sub-rules (official since 2025)
+    ("704.5aa", N("704.5aa")),
+    ("CR 704.5AA.", N("704.5aa", prefer="cr")),
+    ("r704.5aa", N("704.5aa")),
+    ("704.5z, aa", N("704.5z", "704.5aa")),
+    # a one-letter prefix and a space, as chat bots take it
+    ("r 907.4b", N("907.4b")),
+    ("R 907.4b", N("907.4b")),
+    # chapters, with a prefix
+    ("rule 4", N("4")),
+    ("CR 7", N("7", prefer="cr")),
+    ("rules 9", N("9")),
+    ("official rule 7", N("7", official=True)),
     # letters l and o do not exist, but parse so the answer can say so
     ("907.4l", N("907.4l", invalid=True)),
     ("907.4o", N("907.4o", invalid=True)),
@@ -111,6 +126,10 @@ FORMS = [
     ("", None),
     ("token", None),
     ("907.4b extra words", None),
+    ("4", None),  # a chapter needs a prefix
+    ("rule 45", None),
+    ("r 4.5", None),
+    ("907.4ax.1", None),
     ("http://example.com/907.4b", None),
     ("rules 100-999", None),  # a range nobody means
 ]
@@ -167,6 +186,63 @@ def test_find_refs_in_running_text(text, expected):
     assert spans(text) == expected
 
 
+@pytest.mark.parametrize("text, expected", [
+    ("See rules 603.7d–f.", [("rules 603.7d–f", ("603.7d", "603.7e", "603.7f"), False)]),
+    ("as 704.5aa says", [("704.5aa", ("704.5aa",), False)]),
+    ("ask r 907.4b now", [("r 907.4b", ("907.4b",), False)]),
+    ("chapter rule 4 and CR 7.", [("rule 4", ("4",), False), ("CR 7", ("7",), False)]),
+    ("at rule 4:30", []),
+])
+def test_find_refs_new_forms(text, expected):
+    assert spans(text) == expected
+
+
+def test_find_refs_loose_sections_for_chat():
+    assert spans("see Token Cards j please", SECTIONS) == []
+    found = [(r.text, r.query.item) for r in find_refs("see Token Cards j please", SECTIONS, loose_sections=True)]
+    assert found == [("Token Cards j", ("j",))]
+    found = [(r.text, r.query.item) for r in find_refs("Die Rolls and Coin Flips d iii, then", SECTIONS, loose_sections=True)]
+    assert found == [("Die Rolls and Coin Flips d iii", ("d", "iii"))]
+    # "a" and "i" read as words unless they end the clause
+    assert find_refs("Token Cards a player owns", SECTIONS, loose_sections=True) == []
+    assert [r.query.item for r in find_refs("see Token Cards a.", SECTIONS, loose_sections=True)] == [("a",)]
+
+
+def test_doc_names_come_from_the_profiles():
+    from kb.refs import DOC_NAMES
+
+    assert DOC_NAMES == {"futuresight": "futuresight", "future sight": "futuresight", "fut": "futuresight",
+                         "treachery": "treachery", "uncommander": "uncommander"}
+    assert parse_ref("mydoc 101.1", doc_names={"mydoc": "mine"}).doc == "mine"
+    assert parse_ref("treachery 101.1", doc_names={"mydoc": "mine"}) is None
+
+
+@pytest.mark.parametrize("start, end, expected", [
+    ("907.3a", "c", ["907.3a", "907.3b", "907.3c"]),  # to a letter
+    ("704.5k", "n", ["704.5k", "704.5m", "704.5n"]),  # skipping l
+    ("704.5z", "ab", ["704.5z", "704.5aa", "704.5ab"]),  # into two letters
+    ("907.3c", "a", None),  # backwards
+    ("109.2tr", "u", None),  # "tr" is a suffix, not a letter
+    ("907.3", "c", None),  # no letter to start from
+    ("907.1", "3", ["907.1", "907.2", "907.3"]),  # to a rule
+    ("808", "811", ["808", "809", "810", "811"]),  # sections
+    ("808", "81", None),
+    ("907.3a", "3", None),
+    ("100", "999", None),  # longer than anyone means
+    ("907.3a", "907.3c", ["907.3a", "907.3b", "907.3c"]),  # full numbers
+    ("907.1", "907.3", ["907.1", "907.2", "907.3"]),
+    ("907.1", "908.3", None),  # across sections
+    ("907.1a", "907.2c", None),  # letters of different rules
+    ("907.1", "907.2c", None),
+    ("808", "808.1", None),
+    ("x", "c", None),
+])
+def test_expand(start, end, expected):
+    from kb.refs import _expand
+
+    assert _expand(start, end) == expected
+
+
 def test_find_refs_offsets_point_at_the_text():
     text = "Blah. See rule 907.4b and 702.187c."
     for r in find_refs(text):
@@ -182,6 +258,8 @@ def test_find_refs_sections_need_a_bracketed_letter():
     ("907.4l", ["907.4k", "907.4m"]),
     ("907.4o", ["907.4n", "907.4p"]),
     ("907.4a", ["907.4b"]),
+    ("704.5z", ["704.5y", "704.5aa"]),
+    ("704.5aa", ["704.5z", "704.5ab"]),
     ("907.4", []),
 ])
 def test_neighbours_skip_l_and_o(number, expected):
