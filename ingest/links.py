@@ -30,6 +30,7 @@ from ingest.profile import Profile
 from kb.ids import fold
 from kb.model import Record, Ref
 from kb.aliases import alias
+from kb.docnames import doc_names
 from kb.refs import find_refs
 
 __all__ = ["Linker", "link_records", "text_fields"]
@@ -76,9 +77,11 @@ class Linker:
     notes: dict[str, str] = field(init=False)
     cards: dict[str, tuple[str, str]] = field(init=False)  # folded name -> (id, doc)
     card_pattern: re.Pattern | None = field(init=False)
+    doc_names: dict[str, str] = field(init=False)
 
     def __post_init__(self) -> None:
         self.ids = {r.id for r in self.records}
+        self.doc_names = doc_names({"slug": p.slug, "names": p.tables.get("names", ())} for p in self.profiles.values())
         self.numbers = {}
         self.sections = {}
         self.notes = {}
@@ -123,6 +126,9 @@ class Linker:
         own = self.numbers.get("cr", {})
         if number in own:
             return Ref(number, own[number], external=False)
+        if own:  # the official rules are loaded and have no such rule: a dangling citation, for kb check
+            version = self.profiles["cr"].version if "cr" in self.profiles else "loaded"
+            return Ref(number, None, note=f"no rule {number} in the Comprehensive Rules ({version})")
         template = self.profiles[doc].tables.get("official_rules_url") if doc in self.profiles else None
         url = template.format(anchor=number.replace(".", "")) if template else None
         return Ref(number, None, external=True, url=url)
@@ -132,30 +138,34 @@ class Linker:
         refs: list[Ref] = []
         for name, text in text_fields(record):
             spans: list[tuple[int, int]] = []
-            for ref in self._find(record, text):
-                start, end = ref.start or 0, ref.end or 0  # every finder sets both offsets
+            for group in self._find(record, text):
+                start, end = group[0].start or 0, group[0].end or 0  # every finder sets both offsets
                 if any(s < end and start < e for s, e in spans):
                     continue  # a span already claimed by an earlier, more specific finder
                 spans.append((start, end))
-                refs.append(ref if name == "text" else _in_field(ref, name))
+                # Every member of a range or list ("rules 603.7d–f") is a reference of its own.
+                refs += [ref if name == "text" else _in_field(ref, name) for ref in group]
         return refs
 
-    def _find(self, record: Record, text: str) -> Iterator[Ref]:
-        yield from self._faq_refs(record, text)
-        yield from self._section_refs(record, text)
-        yield from self._unfilled(text)
-        yield from self._commander_rules(text)
+    def _find(self, record: Record, text: str) -> Iterator[list[Ref]]:
+        """Groups of references, each group one written span (a range's members share theirs)."""
+        for finder in (self._faq_refs(record, text), self._section_refs(record, text), self._unfilled(text),
+                       self._commander_rules(text)):
+            yield from ([ref] for ref in finder)
         yield from self._rule_refs(record, text)
-        yield from self._card_refs(record, text)
+        yield from ([ref] for ref in self._card_refs(record, text))
 
-    def _rule_refs(self, record: Record, text: str) -> Iterator[Ref]:
-        for match in find_refs(text):
+    def _rule_refs(self, record: Record, text: str) -> Iterator[list[Ref]]:
+        for match in find_refs(text, doc_names=self.doc_names):
             query = match.query
+            group = []
             for number in query.numbers:
                 target = self.rule_target(record.doc, number.lower(), query.official)
                 if target.target == record.id:
                     continue
-                yield Ref(match.text, target.target, target.external, target.url, match.start, match.end, target.note)
+                group.append(Ref(match.text, target.target, target.external, target.url, match.start, match.end, target.note))
+            if group:
+                yield group
 
     def _section_refs(self, record: Record, text: str) -> Iterator[Ref]:
         sections = self.sections.get(record.doc)  # a document's own sections (UnCommander's)

@@ -10,9 +10,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from kb.ids import fold
+from kb.ids import fold, slugify
 from kb.model import Record
 from kb.aliases import alias
+from kb.docnames import doc_names
 from kb.refs import RefQuery, neighbours, parse_ref
 from kb.store import Store
 
@@ -76,6 +77,7 @@ class Resolver:
         self.renamed = {d["slug"]: d.get("renamed", []) for d in store.documents}
         self.removed = {d["slug"]: d.get("removed", []) for d in store.documents}
         self.section_titles = [r.title for r in self.sections.values() if r.title]  # every section has one
+        self.doc_names = doc_names(store.documents)
         self.card_grams = {key: _bigrams(key) for key in self.cards}
 
     # -- cards ------------------------------------------------------------------
@@ -101,7 +103,7 @@ class Resolver:
 
     # -- rule references ----------------------------------------------------------
     def resolve(self, text: str, context_doc: str | None = None) -> Resolution:
-        query = parse_ref(text, sections=self.section_titles, bare_numbers=True)
+        query = parse_ref(text, sections=self.section_titles, bare_numbers=True, doc_names=self.doc_names)
         if query is None:
             return Resolution(text, note=f"{text.strip()[:80]!r} is not a rule reference")
         if query.section:
@@ -112,6 +114,8 @@ class Resolver:
         suggestions: list[Record] = []
         for number in query.numbers:
             found = [self.numbers[d][number] for d in docs if number in self.numbers.get(d, {})]
+            if len(query.numbers) > 1:
+                found = found[:1]  # a range or list is read in one document: 907.3a-c is three rules, not nine
             if not found:
                 found, note = self._alias(number, docs)
                 if note:
@@ -149,6 +153,17 @@ class Resolver:
             if found:
                 return ([own[found.number]] if found.number else []), found.note
         return [], None
+
+    def section_slug(self, text: str) -> Record | None:
+        """A section's rule by its readable short link: "token-cards-j", "die-rolls-and-coin-flips-d-iii"."""
+        text = text.strip().lower()
+        for section in self.sections.values():
+            stem = slugify(section.title or "")
+            if text == stem:
+                return section
+            if stem and text.startswith(stem + "-"):
+                return self.store.get(section.id + "/" + text[len(stem) + 1:].replace("-", "/"))
+        return None
 
     def _section(self, text: str, query: RefQuery) -> Resolution:
         section = self.sections.get(_name_key(query.section or ""))
