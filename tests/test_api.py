@@ -140,6 +140,8 @@ def test_autocomplete(client):
         "label": "The Metamorph",
         "id": "treachery/cards/the-metamorph",
         "url": "/treachery/cards/the-metamorph",
+        "doc": "treachery",
+        "document": "Treachery Comprehensive Rules",
     }
     numbers = client.get("/api/autocomplete?q=907.4").get_json()
     assert numbers[0]["id"] == "treachery/907.4"

@@ -89,7 +89,7 @@ def autocomplete():
     q = request.args.get("q", "")
     if len(q) > 100:
         raise BadRequest("q must be at most 100 characters")
-    return jsonify(_kb().searcher.autocomplete(q))
+    return jsonify(D.autocomplete_data(_kb(), q))
 
 
 @api.post("/linkify")

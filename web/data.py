@@ -14,11 +14,13 @@ from werkzeug.exceptions import BadRequest, NotFound
 
 from kb.kbase import Opened
 from kb.model import Record
+from kb.phrases import Phrases
 from kb.search import QueryError
+from web.render import summary
 
 __all__ = [
     "record_data", "document_data", "documents_data", "search_data", "resolve_data",
-    "keywords_data", "record_json", "trail", "siblings", "doc_meta",
+    "keywords_data", "record_json", "trail", "siblings", "doc_meta", "autocomplete_data",
 ]
 
 
@@ -70,6 +72,8 @@ def record_data(kb: Opened, record_id: str) -> dict[str, Any]:
     data["previous"] = prev and {"id": prev.id, "label": kb.store.label(prev), "url": "/" + prev.id}
     data["next"] = nxt and {"id": nxt.id, "label": kb.store.label(nxt), "url": "/" + nxt.id}
     data["document"] = doc_meta(kb, record.doc)
+    # What hover previews and chat unfurls show: a card's first ruling and their count, a headed rule's first sub-rule.
+    data["summary"] = summary(record, kb.store.records)
     data["_record"] = record
     return data
 
@@ -149,3 +153,26 @@ def resolve_data(kb: Opened, ref: str, context_doc: str | None = None) -> dict[s
             {"id": r.id, "url": "/" + r.id, "title": kb.store.label(r), "doc": r.doc} for r in res.suggestions
         ],
     }
+
+
+_PHRASES: dict[str, Phrases] = {}  # build id -> its phrases, built on first use
+
+
+def autocomplete_data(kb: Opened, q: str, limit: int = 10) -> list[dict[str, Any]]:
+    """Completions, each saying which document it comes from; then phrases the documents repeat ("nut counters")."""
+    titles = {d["slug"]: d["title"] for d in kb.store.documents}
+    out = []
+    for item in kb.searcher.autocomplete(q, limit=limit):
+        doc = item["id"].split("/", 1)[0]
+        out.append({**item, "doc": doc, "document": titles.get(doc, "Keywords" if doc == "keywords" else doc)})
+    phrases = _PHRASES.get(kb.build_id)
+    if phrases is None:
+        if len(_PHRASES) > 4:
+            _PHRASES.clear()
+        phrases = _PHRASES[kb.build_id] = Phrases(kb.store)
+    labels = {o["label"].lower() for o in out}
+    for phrase in phrases.complete(q, limit - len(out)):
+        if phrase not in labels:
+            out.append({"label": phrase, "id": None, "url": "/search?" + urlencode({"q": phrase}),
+                        "doc": None, "document": "search"})
+    return out

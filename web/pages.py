@@ -7,17 +7,19 @@ links ``/r/<reference>`` and ``/c/<card name>``, ``/opensearch.xml``, and
 from __future__ import annotations
 
 import html as _html
+import re
 from urllib.parse import quote, urlencode
 
 from flask import Blueprint, Response, current_app, redirect, render_template, request
 from markupsafe import Markup
 
 from kb.cache import ByteLRU
+from kb.ids import slugify
 from web import data as D
 from web import public_url
-from web.render import preview, render_inline, render_text
+from web.render import body_text, preview, render_inline, render_text, translation
 
-__all__ = ["pages", "error_page"]
+__all__ = ["pages", "error_page", "short_link"]
 
 pages = Blueprint("pages", __name__)
 
@@ -46,6 +48,16 @@ def plural(kind: str, n: int) -> str:
     return _PLURALS.get(kind, kind + "s")
 
 
+@pages.app_context_processor
+def _documents():
+    """Every page names documents by title and lists the loaded ones (the official rules too) in its header."""
+    store = current_app.extensions["kb"].current().store
+    titles = {d["slug"]: d["title"] for d in store.documents}
+    titles.setdefault("keywords", "Keywords")
+    return {"nav_documents": [(d["slug"], d.get("short_title") or d["title"]) for d in store.documents],
+            "doc_title": lambda slug: titles.get(slug, slug), "store_label": store.label}
+
+
 @pages.app_template_filter("text")
 def _text_filter(value):
     return render_inline(value)
@@ -65,7 +77,7 @@ def search():
     data = D.search_data(kb, request.args)
     results = data["_results"]
     if results.redirect and request.args.get("page", "1") == "1" and not request.args.get("noredirect"):
-        return redirect("/" + results.redirect, code=302)
+        return redirect(_with_note("/" + results.redirect, data["query"], results.note), code=302)
     args = {k: v for k, v in request.args.items() if k in ("q", "doc", "kind")}
     limit = results.limit
     page = results.offset // limit + 1
@@ -77,9 +89,10 @@ def search():
     def facet_url(name: str, value: str | None) -> str:
         return "/search?" + urlencode({k: v for k, v in {**args, name: value}.items() if v})
 
-    return _page("search.html", title=f"{data['query']} — search", description=f"{results.total} results",
+    return _page("search.html", title=f"{data['query']} — search" if data["query"].strip() else "Search — help and examples",
+                 description=f"{results.total} results" if data["query"].strip() else "How to search the rules",
                  alternate="/api/search?" + urlencode(args), data=data, results=results, args=args,
-                 page=page, pages_total=pages_total, page_url=page_url, facet_url=facet_url,
+                 page=page, pages_total=pages_total, page_url=page_url, facet_url=facet_url, examples=EXAMPLES,
                  documents={d["slug"]: d["title"] for d in kb.store.documents})
 
 
@@ -92,22 +105,43 @@ def keywords():
 @pages.get("/r/<path:ref>")
 def short_ref(ref: str):
     kb = _kb()
-    data = D.resolve_data(kb, ref)
+    context = request.args.get("doc") or None
+    data = D.resolve_data(kb, ref, context)
+    if not data["matches"]:
+        # A readable short link: /r/token-cards-j is "Token Cards j)".
+        found = kb.resolver.section_slug(ref)
+        if found is not None:
+            return redirect("/" + found.id, code=302)
     if len(data["matches"]) == 1:
-        return redirect(data["matches"][0]["url"], code=302)
+        return redirect(_with_note(data["matches"][0]["url"], ref, data["note"]), code=302)
     status = 200 if data["matches"] else 404
-    return _page("disambiguation.html", title=f"{ref} — which document?",
-                 description=data["note"] or f"{ref} appears in several documents",
-                 alternate="/api/resolve?" + urlencode({"ref": ref}), data=data, ref=ref,
-                 records=[kb.store.get(m["id"]) for m in data["matches"]],
+    records = [kb.store.get(m["id"]) for m in data["matches"]]
+    several_docs = len({r.doc for r in records}) > 1
+    what = f"{ref} is in {len({r.doc for r in records})} documents" if several_docs else f"{ref}: {len(records)} rules"
+    return _page("disambiguation.html", title=f"{ref} — which document?" if several_docs else f"{ref} — {len(records)} rules",
+                 description=data["note"] or what,
+                 alternate="/api/resolve?" + urlencode({"ref": ref}), data=data, ref=ref, what=what,
+                 records=records, previews={r.id: preview(r, 200, kb.store.records).split(": ", 1)[-1] for r in records},
                  suggestions=[kb.store.get(m["id"]) for m in data["suggestions"]], status=status)
+
+
+def _with_note(url: str, ref: str, note: str | None) -> str:
+    """A redirect that carries what the reader typed when the answer has something to say about it (renamed)."""
+    return url + "?" + urlencode({"from": ref}) if note else url
 
 
 @pages.get("/c/<path:name>")
 def short_card(name: str):
-    card, _ = _kb().resolver.card(name)
+    """/c/<card name> and /c/<card name>/<n>, a card's n-th ruling."""
+    kb = _kb()
+    name, _, ruling = name.rpartition("/") if re.search(r"/\d{1,3}$", name) else (name, "", "")
+    card, _ = kb.resolver.card(name)
     if card is None:
         return error_page(404, f"no card named {name!r}", query=name)
+    if ruling:
+        if kb.store.get(f"{card.id}/{ruling}") is None:
+            return error_page(404, f"{card.title} has no ruling {ruling}", query=card.title)
+        return redirect(f"/{card.id}/{ruling}", code=302)
     return redirect("/" + card.id, code=302)
 
 
@@ -130,19 +164,36 @@ def record(record_id: str):
     if r is None and record_id.startswith("api/"):
         return error_page(404, f"no API endpoint /{record_id}; see /api/openapi.json")
     if r is None:
+        typed = request.view_args["record_id"].strip("/") if request.view_args else record_id
+        if len(typed) <= 200 and kb.resolver.resolve(typed).matches:
+            # "/907.4b" typed at the site root: any reference as a path goes to its record (or the choice page).
+            return redirect("/r/" + quote(typed, safe=""), code=302)
         # The last path segment is what the reader meant ("the-metamorf" under treachery/cards).
         return error_page(404, f"no record {record_id!r}", query=record_id.rsplit("/", 1)[-1].replace("-", " "))
     # A record page depends only on the build and the record: rendered once, with a mark where the
     # site's address goes (KB_PUBLIC_URL, else the Host asked for), filled in per request. Keyed by
     # anything a client chooses (query strings, Host headers), the cache grew without bound.
+    # The rename note ("115 was renamed 116", after /r/115) goes in per request too.
     key = (kb.build_id, r.id)
     page = _PAGES.get(key)
     if page is None:
         page = _PAGES.put(key, _record_page(kb, r, BASE_MARK, BASE_MARK + "/" + r.id))
+    page = page.replace(NOTE_MARK, _rename_note(kb, r, request.args.get("from")))
     return Response(page.replace(BASE_MARK, _html.escape(public_url())), mimetype="text/html")
 
 
+def _rename_note(kb, r, typed: str | None) -> str:
+    """After /r/115 (or a search for rule 115): say that 115 was renamed 116, as the API does."""
+    if not typed or len(typed) > 200:
+        return ""
+    res = kb.resolver.resolve(typed)
+    if not res.note or r not in res.matches:
+        return ""
+    return f'<p class="note renamed">{_html.escape(res.note)}</p>'
+
+
 BASE_MARK = "\ue0f0base\ue0f1"  # private-use characters: never in a document, never in a URL
+NOTE_MARK = "\ue0f0note\ue0f1"
 PAGE_CACHE_BYTES = 24 * 1024 * 1024  # every record page of the bundled corpus is about 13 MB
 _PAGES: ByteLRU[str] = ByteLRU(PAGE_CACHE_BYTES)  # (build, record id) -> the page, with BASE_MARK
 
@@ -152,7 +203,8 @@ def _record_page(kb, r, host_url: str, url: str) -> str:
     data = D.record_data(kb, record_id)
     label = kb.store.label(r)
     doc = data["document"] or {}
-    description = preview(r, 200).split(": ", 1)[-1] + f" — {doc.get('title', r.doc)}, {doc.get('version') or ''}"
+    summary = preview(r, 200, kb.store.records).split(": ", 1)[-1]
+    description = summary + f" — {doc.get('title', r.doc)}, {doc.get('version') or ''}"
     refs_by_field: dict[str, list] = {}
     for ref in r.refs:
         refs_by_field.setdefault(ref.field, []).append(ref)
@@ -161,12 +213,17 @@ def _record_page(kb, r, host_url: str, url: str) -> str:
         return render_text(text, refs_by_field.get(name, []), kb.store.records, block=block)
 
     children = kb.store.children(r)
+    short = short_link(r, label)
     return render_template(
         "record.html",
-        short=_short_link(r, label),
+        short=short,
+        short_url=short and host_url.rstrip("/") + short,
         title=f"{label} — {doc.get('title', r.doc)}",
         description=description,
         canonical=url,
+        body=body_text(r, kb.store.records),
+        translation=translation(r.text),
+        note_slot=Markup(NOTE_MARK),
         alternate=f"/api/records/{r.id}",
         r=r,
         data=data,
@@ -176,20 +233,30 @@ def _record_page(kb, r, host_url: str, url: str) -> str:
         child_html=lambda c: render_text(c.text, [x for x in c.refs if x.field == "text"], kb.store.records),
         cited_by=[kb.store.get(c) for c in r.cited_by],
         store=kb.store,
-        chat=f"{label}: {preview(r, 300).split(': ', 1)[-1]} {host_url.rstrip('/')}/{r.id}",
+        chat=f"{label}: {preview(r, 300, kb.store.records).split(': ', 1)[-1]} {host_url.rstrip('/')}/{r.id}",
         definitions=[kb.store.get(ref.target) for ref in r.refs if ref.field == "definitions" and ref.target],
     )
 
 
-def _short_link(r, label: str) -> str | None:
-    """The chat-sized address of a record: /r/907.4b, /r/Token%20Cards%20g), /c/Tarmogoyf."""
+def short_link(r, label: str) -> str | None:
+    """The chat-sized, readable address of a record.
+
+    /r/907.4b for numbered rules; /r/token-cards-j and
+    /r/die-rolls-and-coin-flips-d-iii for rules numbered inside a section;
+    /c/venser-shaper-savant for cards and /c/the-aetherist/2 for their rulings.
+    """
     if r.number and r.id == f"{r.doc}/{r.number.lower()}":
         return "/r/" + quote(r.number)
-    if r.kind == "rule":  # numbered inside a section: "Token Cards g)"
-        return "/r/" + quote(label)
+    if r.kind == "rule" and r.parent:  # numbered inside a section: "Token Cards g)"
+        return "/r/" + slugify(label)
     if r.kind == "card" and r.title:
-        return "/c/" + quote(r.title)
+        return "/c/" + r.id.rsplit("/", 1)[-1]
+    if r.kind == "ruling" and r.parent and r.parent.split("/")[1:2] == ["cards"]:
+        return "/c/" + r.parent.rsplit("/", 1)[-1] + "/" + r.id.rsplit("/", 1)[-1]
     return None
+
+
+_short_link = short_link
 
 
 def error_page(status: int, message: str, query: str | None = None):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import html
 import re
 import threading
+from typing import Mapping
 
 import markdown
 from markdown.inlinepatterns import SimpleTagInlineProcessor
@@ -19,7 +20,7 @@ from markupsafe import Markup
 
 from kb.model import Record, Ref
 
-__all__ = ["render_text", "render_inline", "mana", "preview"]
+__all__ = ["render_text", "render_inline", "mana", "preview", "summary", "body_text", "translation"]
 
 _EM = r"(?<![\w])(_)(?=\S)(.+?)(?<=\S)_(?![\w])"
 _HOLD = re.compile("\ue000(\\d+)\ue001")
@@ -50,12 +51,67 @@ def _md() -> markdown.Markdown:
     return md
 
 
-def preview(record: Record | None, n: int = 200) -> str:
+# A rule whose only line is its name in another language (Treachery 702.187: French: "Dévoilement.").
+_TRANSLATION = re.compile(r'^(?P<language>[A-Z][a-z]+): [“"](?P<words>[^"”\n]+?)\.?[”"]$')
+
+
+def translation(text: str | None) -> tuple[str, str] | None:
+    """("French", "Dévoilement") when a record's text is only a translation line, else None."""
+    m = _TRANSLATION.match((text or "").strip())
+    return (m.group("language"), m.group("words")) if m else None
+
+
+def body_text(record: Record, records: Mapping[str, Record] | None = None) -> str:
+    """The text a page shows as the record's body.
+
+    Not a translation line (shown as a note), and not a card's text when it is
+    only its rulings joined (Treachery identity cards): the rulings follow.
+    """
+    text = record.text or ""
+    if translation(text):
+        return ""
+    if record.kind == "card" and record.children and records is not None:
+        joined = "\n".join(records[c].text for c in record.children if c in records)
+        if text == joined:
+            return ""
+    return text
+
+
+def _clip(text: str, n: int) -> str:
+    text = " ".join(text.split()).replace("_", "")
+    return text if len(text) <= n else text[: n - 1].rsplit(" ", 1)[0] + "…"
+
+
+def _summary(record: Record, records: Mapping[str, Record] | None) -> str:
+    """What a preview says: the body, else the first ruling with a count, else the first sub-rule."""
+    body = body_text(record, records) or (record.rules_text or "" if record.kind == "card" else "")
+    if body or not record.children or records is None:
+        return body or ("" if translation(record.text) else record.text or "")
+    first = records.get(record.children[0])
+    if first is None:
+        return ""
+    if record.kind == "card":
+        n = len(record.children)
+        return f"{n} ruling{'s' if n != 1 else ''}. {first.text}"
+    return " ".join(filter(None, [first.number, first.title, first.text]))
+
+
+def summary(record: Record, records: Mapping[str, Record] | None = None, n: int = 600) -> str:
+    """A preview without its label: the text a hover card or an unfurl shows under the title."""
+    return _clip(_summary(record, records), n)
+
+
+def preview(record: Record | None, n: int = 200, records: Mapping[str, Record] | None = None) -> str:
+    """A one-line summary for hover titles, og:description and chat: "label: text…".
+
+    With ``records`` (id -> record), a card whose text is its rulings previews
+    as its first ruling and a count, and a headed rule with no text of its own
+    (or only a translation line) as its first sub-rule.
+    """
     if record is None:
         return ""
-    text = " ".join((record.text or record.rules_text or "").split()).replace("_", "")
     label = " ".join(filter(None, [record.number, record.title]))
-    body = text if len(text) <= n else text[: n - 1].rsplit(" ", 1)[0] + "…"
+    body = _clip(_summary(record, records), n)
     return f"{label}: {body}" if label and body else (label or body)
 
 
@@ -73,7 +129,7 @@ def mana(text: str) -> str:
 def _link(ref: Ref, label: str, records: dict[str, Record]) -> str:
     text = html.escape(label)
     if ref.target:
-        title = html.escape(preview(records.get(ref.target)))
+        title = html.escape(preview(records.get(ref.target), records=records))
         target = html.escape(ref.target)
         link = f'<a class="ref" href="/{target}" title="{title}" data-id="{target}">{text}</a>'
         if ref.suggested:  # written against an older version of the official rules

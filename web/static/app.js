@@ -1,4 +1,5 @@
-// Progressive enhancement: autocomplete, reference previews, copy for chat.
+// Progressive enhancement: autocomplete, reference previews, copy buttons,
+// keyboard shortcuts ("/" to search, j/k or arrows for the next/previous rule).
 // The site works without any of this.
 (function () {
   "use strict";
@@ -28,6 +29,7 @@
       items = results;
       results.forEach(function (r, i) {
         var li = el("li", { role: "option", "data-url": r.url }, r.label);
+        if (r.document) li.appendChild(el("span", { class: "ac-doc" }, r.document));
         li.addEventListener("mousedown", function (e) { e.preventDefault(); window.location.href = r.url; });
         list.appendChild(li);
       });
@@ -66,7 +68,8 @@
       popup = el("div", { class: "preview", role: "tooltip" });
       var label = [rec.number, rec.title].filter(Boolean).join(" ");
       if (label) popup.appendChild(el("strong", {}, label));
-      popup.appendChild(el("p", {}, (rec.text || rec.rules_text || "").replace(/_/g, "").slice(0, 600)));
+      var text = rec.summary !== undefined ? rec.summary : (rec.text || rec.rules_text || "");
+      popup.appendChild(el("p", {}, text.replace(/_/g, "").slice(0, 600)));
       var box = link.getBoundingClientRect();
       popup.style.left = (window.scrollX + box.left) + "px";
       popup.style.top = (window.scrollY + box.bottom + 6) + "px";
@@ -88,20 +91,42 @@
   });
   document.addEventListener("focusout", hidePreview);
 
-  // -- copy for chat -------------------------------------------------------------
+  // -- copy buttons (for chat, short link) ----------------------------------------
   function copyButton(button) {
     if (!navigator.clipboard) return;
+    var label = button.getAttribute("data-label") || button.textContent;
     button.hidden = false;
     button.addEventListener("click", function () {
       navigator.clipboard.writeText(button.getAttribute("data-copy")).then(function () {
         button.textContent = "Copied";
-        setTimeout(function () { button.textContent = "Copy for chat"; }, 1500);
+        setTimeout(function () { button.textContent = label; }, 1500);
       }).catch(function () { button.textContent = "Copy failed"; });
     });
   }
 
+  // -- keyboard: "/" focuses the search box; j/k or arrows move between rules ----------
+  function typing(target) {
+    return target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
+  }
+  document.addEventListener("keydown", function (e) {
+    if (e.ctrlKey || e.metaKey || e.altKey || typing(e.target)) return;
+    if (e.key === "/") {
+      var box = document.querySelector("main input[type=search]") || document.querySelector("input[type=search]");
+      if (box) { e.preventDefault(); box.focus(); box.select(); }
+      return;
+    }
+    if (!document.querySelector("article.record")) return;
+    var rel = { j: "next", ArrowRight: "next", k: "prev", ArrowLeft: "prev" }[e.key];
+    var link = rel && document.querySelector("nav.prevnext a[rel=" + rel + "]");
+    if (link) { e.preventDefault(); window.location.href = link.href; }
+  });
+
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll("input[data-autocomplete]").forEach(autocomplete);
-    document.querySelectorAll("button.copy-chat").forEach(copyButton);
+    document.querySelectorAll("button[data-copy]").forEach(copyButton);
+    // On a phone the filters fold away below the results.
+    if (window.matchMedia("(max-width: 700px)").matches) {
+      document.querySelectorAll("details.facets").forEach(function (d) { d.open = false; });
+    }
   });
 })();
