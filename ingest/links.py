@@ -163,7 +163,8 @@ class Linker:
                 target = self.rule_target(record.doc, number.lower(), query.official)
                 if target.target == record.id:
                     continue
-                group.append(Ref(match.text, target.target, target.external, target.url, match.start, match.end, target.note))
+                group.append(Ref(match.text, target.target, target.external, target.url, match.start, match.end,
+                                 target.note))
             if group:
                 yield group
 

@@ -9,7 +9,8 @@ manifest).
 from __future__ import annotations
 
 import tomllib
-from typing import Any, Iterable, Mapping
+from typing import Any
+from collections.abc import Iterable, Mapping
 
 __all__ = ["doc_names", "bundled_doc_names"]
 

@@ -59,7 +59,9 @@ def _links(kb, text: str) -> list[dict]:
             if link:
                 found.append(link)
     taken = [(f["start"], f["end"]) for f in found]
-    for ref in find_refs(text, sections=kb.resolver.section_titles, doc_names=kb.resolver.doc_names, loose_sections=True):
+    found_refs = find_refs(text, sections=kb.resolver.section_titles, doc_names=kb.resolver.doc_names,
+                           loose_sections=True)
+    for ref in found_refs:
         if any(s < ref.end and ref.start < e for s, e in taken):
             continue
         link = _ref_link(kb, ref.text, ref.start, ref.end, ref.text, ref.text)

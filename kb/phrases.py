@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import threading
 from collections import Counter
+from itertools import pairwise
 
 from kb.ids import fold
 from kb.store import Store
@@ -19,9 +20,10 @@ __all__ = ["Phrases"]
 
 MIN_COUNT = 2
 _WORD = re.compile(r"[a-z][a-z'’-]*[a-z]")
-_STOP = frozenset("""a an and are as at be been but by can could do does for from has have if in into is it its
+_STOP_WORDS = """a an and are as at be been but by can could do does for from has have if in into is it its
 may might must no not of on or so such than that the their them then there these they this those to was were
-when where which while who will with would you your any each other one two all only also more most""".split())
+when where which while who will with would you your any each other one two all only also more most"""
+_STOP = frozenset(_STOP_WORDS.split())
 
 
 class Phrases:
@@ -34,7 +36,7 @@ class Phrases:
         counts: Counter[str] = Counter()
         for r in self.store.records.values():
             words = _WORD.findall(fold(r.text or "").lower())
-            counts.update({f"{a} {b}" for a, b in zip(words, words[1:])
+            counts.update({f"{a} {b}" for a, b in pairwise(words)
                            if a not in _STOP and b not in _STOP and len(a) > 2 and len(b) > 2})
         return sorted(((p, n) for p, n in counts.items() if n >= MIN_COUNT), key=lambda x: (-x[1], x[0]))
 

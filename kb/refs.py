@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
-from typing import Mapping
+from collections.abc import Mapping
 
 from kb.docnames import bundled_doc_names
 
@@ -185,7 +185,7 @@ def _expand(start: str, end: str) -> list[str] | None:
 def _continue_range(text: str, pos: int, numbers: list[str]) -> int | None:
     m = _RANGE.match(text, pos)
     expanded = _expand(numbers[-1], m.group("end").lower()) if m else None
-    if not expanded or len(expanded) > MAX_EXPANSION:
+    if m is None or not expanded or len(expanded) > MAX_EXPANSION:
         return None
     numbers[-1:] = expanded
     return m.end()
@@ -259,7 +259,8 @@ def _is_reference(text: str, m: re.Match, number: str, bare: bool) -> bool:
 def _match_at(text: str, m: re.Match, bare: bool, doc_names: Mapping[str, str]) -> list[RefMatch]:
     """The references a regex match starts (one per list member), or [] if it is none."""
     if m.group("chapter"):  # "rule 4", "CR 7": a chapter, never a range or list
-        return [RefMatch(m.start(), m.end(), m.group(0), _query(m, m.group(0), [m.group("chapter")], bool(m.group("official")), doc_names))]
+        query = _query(m, m.group(0), [m.group("chapter")], bool(m.group("official")), doc_names)
+        return [RefMatch(m.start(), m.end(), m.group(0), query)]
     number = m.group("num").lower()
     if not _is_reference(text, m, number, bare):
         return []

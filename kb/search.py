@@ -227,7 +227,8 @@ class Searcher:
 
     # -- 1. rule references ----------------------------------------------------------
     def _reference(self, text: str, doc: str | None):
-        if parse_ref(text, sections=self.resolver.section_titles, bare_numbers=True, doc_names=self.resolver.doc_names) is None:
+        sections, names = self.resolver.section_titles, self.resolver.doc_names
+        if parse_ref(text, sections=sections, bare_numbers=True, doc_names=names) is None:
             return None
         res = self.resolver.resolve(text)
         matches = [r for r in res.matches if doc is None or r.doc == doc]

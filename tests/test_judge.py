@@ -4,14 +4,13 @@ Each test names the case from the issue it pins.
 """
 from __future__ import annotations
 
-import re
 import subprocess
 import sys
 
 import pytest
 from bs4 import BeautifulSoup
 
-from tests.conftest import CORPUS, SHARED_CR
+from tests.conftest import SHARED_CR
 
 
 def soup(response):

@@ -201,7 +201,8 @@ def test_find_refs_loose_sections_for_chat():
     assert spans("see Token Cards j please", SECTIONS) == []
     found = [(r.text, r.query.item) for r in find_refs("see Token Cards j please", SECTIONS, loose_sections=True)]
     assert found == [("Token Cards j", ("j",))]
-    found = [(r.text, r.query.item) for r in find_refs("Die Rolls and Coin Flips d iii, then", SECTIONS, loose_sections=True)]
+    text = "Die Rolls and Coin Flips d iii, then"
+    found = [(r.text, r.query.item) for r in find_refs(text, SECTIONS, loose_sections=True)]
     assert found == [("Die Rolls and Coin Flips d iii", ("d", "iii"))]
     # "a" and "i" read as words unless they end the clause
     assert find_refs("Token Cards a player owns", SECTIONS, loose_sections=True) == []
@@ -213,7 +214,8 @@ def test_doc_names_come_from_the_profiles():
 
     assert DOC_NAMES == {"futuresight": "futuresight", "future sight": "futuresight", "fut": "futuresight",
                          "treachery": "treachery", "uncommander": "uncommander"}
-    assert parse_ref("mydoc 101.1", doc_names={"mydoc": "mine"}).doc == "mine"
+    query = parse_ref("mydoc 101.1", doc_names={"mydoc": "mine"})
+    assert query is not None and query.doc == "mine"
     assert parse_ref("treachery 101.1", doc_names={"mydoc": "mine"}) is None
 
 

@@ -17,7 +17,7 @@ from kb.cache import ByteLRU
 from kb.ids import slugify
 from web import data as D
 from web import public_url
-from web.render import body_text, preview, render_inline, render_text, translation
+from web.render import body_text, preview, render_inline, render_text, summary, translation
 
 __all__ = ["pages", "error_page", "short_link"]
 
@@ -89,7 +89,8 @@ def search():
     def facet_url(name: str, value: str | None) -> str:
         return "/search?" + urlencode({k: v for k, v in {**args, name: value}.items() if v})
 
-    return _page("search.html", title=f"{data['query']} — search" if data["query"].strip() else "Search — help and examples",
+    asked = data["query"].strip()
+    return _page("search.html", title=f"{data['query']} — search" if asked else "Search — help and examples",
                  description=f"{results.total} results" if data["query"].strip() else "How to search the rules",
                  alternate="/api/search?" + urlencode(args), data=data, results=results, args=args,
                  page=page, pages_total=pages_total, page_url=page_url, facet_url=facet_url, examples=EXAMPLES,
@@ -118,10 +119,11 @@ def short_ref(ref: str):
     records = [kb.store.get(m["id"]) for m in data["matches"]]
     several_docs = len({r.doc for r in records}) > 1
     what = f"{ref} is in {len({r.doc for r in records})} documents" if several_docs else f"{ref}: {len(records)} rules"
-    return _page("disambiguation.html", title=f"{ref} — which document?" if several_docs else f"{ref} — {len(records)} rules",
+    title = f"{ref} — which document?" if several_docs else f"{ref} — {len(records)} rules"
+    return _page("disambiguation.html", title=title,
                  description=data["note"] or what,
                  alternate="/api/resolve?" + urlencode({"ref": ref}), data=data, ref=ref, what=what,
-                 records=records, previews={r.id: preview(r, 200, kb.store.records).split(": ", 1)[-1] for r in records},
+                 records=records, previews={r.id: summary(r, kb.store.records, 200) for r in records},
                  suggestions=[kb.store.get(m["id"]) for m in data["suggestions"]], status=status)
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import html
 import re
 import threading
-from typing import Mapping
+from collections.abc import Mapping
 
 import markdown
 from markdown.inlinepatterns import SimpleTagInlineProcessor
