@@ -57,7 +57,8 @@ class Built:
 
 
 def load_profiles(corpus_dir: Path) -> list[Profile]:
-    profiles = [load_profile(p) for p in sorted(Path(corpus_dir).glob("*.toml"))]
+    # vocabulary.toml is search's table of words (ingest/vocabulary.py), not a document profile.
+    profiles = [load_profile(p) for p in sorted(Path(corpus_dir).glob("*.toml")) if p.name != "vocabulary.toml"]
     if not profiles:
         raise ParseError([Problem(str(corpus_dir), 1, "at least one document profile (*.toml)", "none")])
     return profiles

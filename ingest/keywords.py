@@ -41,11 +41,20 @@ def _definitions(records: list[Record], profiles: dict[str, Profile]) -> list[tu
     return found
 
 
+def _effective(profile: Profile) -> str:
+    """The profile's effective date (ISO), or "" for an undated document (sorted last)."""
+    return profile.effective if re.fullmatch(r"\d{4}-\d{2}-\d{2}", profile.effective) else ""
+
+
 def keyword_records(records: list[Record], profiles: dict[str, Profile]) -> list[Record]:
     by_id = {r.id: r for r in records}
     gathered: dict[str, list[tuple[str, Record]]] = {}
     for name, rule in _definitions(records, profiles):
         gathered.setdefault(slugify(name), []).append((name, rule))
+    for defs in gathered.values():
+        # The newest document's definition first: with the official rules loaded, a keyword reads
+        # as today's rule, not as the 2007 text the Future Sight FAQ quoted (shroud, reach).
+        defs.sort(key=lambda d: _effective(profiles[d[1].doc]), reverse=True)
     out = []
     for slug, defs in gathered.items():
         name, first = defs[0]

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from ingest.build import build_corpus, corpus_digest
 from ingest.cr import cr_profile
+from ingest.vocabulary import load_vocabulary
 from kb.index import write_index
 from kb.store import publish
 
@@ -35,6 +36,7 @@ def build(corpus_dir: Path, data_dir: Path, cr: Path | None = None) -> Published
         "corpus_digest": corpus_digest(corpus_dir, [Path(cr)] if cr else []),
         "cr": str(Path(cr).resolve()) if cr else None,
         "documents": built.documents(),
+        "vocabulary": load_vocabulary(corpus_dir, built.records),
     }
     reports = built.reports()
     build_id = publish(data_dir, built.records, manifest, reports, write_index=write_index)

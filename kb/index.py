@@ -21,6 +21,7 @@ import re
 from pathlib import Path
 
 from whoosh import index as whoosh_index
+from whoosh.analysis import STOP_WORDS as WHOOSH_STOP_WORDS
 from whoosh.analysis import Filter, LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
 from whoosh.fields import ID, NGRAMWORDS, STORED, TEXT, Schema
 
@@ -30,6 +31,8 @@ from kb.model import Record
 __all__ = ["SCHEMA", "write_index", "open_index", "analyzer", "TOKEN", "plain"]
 
 TOKEN = r"[^\W_]+(?:\.[^\W_]+)*"  # letters and digits; "_" is markup (_Future Sight_), not a letter
+# Whoosh's stop words except those that carry a question's meaning (negations, "may").
+STOP_WORDS = frozenset(WHOOSH_STOP_WORDS - {"not", "no", "may", "yet"})
 
 
 class FoldFilter(Filter):
@@ -46,7 +49,9 @@ def analyzer(stem: bool = True):
     if stem:
         # Snowball English, not Whoosh's default Porter: Porter stems "proliferate" and
         # "proliferated" differently, so the query would miss the rules that use the other form.
-        chain = chain | StopFilter() | StemFilter(lang="en")
+        # Whoosh's stop list without the words that carry a question's meaning ("not", "no"),
+        # and no minimum length: "X", "0" and "2/2"'s digits are words here.
+        chain = chain | StopFilter(stoplist=STOP_WORDS, minsize=1) | StemFilter(lang="en")
     return chain
 
 

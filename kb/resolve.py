@@ -101,6 +101,21 @@ class Resolver:
                 best = (d, candidate)
         return (self.cards[best[1]], best[0]) if best else (None, 0)
 
+    def cards_starting(self, text: str) -> list[Record]:
+        """Cards whose name starts with ``text`` or is ``text`` with its words joined, shortest
+        name first: "tarmo" -> Tarmogoyf, "thunderbl" -> Thunderblade Charge, "timebender" ->
+        The Time Bender (a leading "The" may be left out). At least four letters."""
+        key = _name_key(text).replace(" ", "")
+        if len(key) < 4:
+            return []
+        found = []
+        for name, card in self.cards.items():
+            joined = name.replace(" ", "")
+            bare = joined[3:] if name.startswith("the ") else joined
+            if joined.startswith(key) or bare.startswith(key):
+                found.append((bare != key and joined != key, len(name), name, card))
+        return [card for *_, card in sorted(found, key=lambda f: f[:3])]
+
     # -- rule references ----------------------------------------------------------
     def resolve(self, text: str, context_doc: str | None = None) -> Resolution:
         query = parse_ref(text, sections=self.section_titles, bare_numbers=True, doc_names=self.doc_names)

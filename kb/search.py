@@ -1,19 +1,25 @@
-"""One query box: rule references, card names, then ranked full text.
+"""One query box: rule references, card names, titles, then ranked full text.
 
-The pipeline, in order:
+The pipeline, one small stage each (``Searcher._search`` only calls them in order):
 
-1. a rule reference in any accepted form answers with that record first (a
-   bare parent number with its sub-rules), then the records citing it;
-2. a card name (exact, case- and accent-insensitive, or within two typos)
-   answers with that card first;
-3. otherwise BM25F full text over titles (boosted) and bodies, with phrase
-   queries and ``doc:``/``kind:`` filters, a highlighted snippet per hit;
-4. with few or no hits, a "did you mean" from the index's own vocabulary
-   (edit distance 1) and a retry with the corrected words.
+1. **parse**: limits checked, ``doc:``/``kind:`` filters taken out, the question's table words
+   rewritten in the documents' words (kb.vocabulary: "kill" -> destroy, "etb" -> enters the
+   battlefield), a document the question names noted;
+2. **lead**: what answers before any ranking: a rule reference in any form (a parent number
+   with its sub-rules; a number two documents use, both documents' rules first); a number
+   with words ("702.19 trample") when the words fit the rule; a card name (exact, within
+   two typos, a prefix or joined words: "tarmo", "timebender"); a title exactly (the
+   current official rule first, then the keyword page, other documents newest first);
+3. **full text**: BM25F in Whoosh over titles (boosted) and stemmed bodies, with phrases and
+   filters; the best ``rank.WINDOW`` re-ranked in Python (kb.rank: coverage of the
+   question, glossary pointers, document named, word pairs);
+4. **did you mean**: with few hits, the index's own words within one edit (two for the
+   keywords and titles), and a retry with them;
+5. **assemble**: the page of hits (each saying its document and version), facets, notes.
 
-The Whoosh searcher is opened once and reused; queries are built from our
-own tokens, so no Whoosh syntax (``a*``, ``~9``, ``field:``, ``^99``) can
-reach the engine and explode.
+The Whoosh searcher is opened once per thread and reused; queries are built from our
+own tokens, so no Whoosh syntax (``a*``, ``~9``, ``field:``, ``^99``) can reach the
+engine and explode.
 """
 from __future__ import annotations
 
@@ -22,21 +28,22 @@ import re
 import threading
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import pairwise
 from pathlib import Path
-from typing import Any
 
 from whoosh import query as Q
 from whoosh.scoring import BM25F
 
+from kb import rank
 from kb.ids import fold
 from kb.index import analyzer, open_index, plain
 from kb.model import KINDS, Record
+from kb.rank import Candidate, Ranker
 from kb.refs import parse_ref
-from kb.resolve import Resolver
-from kb.snippet import TOKEN_RE, clip, snippet, stem
+from kb.resolve import Resolver, edit_distance
+from kb.snippet import clip, snippet, stem
 from kb.spelling import Spelling
 from kb.store import Store
+from kb.vocabulary import Expansion, Vocabulary
 
 __all__ = ["Searcher", "Results", "Hit", "QueryError", "MAX_QUERY", "MAX_LIMIT", "MAX_OFFSET"]
 
@@ -61,11 +68,13 @@ class Hit:
     snippet: str  # HTML: escaped text with <mark> around matched words
     score: float
     label: str = ""  # how the record is named in a result list (Store.label)
+    document: str = ""  # the document's title ("Future Sight FAQ")
+    version: str = ""  # its version and date ("last modified March 25, 2007 (2007-05-04)")
 
     def to_json(self) -> dict:
         return {"id": self.id, "doc": self.doc, "kind": self.kind, "number": self.number,
                 "title": self.title, "label": self.label, "snippet": self.snippet, "url": "/" + self.id,
-                "score": round(self.score, 3)}
+                "document": self.document, "version": self.version, "score": round(self.score, 3)}
 
 
 @dataclass
@@ -79,50 +88,81 @@ class Results:
     note: str | None = None
     offset: int = 0
     limit: int = 10
-    matched_by: str = "text"  # "reference", "card" or "text"
+    matched_by: str = "text"  # "reference", "card", "title" or "text"
+    searched_for: str | None = None  # the query in the documents' words, when it was rewritten
 
     def to_json(self) -> dict:
         return {"query": self.query, "total": self.total, "offset": self.offset, "limit": self.limit,
                 "results": [h.to_json() for h in self.hits], "facets": self.facets,
                 "did_you_mean": self.did_you_mean, "redirect": self.redirect and "/" + self.redirect,
-                "note": self.note, "matched_by": self.matched_by}
+                "note": self.note, "matched_by": self.matched_by, "searched_for": self.searched_for}
+
+
+@dataclass
+class _Query:
+    """A query after parsing: what to search for, where, and which page."""
+    raw: str
+    text: str  # without filters
+    doc: str | None
+    kind: str | None
+    limit: int
+    offset: int
+    words: Expansion  # the text in the documents' words
+    named_doc: str | None = None  # a document the question names ("... in treachery")
+    named_kind: str | None = None  # a kind of record it names ("... glossary", "rulings")
+
+
+@dataclass
+class _Lead:
+    """Records that answer before any ranking (a reference, a card, a title)."""
+    records: list[Record]
+    matched_by: str
+    note: str | None = None
+    redirect: str | None = None
+    complete: bool = False  # the answer is these records: no full-text search
 
 
 @dataclass
 class _Found:
-    top: list  # (score, Whoosh hit), best first
-    total: int
-    facets: dict[str, dict[str, int]]
-    suggestion: str | None
-    terms: set[str]
-    pairs: list[str] = field(default_factory=list)  # " starting player " and the like
+    """The full-text stage's answer: the best hits (re-ranked), and total and facets over every match."""
+    top: list[Candidate] = field(default_factory=list)
+    total: int = 0
+    facets: dict[str, dict[str, int]] = field(default_factory=lambda: {"doc": {}, "kind": {}})
+    suggestion: str | None = None
+    terms: set[str] = field(default_factory=set)  # what snippets mark
     corrected: bool = False  # the hits are for the "did you mean" query, not the one typed
-
-
-RERANK = 50  # best hits re-scored for word pairs the text prints side by side
-PAIR_BONUS = 2.0
 
 
 _FILTER = re.compile(r"\b(doc|kind):(\S+)")
 _PHRASE = re.compile(r'"([^"]+)"')
 _WORD = analyzer()
+_EXACT = analyzer(stem=False)
+# Question words carry no topic. Negations, "first", "last", "each" and single letters ("X")
+# do, so they stay.
+_STOP = frozenset({"a", "an", "the", "is", "are", "who", "what", "whats", "how", "does", "do", "can", "you", "of",
+                   "in", "on", "to", "when", "which", "with", "and", "or", "for", "it", "my", "i", "if", "has",
+                   "have", "work", "works", "mean", "means", "happens", "happen", "s"})
+_NUMBER = re.compile(r"^(?:\d{3}(?:\.\d+[a-z]{0,2})?|\d{3}\.[a-z]+-\d+)\.?$", re.I)
 
 
 def _pairs(text: str) -> list[str]:
     """Adjacent content words of a query, as they would sit in folded text: " starting player "."""
     words = [fold(t.text) for t in _EXACT(_PHRASE.sub(" ", text)) if t.text not in _STOP][:MAX_TERMS]
-    return [f" {a} {b} " for a, b in pairwise(words)]
+    return rank.pairs(words)
 
 
 def _content_stems(text: str) -> list[str]:
     """The stems of what a question is about: "what happens when a player has ten poison
-    counters" -> happen, player, ten, poison, counter (question words carry no topic)."""
+    counters" -> player, ten, poison, counter (question words carry no topic)."""
     raw = [t.text for t in _EXACT(text)]
     content = [w for w in raw if w not in _STOP] or raw
     return [s for s in dict.fromkeys(stem(w) for w in content) if s][:MAX_TERMS]
-_STOP = frozenset({"a", "an", "the", "is", "are", "who", "what", "how", "does", "do", "can", "you", "of", "in", "on",
-                   "to", "when", "which", "with", "and", "or", "for", "it", "my", "i", "if", "has", "have"})
-_EXACT = analyzer(stem=False)
+
+
+def _effective(document: dict) -> str:
+    """A document's effective date for "newest first", "" when undated."""
+    value = str(document.get("effective") or "")
+    return value if re.fullmatch(r"\d{4}-\d{2}-\d{2}", value) else ""
 
 
 class Searcher:
@@ -143,17 +183,32 @@ class Searcher:
         for n, f in self.searcher.iter_docs():
             self.facet_of[n] = (f["doc"], f["kind"])
             self.ids[n] = f["id"]
+        self.docnums = {rid: n for n, rid in self.ids.items()}
+        # Newest document first where several answer alike (the current official rules first).
+        dates = {d["slug"]: _effective(d) for d in store.documents}
+        self.recency = {slug: i for i, slug in enumerate(sorted(dates, key=lambda s: dates[s], reverse=True))}
+        self.versions = {d["slug"]: (d["title"], self._version(d)) for d in store.documents}
+        self.versions["keywords"] = ("Keywords", "gathered from every document")
 
         self._complete = self._completions(store)
         self.titles = self._titles(store)
+        self.title_words = self._title_words()
+        self.vocabulary = Vocabulary.from_build(store.manifest, store.records.values())
+        self.ranker = Ranker(store)
         self.spelling = Spelling(
             (w.decode() if isinstance(w, bytes) else w for w in self.searcher.lexicon("exact")),
             lambda w: self.searcher.doc_frequency("exact", w),
         )
-        self._words: dict[int, str] = {}  # docnum -> folded words, filled as hits need them
         # A build never changes, so neither does an answer: a tournament hall asking for the same
         # rule after an announcement is answered from memory. (kb bench measures with it off.)
         self._cached = lru_cache(maxsize=cache_size)(self._search) if cache_size else None
+
+    @staticmethod
+    def _version(document: dict) -> str:
+        version, effective = str(document.get("version") or ""), str(document.get("effective") or "")
+        if effective and effective != "undated" and effective not in version:
+            return f"{version} (effective {effective})" if version else effective
+        return version
 
     @property
     def searcher(self):
@@ -180,6 +235,15 @@ class Searcher:
         return self._cached(q, doc, kind, limit, offset)
 
     def _search(self, q: str, doc: str | None, kind: str | None, limit: int, offset: int) -> Results:
+        query = self._parse(q, doc, kind, limit, offset)
+        if not query.text:
+            return Results(q, 0, [], {"doc": {}, "kind": {}}, offset=offset, limit=limit)
+        lead = self._lead(query)
+        found = _Found() if lead.complete else self._full_text(query, exclude={r.id for r in lead.records})
+        return self._assemble(query, lead, found)
+
+    # -- 1. parse ------------------------------------------------------------------------
+    def _parse(self, q: str, doc: str | None, kind: str | None, limit: int, offset: int) -> _Query:
         q = (q or "").replace("\x00", " ")
         if len(q) > MAX_QUERY:
             raise QueryError(f"query too long: {len(q)} characters (at most {MAX_QUERY})")
@@ -197,52 +261,46 @@ class Searcher:
             raise QueryError(f"unknown document {doc!r}; known: {', '.join(sorted(self.docs))}")
         if kind and kind not in KINDS:
             raise QueryError(f"unknown kind {kind!r}; known: {', '.join(KINDS)}")
-        if not text:
-            return Results(q, 0, [], {"doc": {}, "kind": {}}, offset=offset, limit=limit)
+        words = Expansion(text) if '"' in text else self.vocabulary.expand(text)
+        named = [rank.DOC_NAMES[w] for w in re.findall(r"\w+", fold(text).lower()) if w in rank.DOC_NAMES]
+        named_doc = named[0] if named and named[0] in self.docs and not doc else None
+        kinds = [rank.KIND_NAMES[w] for w in re.findall(r"\w+", text.lower()) if w in rank.KIND_NAMES]
+        return _Query(q, text, doc, kind, limit, offset, words, named_doc, kinds[0] if kinds and not kind else None)
 
-        first = self._reference(text, doc) or self._card(text, doc) or self._titled(text, doc)
-        records, matched_by, note, redirect = first if first else ([], "text", None, None)
-        if kind:
-            records = [r for r in records if r.kind == kind]
-            if redirect and redirect not in {r.id for r in records}:
-                redirect = None  # "907.4b kind:card" is not a reason to jump to the rule
-        if records and (matched_by == "reference" or redirect):
-            # A rule number or an exact card name is answered without the full-text index.
-            found = _Found([], 0, {"doc": {}, "kind": {}}, None, set())
-        else:
-            found = self._full_text(text, doc, kind, exclude={r.id for r in records}, need=offset + limit)
-        facets = found.facets
-        for r in records:
-            facets["doc"][r.doc] = facets["doc"].get(r.doc, 0) + 1
-            facets["kind"][r.kind] = facets["kind"].get(r.kind, 0) + 1
-        everything = records + found.top
-        page = [self._lead_hit(x, text) if isinstance(x, Record) else self._hit(x, found.terms)
-                for x in everything[offset:offset + limit]]
-        suggestion = found.suggestion
-        if found.corrected and not records:
-            note = f"nothing matched {text!r}; showing results for {suggestion!r}"
-        return Results(q, len(records) + found.total, page, facets,
-                       did_you_mean=suggestion if not records else None, redirect=redirect,
-                       note=note, offset=offset, limit=limit, matched_by=matched_by)
+    # -- 2. lead: references, cards, titles ------------------------------------------------
+    def _lead(self, query: _Query) -> _Lead:
+        text, doc = query.text, query.doc
+        lead = (self._reference(text, doc) or self._reference_with_words(text, doc) or self._card(text, doc)
+                or self._titled(text, doc) or (self._titled(query.words.text, doc) if query.words.used else None)
+                or self._card_like(text, doc) or _Lead([], "text"))
+        if query.kind:
+            lead.records = [r for r in lead.records if r.kind == query.kind]
+            if lead.redirect and lead.redirect not in {r.id for r in lead.records}:
+                lead.redirect = None  # "907.4b kind:card" is not a reason to jump to the rule
+        # A rule number or an exact card name is answered without the full-text index.
+        lead.complete = bool(lead.records) and (lead.matched_by == "reference" or bool(lead.redirect))
+        return lead
 
-    # -- 1. rule references ----------------------------------------------------------
-    def _reference(self, text: str, doc: str | None):
+    def _reference(self, text: str, doc: str | None) -> _Lead | None:
         sections, names = self.resolver.section_titles, self.resolver.doc_names
         if parse_ref(text, sections=sections, bare_numbers=True, doc_names=names) is None:
             return None
         res = self.resolver.resolve(text)
         matches = [r for r in res.matches if doc is None or r.doc == doc]
         if not matches and not res.suggestions:
-            return [], "reference", res.note, None
-        records: list[Record] = []
+            return _Lead([], "reference", res.note)
+        return _Lead(self._with_family(matches) + [s for s in res.suggestions if s not in matches], "reference",
+                     res.note, matches[0].id if len(matches) == 1 else None)
+
+    def _with_family(self, matches: list[Record]) -> list[Record]:
+        """The matches first (a number two documents use: both documents' rules in the first places),
+        then each one's sub-rules, then the records citing them."""
+        records = list(matches)
         for r in matches:
-            records.append(r)
             records += [c for c in self._descendants(r) if c not in records]
         for r in matches:
             records += [self.store.records[c] for c in r.cited_by if self.store.records[c] not in records]
-        records += [s for s in res.suggestions if s not in records]
-        redirect = matches[0].id if len(matches) == 1 else None
-        return records, "reference", res.note, redirect
+        return records
 
     def _descendants(self, record: Record) -> list[Record]:
         out = []
@@ -251,16 +309,56 @@ class Searcher:
             out += self._descendants(child)
         return out
 
-    # -- 2. card names -------------------------------------------------------------
-    def _card(self, text: str, doc: str | None):
+    def _reference_with_words(self, text: str, doc: str | None) -> _Lead | None:
+        """ "702.19 trample", "flying 702.9": the rule, when the words fit it (its heading, its
+        text, its sub-rules' text or its parents' headings)."""
+        tokens = text.split()
+        if not 2 <= len(tokens) <= 8:
+            return None
+        at = next((i for i, t in enumerate(tokens) if _NUMBER.match(t)), None)
+        if at is None:
+            return None
+        # "rule 702.19", "CR 702.19": the word before the number may belong to the reference.
+        joined = at and parse_ref(" ".join(tokens[at - 1:at + 1]), bare_numbers=True, doc_names=self.resolver.doc_names)
+        span = (at - 1, at + 1) if joined else (at, at + 1)
+        words = tokens[:span[0]] + tokens[span[1]:]
+        found = self._reference(" ".join(tokens[span[0]:span[1]]), doc)
+        stems = set(_content_stems(" ".join(words)))
+        if found is None or not stems:
+            return None
+        fits = [r for r in found.records if r.kind == "rule" and stems & self._family_stems(r)]
+        if not fits:
+            return None
+        best = fits[0]
+        return _Lead(self._with_family([best]) + [r for r in found.records if r.id != best.id], "reference",
+                     redirect=best.id)
+
+    def _family_stems(self, record: Record) -> frozenset[str]:
+        stems = set(self.ranker.stems(record))
+        for child in self._descendants(record)[:12]:
+            stems |= self.ranker.stems(child)
+        return frozenset(stems)
+
+    def _card(self, text: str, doc: str | None) -> _Lead | None:
         card, distance = self.resolver.card(text)
         if card is None or (doc and card.doc != doc):
             return None
         note = None if distance == 0 else f"showing {card.title} for {text!r}"
-        return [card], "card", note, card.id if distance == 0 else None
+        return _Lead([card], "card", note, card.id if distance == 0 else None)
 
-    # -- 2b. a title, exactly -------------------------------------------------------------
-    _TITLE_ORDER = {"keyword": 0, "rule": 1, "section": 2, "note": 2, "glossary": 3, "chapter": 4}
+    def _card_like(self, text: str, doc: str | None) -> _Lead | None:
+        """A word the documents never use that starts a card name or joins its words:
+        "tarmo", "imperio", "thunderbl" (prefixes), "timebender", "puppetmaster" (joined)."""
+        words = re.findall(r"\w+", fold(text).lower())
+        if not words or len(words) > 3 or any(self.searcher.doc_frequency("exact", w) for w in words):
+            return None
+        cards = [c for c in self.resolver.cards_starting(" ".join(words)) if doc is None or c.doc == doc]
+        if not cards:
+            return None
+        names = ", ".join(c.title or c.id for c in cards[:3])
+        return _Lead(cards[:5], "card", f"showing {names} for {text!r}")
+
+    _TITLE_ORDER = {"keyword": 1, "rule": 2, "section": 3, "note": 3, "glossary": 4, "chapter": 5}
 
     def _titles(self, store: Store) -> dict[str, list[Record]]:
         """Records by the stems of their title ("Legend Rule", "Tokens", "Mayhem")."""
@@ -271,18 +369,35 @@ class Searcher:
                 if key:
                     out.setdefault(key, []).append(r)
         for records in out.values():
-            records.sort(key=lambda r: (self._TITLE_ORDER[r.kind], self.store.position.get(r.id, 0)))
+            records.sort(key=self._title_rank)
         return out
 
-    def _titled(self, text: str, doc: str | None):
+    def _title_rank(self, r: Record) -> tuple:
+        """The current official rule first, then the keyword page gathering every definition, then
+        other documents' rules newest first, sections and notes, glossary entries, chapters."""
+        official = r.doc == "cr" and r.kind == "rule"
+        return (0 if official else self._TITLE_ORDER[r.kind], self.recency.get(r.doc, 0),
+                self.store.position.get(r.id, 0))
+
+    def _title_words(self) -> dict[str, int]:
+        """Words of keyword, rule and glossary titles (for two-edit typos), with how often they occur."""
+        out: dict[str, int] = {}
+        for records in self.titles.values():
+            for r in records:
+                for w in re.findall(r"[a-z]+", fold(r.title or "").lower()):
+                    if len(w) >= 5:
+                        out[w] = out.get(w, 0) + 1
+        return out
+
+    def _titled(self, text: str, doc: str | None) -> _Lead | None:
         """A query that is exactly a keyword's, rule's or term's title answers with those first."""
         if '"' in text:
             return None
         records = [r for r in self.titles.get(" ".join(_content_stems(text)), ()) if doc is None or r.doc == doc]
-        return (records[:5], "title", None, None) if records else None
+        return _Lead(records[:5], "title") if records else None
 
     # -- 3. full text --------------------------------------------------------------
-    def _build_query(self, text: str):
+    def _build_query(self, text: str, extra: list[str] | None = None):
         parts = []
         for phrase in _PHRASE.findall(text):
             words = [t.text for t in _EXACT(phrase)][:MAX_TERMS]
@@ -290,10 +405,10 @@ class Searcher:
                 parts.append(Q.Phrase("exact", words, boost=2.0))
             elif words:
                 parts.append(Q.Term("exact", words[0]))
-        rest = _PHRASE.sub(" ", text)
-        words = _content_stems(rest)
-        for w in words:
-            fields = [Q.Term("title", w), Q.Term("body", w)]
+        stems = _content_stems(_PHRASE.sub(" ", text))
+        for w in stems + [s for s in _content_stems(" ".join(extra or ())) if s not in stems][:4]:
+            boost = 1.0 if w in stems else 0.5  # a table word the vocabulary replaced: weaker evidence
+            fields = [Q.Term("title", w, boost=boost), Q.Term("body", w, boost=boost)]
             if w[:1].isdigit():  # only a number can match the number field
                 fields.append(Q.Term("number", w))
             parts.append(Q.Or(fields))
@@ -306,73 +421,93 @@ class Searcher:
         terms += [Q.Term("kind", kind)] if kind else []
         return Q.And(terms) if terms else None
 
-    def _full_text(self, text: str, doc: str | None, kind: str | None, exclude: set[str], need: int) -> _Found:
-        """The best ``need`` hits (scored), and the total and facets over every match (unscored)."""
-        query = self._build_query(text)
-        found = _Found([], 0, {"doc": {}, "kind": {}}, None, self._terms(text), _pairs(text))
-        if query is not None:
-            self._run(query, doc, kind, exclude, need, found)
+    def _full_text(self, query: _Query, exclude: set[str]) -> _Found:
+        """The best hits (re-ranked), and the total and facets over every match (unscored)."""
+        text = query.words.text
+        found = _Found(terms=self._terms(text) | self._terms(" ".join(query.words.replaced)))
+        self._run(query, text, query.words.replaced, exclude, found)
         if found.total < 3:
-            corrected = self._did_you_mean(text)
+            corrected = self._did_you_mean(query.text)
             if corrected:
                 found.suggestion = corrected
                 if not found.total:
                     found.terms = self._terms(corrected)
                     found.corrected = True
-                    self._run(self._build_query(corrected), doc, kind, exclude, need, found)
+                    self._run(query, corrected, [], exclude, found)
         return found
 
-    def _run(self, query, doc, kind, exclude, need, found: _Found) -> None:
+    def _run(self, query: _Query, text: str, extra: list[str], exclude: set[str], found: _Found) -> None:
+        whoosh_query = self._build_query(text, extra)
+        if whoosh_query is None:
+            return
         # Collecting every match (limit=None) is cheaper here than Whoosh's top-N path, whose
         # block-quality optimisation builds union arrays for these small OR queries.
-        results = self.searcher.search(query, limit=None, filter=self._filter(doc, kind))
-        top: list[tuple[float, Any]] = []
+        results = self.searcher.search(whoosh_query, limit=None, filter=self._filter(query.doc, query.kind))
+        top: list[Candidate] = []
         total = 0
-        window = max(need, RERANK)
+        window = max(query.offset + query.limit, rank.WINDOW)
         for hit in results:
             docnum = hit.docnum
             if self.ids[docnum] in exclude:
                 continue
             total += 1
             if len(top) < window:
-                top.append((hit.score, hit))
+                top.append(Candidate(self.store.records[self.ids[docnum]], hit.score, docnum))
             d, k = self.facet_of[docnum]
             found.facets["doc"][d] = found.facets["doc"].get(d, 0) + 1
             found.facets["kind"][k] = found.facets["kind"].get(k, 0) + 1
-        if found.pairs:
-            top = [(score + PAIR_BONUS * self._adjacent(hit.docnum, found.pairs), hit) for score, hit in top]
-            top.sort(key=lambda x: -x[0])
-        found.top, found.total = top[:need], total
+        stems = _content_stems(_PHRASE.sub(" ", text))
+        weights = rank.weights(self.searcher, stems)
 
-    def _adjacent(self, docnum: int, pairs: list[str]) -> int:
-        """How many of the query's word pairs the record prints side by side ("starting player").
+        def add(rid: str) -> Candidate | None:
+            record = self.store.records.get(rid)
+            if record is None or rid in exclude or (query.doc and record.doc != query.doc) \
+                    or (query.kind and record.kind != query.kind):
+                return None
+            return Candidate(record, 0.0, self.docnums.get(rid))
 
-        Done in Python on the best hits only: as Whoosh phrase queries over the whole index
-        these pairs cost more than the rest of the query together.
-        """
-        words = self._words.get(docnum)
-        if words is None:
-            record = self.store.records[self.ids[docnum]]
-            text = plain(" ".join(filter(None, [record.title, record.text, record.rules_text])))
-            words = self._words[docnum] = " " + " ".join(fold(w.lower()) for w in TOKEN_RE.findall(text)) + " "
-        return sum(1 for pair in pairs if pair in words)
+        top = self.ranker.rerank(top, weights, _pairs(text), (query.named_doc, query.named_kind), add)
+        found.top, found.total = top[:query.offset + query.limit], max(total, len(top))
 
     def _terms(self, text: str) -> set[str]:
         """What a snippet marks: the query's stems and its exact (phrase) words."""
         phrase_words = [t.text for t in _EXACT(" ".join(_PHRASE.findall(text))) if t.text not in _STOP]
         return {t.text for t in _WORD(text)} | {"=" + w for w in phrase_words}
 
-    def _hit(self, scored, terms: set[str]) -> Hit:
-        """A result for the page: the record's fields and a highlighted snippet."""
-        score, hit = scored
-        record = self.store.records[self.ids[hit.docnum]]
-        body = plain(record.text or record.rules_text or "")
-        return Hit(record.id, record.doc, record.kind, record.number, record.title,
-                   snippet(body, terms), float(score), self.store.label(record))
+    # -- 5. assemble ---------------------------------------------------------------------
+    def _assemble(self, query: _Query, lead: _Lead, found: _Found) -> Results:
+        facets = found.facets
+        for r in lead.records:
+            facets["doc"][r.doc] = facets["doc"].get(r.doc, 0) + 1
+            facets["kind"][r.kind] = facets["kind"].get(r.kind, 0) + 1
+        everything: list = lead.records + found.top
+        page = [self._lead_hit(x) if isinstance(x, Record) else self._hit(x, found.terms)
+                for x in everything[query.offset:query.offset + query.limit]]
+        note = lead.note
+        searched_for = None
+        if found.corrected and not lead.records:
+            note = f"nothing matched {query.text!r}; showing results for {found.suggestion!r}"
+        elif query.words.used and not lead.complete:
+            searched_for = query.words.text
+            note = "; ".join(filter(None, [note, f"showing results for {query.words.note}"]))
+        return Results(query.raw, len(lead.records) + found.total, page, facets,
+                       did_you_mean=found.suggestion if not lead.records else None, redirect=lead.redirect,
+                       note=note or None, offset=query.offset, limit=query.limit, matched_by=lead.matched_by,
+                       searched_for=searched_for)
 
-    def _lead_hit(self, record: Record, text: str) -> Hit:
-        return Hit(record.id, record.doc, record.kind, record.number, record.title,
-                   html.escape(clip(plain(record.text or record.rules_text or ""))), 1000.0, self.store.label(record))
+    def _hit(self, c: Candidate, terms: set[str]) -> Hit:
+        """A result for the page: the record's fields and a highlighted snippet."""
+        record = c.record
+        body = plain(record.text or record.rules_text or "")
+        return self._make_hit(record, snippet(body, terms), float(c.score))
+
+    def _lead_hit(self, record: Record) -> Hit:
+        return self._make_hit(record, html.escape(clip(plain(record.text or record.rules_text or ""))), 1000.0)
+
+    def _make_hit(self, record: Record, text: str, score: float) -> Hit:
+        document, version = self.versions.get(record.doc, (record.doc, ""))
+        return Hit(record.id, record.doc, record.kind, record.number, record.title, text, score,
+                   self.store.label(record), document, version)
 
     # -- autocomplete -----------------------------------------------------------------
     _PRIORITY = {"card": 0, "keyword": 1, "rule": 2, "chapter": 2, "section": 3, "note": 3, "glossary": 4}
@@ -435,10 +570,22 @@ class Searcher:
                 out.append(w)
                 continue
             tries -= 1
-            fix = self.spelling.suggest(low)
+            fix = self.spelling.suggest(low) or self._two_edits(low)
             if fix and fix != low:
                 out.append(fix)
                 changed = True
             else:
                 out.append(w)
         return " ".join(out) if changed else None
+
+    def _two_edits(self, word: str) -> str | None:
+        """A keyword or title word two edits from ``word`` ("indestrutable" -> indestructible), the
+        most common first; only for words of six letters or more, where two edits rarely reach
+        another word."""
+        if len(word) < 6:
+            return None
+        close = [(n, w) for w, n in self.title_words.items()
+                 if abs(len(w) - len(word)) <= 2 and w[0] == word[0] and edit_distance(word, w, 2) <= 2]
+        if not close:
+            return None
+        return max(close)[1]

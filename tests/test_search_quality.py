@@ -1,35 +1,44 @@
-"""Search quality on the real corpus: realistic questions, answered at rank 1 and in the top 3."""
+"""Search quality on the real corpus: realistic questions, answered at rank 1 and in the top 3.
+
+The counts are pinned exactly (not as a floor): a change that loses a question fails here, and
+a change that wins one updates the pin, so the suite's figures in the README stay true. Run
+with the official rules loaded in tests/test_official.py.
+"""
 from __future__ import annotations
 
 import pytest
 
-from kb.questions import QUESTIONS, answers
+from kb.questions import CR_TABLE_TALK, QUESTIONS, TABLE_TALK, answers
+
+# Answered at rank 1 and in the top 3, out of len(QUESTIONS), with the three bundled documents.
+RANK_1, TOP_3 = 132, 147
+
+
+def rank_of(searcher, question: str, expected: set[str]) -> int | None:
+    ids = [h.id for h in searcher.search(question, limit=10).hits]
+    return next((i + 1 for i, rid in enumerate(ids) if answers(rid, expected)), None)
 
 
 @pytest.fixture(scope="module")
 def ranks(searcher):
-    out = {}
-    for question, expected in QUESTIONS:
-        ids = [h.id for h in searcher.search(question, limit=10).hits]
-        out[question] = next((i + 1 for i, rid in enumerate(ids) if answers(rid, expected)), None)
-    return out
+    return [(question, rank_of(searcher, question, expected)) for question, expected in QUESTIONS]
 
 
 def test_there_are_enough_questions_across_all_documents():
-    assert len(QUESTIONS) >= 40
+    assert len(QUESTIONS) >= 150
+    assert len(TABLE_TALK) + len(CR_TABLE_TALK) >= 60
     docs = {rid.split("/")[0] for _, expected in QUESTIONS for rid in expected}
     assert {"treachery", "uncommander", "futuresight"} <= docs
 
 
 def test_every_answer_exists(store):
-    missing = [q for q, a in QUESTIONS if not any(answers(rid, a) for rid in store.records)]
+    missing = [q for q, a in QUESTIONS if not any(answers(rid, a) for rid in store.records if not rid.startswith("cr/"))
+               and not all(x.startswith("cr/") for x in a)]
     assert missing == []
 
 
-def test_quality_bars(ranks):
-    n = len(ranks)
-    top1 = sum(1 for r in ranks.values() if r == 1)
-    top3 = sum(1 for r in ranks.values() if r is not None and r <= 3)
-    misses = {q: r for q, r in ranks.items() if r != 1}
-    assert top3 / n >= 0.95, f"top-3 {top3}/{n}; not first: {misses}"
-    assert top1 / n >= 0.85, f"rank-1 {top1}/{n}; not first: {misses}"
+def test_quality_is_pinned(ranks):
+    top1 = sum(1 for _, r in ranks if r == 1)
+    top3 = sum(1 for _, r in ranks if r is not None and r <= 3)
+    misses = [(q, r) for q, r in ranks if r != 1]
+    assert (top1, top3) == (RANK_1, TOP_3), f"rank-1 {top1}/{len(ranks)}, top-3 {top3}; not first: {misses}"

@@ -1,0 +1,47 @@
+"""The curated search vocabulary (``corpus/vocabulary.toml``): table words -> document words.
+
+Read by the build, checked, and carried in the build's manifest so that search needs no
+file of its own. Every entry names the record that motivated it; an entry whose record
+does not exist in a loaded document fails the build (an entry about a document that is
+not loaded, such as the official rules without ``--cr``, is kept but not checked).
+"""
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+from ingest.errors import ParseError, Problem
+from kb.model import Record
+
+__all__ = ["VOCABULARY_FILE", "load_vocabulary"]
+
+VOCABULARY_FILE = "vocabulary.toml"
+
+
+def load_vocabulary(corpus_dir: Path, records: list[Record]) -> list[dict]:
+    path = Path(corpus_dir) / VOCABULARY_FILE
+    if not path.exists():
+        return []
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ParseError([Problem(str(path), getattr(exc, "lineno", 1) or 1, "valid TOML", str(exc))]) from None
+    text = path.read_text(encoding="utf-8")
+    lines = [i for i, line in enumerate(text.splitlines(), 1) if line.strip() == "[[term]]"]
+    ids = {r.id for r in records}
+    docs = {r.doc for r in records}
+    out, problems = [], []
+    for n, entry in enumerate(data.get("term", []), 1):
+        line = lines[n - 1] if n <= len(lines) else 1
+        say, means, why = entry.get("say"), entry.get("means"), entry.get("why")
+        if not (isinstance(say, list) and say and all(isinstance(s, str) and s.strip() for s in say)
+                and isinstance(means, str) and means.strip() and isinstance(why, str)):
+            expected = f"term {n}: say (a list of words), means and why"
+            problems.append(Problem(str(path), line, expected, repr(entry)[:80]))
+        elif why.split("/", 1)[0] in docs and why not in ids:
+            problems.append(Problem(str(path), line, f"term {n} ({say[0]!r}): an existing record as why", why))
+        else:
+            out.append({"say": list(say), "means": means, "why": why})
+    if problems:
+        raise ParseError(problems)
+    return out

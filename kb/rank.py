@@ -1,0 +1,212 @@
+"""Re-ranking the best full-text candidates: the signals BM25F alone gets wrong on this corpus.
+
+Whoosh scores every match (BM25F over titles and bodies); this module re-orders the best
+``WINDOW`` of them in Python, so any faster way of driving Whoosh that returns the same
+candidates carries the ranking unchanged. Each signal is one small function; the README's
+Search section lists what each one bought on the quality suite.
+
+- **coverage**: the share of the question's words (weighted by rarity) that the record, its
+  heading and its parents' headings contain. A one-line glossary entry whose title matches
+  one word of a five-word question no longer beats the rule that contains four of them.
+- **pointers**: an official glossary entry that sends the reader to a rule of its own
+  document ("Trample: ... See rule 702.19") hands its score to that rule and sits below it.
+- **glossary**: other glossary entries are short, so BM25's length normalisation flatters
+  them; they are damped.
+- **document named**: a question that names a document ("... in treachery", "uncommander",
+  "the FAQ", "official rules") prefers that document's records.
+- **kind named**: "glossary", "rulings", "history" in a question prefer those records.
+- **heading**: a record whose heading the question contains ("kill a creature" -> Destroy),
+  or whose heading contains the whole question ("summoning sickness" -> Summoning Sickness Rule).
+- **word pairs**: words the question puts side by side that the record prints side by side
+  ("starting player"; "outside game" in "put outside the game").
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from collections.abc import Callable
+
+from kb.ids import fold
+from kb.index import plain
+from kb.model import Record
+from kb.snippet import TOKEN_RE, stem
+from kb.store import Store
+
+__all__ = ["Candidate", "Ranker", "WINDOW", "DOC_NAMES", "KIND_NAMES", "pairs", "weights"]
+
+WINDOW = 100  # best Whoosh hits re-ranked (bounded: the per-query cost stays small)
+PAIR_BONUS = 0.15  # per adjacent word pair, as a share of the score
+GLOSSARY = 0.6  # a glossary entry's score is multiplied by this
+POINTER = 0.5  # and an entry pointing at a rule of its own document by this
+NAMED_DOC = 1.6  # records of a document the question names
+NAMED_KIND = 1.6  # records of a kind the question names ("treachery glossary team")
+TITLED = 1.5  # a record whose heading the question contains, or which contains the question
+
+# Words that name a document in a question ("how many players in treachery").
+DOC_NAMES = {
+    "treachery": "treachery",
+    "uncommander": "uncommander", "edhsilver": "uncommander",
+    "faq": "futuresight", "futuresight": "futuresight",
+    "cr": "cr", "official": "cr", "comprehensive": "cr",
+}
+
+# Words that name a kind of record in a question.
+KIND_NAMES = {"glossary": "glossary", "ruling": "ruling", "rulings": "ruling", "history": "history",
+              "keyword": "keyword"}
+# Small words left out of word pairs on both sides: "outside the game" pairs as "outside game".
+PAIR_STOP = frozenset({"a", "an", "the", "of", "to", "is", "are", "it", "its", "be", "that", "this"})
+
+_SEE_RULE = re.compile(r"\bSee rules? \d")
+
+
+@dataclass
+class Candidate:
+    record: Record
+    score: float  # BM25F from Whoosh, then re-ranked
+    docnum: int | None = None
+    why: list[str] = field(default_factory=list)  # signals applied, for kb search --explain and tests
+
+
+class Ranker:
+    """Per-build tables for the signals: record stems, glossary pointers."""
+
+    def __init__(self, store: Store):
+        self.store = store
+        self._stems: dict[str, frozenset[str]] = {}
+        self._words: dict[str, str] = {}
+        self._title_stems: dict[str, frozenset[str]] = {}
+        self.pointers = self._pointers(store)
+
+    # -- tables --------------------------------------------------------------------
+    @staticmethod
+    def _pointers(store: Store) -> dict[str, str]:
+        """Glossary id -> the rule of its own document it sends the reader to ("See rule 702.19")."""
+        out = {}
+        for r in store.records.values():
+            if r.kind != "glossary" or not r.text or not _SEE_RULE.search(r.text):
+                continue
+            for ref in r.refs:
+                target = store.records.get(ref.target) if ref.target else None
+                if target is not None and target.doc == r.doc and target.kind == "rule":
+                    out[r.id] = target.id
+                    break
+        return out
+
+    def stems(self, record: Record) -> frozenset[str]:
+        """The stems of a record, its heading and its parents' headings (a ruling knows its card)."""
+        found = self._stems.get(record.id)
+        if found is None:
+            parts = [record.title, record.text, record.rules_text, record.type_line]
+            parent = self.store.records.get(record.parent) if record.parent else None
+            for _ in range(2):
+                if parent is None:
+                    break
+                parts.append(parent.title)
+                parent = self.store.records.get(parent.parent) if parent.parent else None
+            text = plain(" ".join(p for p in parts if p))
+            found = self._stems[record.id] = frozenset(stem(w.lower()) for w in TOKEN_RE.findall(text))
+        return found
+
+    def words(self, record: Record) -> str:
+        """Folded words of a record, space-separated with spaces around, for word-pair tests."""
+        found = self._words.get(record.id)
+        if found is None:
+            text = plain(" ".join(filter(None, [record.title, record.text, record.rules_text])))
+            words = (fold(w.lower()) for w in TOKEN_RE.findall(text))
+            found = self._words[record.id] = " " + " ".join(w for w in words if w not in PAIR_STOP) + " "
+        return found
+
+    def title_stems(self, record: Record) -> frozenset[str]:
+        found = self._title_stems.get(record.id)
+        if found is None:
+            words = TOKEN_RE.findall(plain(record.title or ""))
+            found = self._title_stems[record.id] = frozenset(s for s in (stem(w.lower()) for w in words) if s)
+        return found
+
+    # -- the re-rank ---------------------------------------------------------------------
+    def rerank(self, candidates: list[Candidate], weights: dict[str, float], pairs: list[str],
+               named: tuple[str | None, str | None], add: Callable[[str], Candidate | None]) -> list[Candidate]:
+        """Candidates best first after every signal.
+
+        ``weights``: the question's stems with their rarity (idf); ``add(id)`` makes a candidate
+        of a rule a glossary entry points at when Whoosh did not return it.
+        """
+        total = sum(weights.values()) or 1.0
+        named_doc, named_kind = named
+        stems = frozenset(weights)
+        for c in candidates:
+            self._coverage(c, weights, total)
+            self._heading(c, stems)
+            self._pairs(c, pairs)
+            if named_doc and c.record.doc == named_doc:
+                c.score *= NAMED_DOC
+                c.why.append("named document")
+            if named_kind and c.record.kind == named_kind:
+                c.score *= NAMED_KIND
+                c.why.append("named kind")
+        self._glossaries(candidates, add)
+        candidates.sort(key=lambda c: -c.score)
+        return candidates
+
+    def _coverage(self, c: Candidate, weights: dict[str, float], total: float) -> None:
+        if len(weights) < 2:
+            return
+        have = self.stems(c.record)
+        covered = sum(w for s, w in weights.items() if s in have) / total
+        c.score *= (0.25 + 0.75 * covered) ** 2
+        c.why.append(f"coverage {covered:.2f}")
+
+    def _heading(self, c: Candidate, stems: frozenset[str]) -> None:
+        title = self.title_stems(c.record)
+        if title and stems and (title <= stems or stems <= title):
+            c.score *= TITLED
+            c.why.append("heading")
+
+    def _pairs(self, c: Candidate, pairs: list[str]) -> None:
+        if not pairs:
+            return
+        words = self.words(c.record)
+        n = sum(1 for pair in pairs if pair in words)
+        if n:
+            c.score *= 1 + PAIR_BONUS * n
+            c.why.append(f"{n} word pairs")
+
+    def _glossaries(self, candidates: list[Candidate], add: Callable[[str], Candidate | None]) -> None:
+        by_id = {c.record.id: c for c in candidates}
+        for c in list(candidates):
+            if c.record.kind != "glossary":
+                continue
+            target = self.pointers.get(c.record.id)
+            if target is not None:
+                rule = by_id.get(target)
+                if rule is None:
+                    rule = add(target)
+                    if rule is None:
+                        continue
+                    rule.score = 0.0
+                    candidates.append(rule)
+                    by_id[target] = rule
+                rule.score = max(rule.score, c.score)
+                rule.why.append(f"pointed at by {c.record.id}")
+                c.score *= POINTER
+                c.why.append(f"points at {target}")
+            else:
+                c.score *= GLOSSARY
+                c.why.append("glossary")
+
+
+def pairs(words: list[str]) -> list[str]:
+    """Adjacent words of a question (folded, small words left out), as " starting player "."""
+    kept = [w for w in words if w not in PAIR_STOP]
+    return [f" {a} {b} " for a, b in zip(kept, kept[1:], strict=False)]
+
+
+def weights(searcher, stems: list[str]) -> dict[str, float]:
+    """The question's stems with BM25's inverse document frequency over bodies (rare words weigh more)."""
+    n = max(searcher.doc_count_all(), 1)
+    out = {}
+    for word in stems:
+        df = searcher.doc_frequency("body", word) + searcher.doc_frequency("title", word)
+        out[word] = max(math.log(1 + (n - df + 0.5) / (df + 0.5)), 0.1)
+    return out

@@ -1,0 +1,107 @@
+"""Table language -> document language: the words a query is rewritten with.
+
+Two sources, both carried in the build:
+
+- the curated table (``corpus/vocabulary.toml``, in the manifest): "kill" -> destroy,
+  "yard" -> graveyard, "etb" -> enters the battlefield, "my secret identity" -> face-down
+  identity card, each entry with the record that motivated it;
+- what the documents define themselves: a glossary entry that only points elsewhere
+  ("APNAP Order: See Active Player, Nonactive Player Order.") or names an obsolete term
+  ("Converted Mana Cost (Obsolete): An obsolete term for mana value.").
+
+Matching is on whole words, accent- and case-folded, apostrophes dropped ("leader's side"
+is "leaders side"); the longest phrase wins. A rewritten query keeps the words it replaced
+as extra, weaker evidence, and the search page says what it did ("destroy (for: kill)").
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from collections.abc import Iterable
+
+from kb.ids import fold
+from kb.model import Record
+
+__all__ = ["Vocabulary", "Expansion", "normalise"]
+
+_WORDS = re.compile(r"[a-z0-9]+(?:[.\-/][a-z0-9]+)*")
+_APOSTROPHES = re.compile(r"[\u0027\u2018\u2019\u02bc`]")
+_SEE = re.compile(r"^See “?(?P<to>[^.”]+?)[.,]?”?\.?$")
+_OBSOLETE = re.compile(r"^An obsolete term for (?:an? |the )?(?P<to>[^.,“”]+)[.,]")
+MAX_PHRASE = 6  # words
+
+
+def normalise(text: str) -> list[str]:
+    """Folded lowercase words, apostrophes dropped: "The Leader's side" -> the leaders side."""
+    return _WORDS.findall(_APOSTROPHES.sub("", fold(text).lower()))
+
+
+@dataclass
+class Expansion:
+    text: str  # the query in the documents' words
+    replaced: list[str] = field(default_factory=list)  # the words it replaced ("kill")
+    used: list[tuple[str, str, str]] = field(default_factory=list)  # (said, means, why)
+
+    @property
+    def note(self) -> str | None:
+        if not self.used:
+            return None
+        return "; ".join(f"{means} (for: {said})" for said, means, _ in self.used)
+
+
+class Vocabulary:
+    def __init__(self, entries: Iterable[tuple[str, str, str]]):
+        """``entries``: (said, means, why) triples."""
+        self.phrases: dict[tuple[str, ...], tuple[str, str]] = {}
+        for said, means, why in entries:
+            key = tuple(normalise(said))
+            if key and len(key) <= MAX_PHRASE and key != tuple(normalise(means)):
+                self.phrases.setdefault(key, (means, why))
+        self.longest = max((len(k) for k in self.phrases), default=0)
+
+    @classmethod
+    def from_build(cls, manifest: dict, records: Iterable[Record]) -> Vocabulary:
+        curated = [(said, e["means"], e["why"]) for e in manifest.get("vocabulary", ()) for said in e["say"]]
+        return cls(curated + list(defined_by_glossaries(records)))
+
+    def expand(self, text: str) -> Expansion:
+        words = normalise(text)
+        if not self.phrases or not words:
+            return Expansion(text)
+        out: list[str] = []
+        expansion = Expansion(text)
+        i = 0
+        while i < len(words):
+            for n in range(min(self.longest, len(words) - i), 0, -1):
+                hit = self.phrases.get(tuple(words[i:i + n]))
+                if hit:
+                    said = " ".join(words[i:i + n])
+                    out.append(hit[0])
+                    expansion.replaced.append(said)
+                    expansion.used.append((said, hit[0], hit[1]))
+                    i += n
+                    break
+            else:
+                out.append(words[i])
+                i += 1
+        if expansion.used:
+            expansion.text = " ".join(out)
+        return expansion
+
+
+def defined_by_glossaries(records: Iterable[Record]) -> Iterable[tuple[str, str, str]]:
+    """(said, means, why) from glossary entries that only point elsewhere or name an obsolete term."""
+    for r in records:
+        if r.kind != "glossary" or not r.title or not r.text:
+            continue
+        text = r.text.strip()
+        m = _SEE.match(text) or _OBSOLETE.match(text)
+        if not m:
+            continue
+        title = re.sub(r"\s*\(Obsolete\)$", "", r.title)
+        said, means = normalise(title), normalise(m.group("to"))
+        # "Remove from the Game, Removed, ..." is a list of forms, not one phrase; "Y: See X" is a
+        # letter; "If: See Intervening 'If' Clause" narrows a common word instead of naming it.
+        if "," in title or len(title) < 3 or set(said) <= set(means):
+            continue
+        yield title, m.group("to"), r.id
