@@ -163,17 +163,19 @@ def test_linkify_html_escapes(client):
     assert '<a href="http://localhost/treachery/907.4b">907.4b</a>' in body["text"]
 
 
-@pytest.mark.parametrize("kwargs, status", [
-    ({"data": "not json", "content_type": "application/json"}, 400),
-    ({"data": "text=907.4b", "content_type": "application/x-www-form-urlencoded"}, 415),
-    ({"json": {"text": 5}}, 400),
-    ({"json": {"text": "x", "format": "pdf"}}, 400),
-    ({"json": {"text": "x" * 70_000}}, 413),
+@pytest.mark.parametrize("kwargs, status, code, message", [
+    ({"data": "not json", "content_type": "application/json"}, 400, "bad_request", "not valid JSON"),
+    ({"data": "text=907.4b", "content_type": "application/x-www-form-urlencoded"}, 415, "unsupported_media_type",
+     'send a JSON body: {"text": "...", "format": "markdown"|"html"}'),
+    ({"json": {"text": 5}}, 400, "bad_request", 'the JSON body must be an object with a string "text"'),
+    ({"json": {"text": "x", "format": "pdf"}}, 400, "bad_request", 'format must be "markdown" or "html"'),
+    ({"json": {"text": "x" * 70_000}}, 413, "request_entity_too_large", "capacity limit"),
 ])
-def test_linkify_rejects_bad_bodies(client, kwargs, status):
+def test_linkify_rejects_bad_bodies(client, kwargs, status, code, message):
     response = client.post("/api/linkify", **kwargs)
     assert response.status_code == status
-    assert "error" in response.get_json()
+    error = response.get_json()["error"]
+    assert set(error) == {"code", "message"} and error["code"] == code and message in error["message"]
 
 
 def test_cors_on_get_only(client):

@@ -20,10 +20,16 @@ TEXT = st.one_of(st.sampled_from(NASTY), st.text(max_size=300), st.text(alphabet
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
+# "Never a second of work" is measured as CPU time of this thread (the test client runs the request
+# in it), not wall-clock time: other processes on a shared machine cannot make it fail, and a
+# query that does a second of work still does.
+WORK_LIMIT = 1.0
+
+
 def check(response, started):
-    elapsed = time.perf_counter() - started
+    work = time.thread_time() - started
     assert response.status_code < 500, response.get_data(as_text=True)[:300]
-    assert elapsed < 1.0, f"took {elapsed:.2f}s"
+    assert work < WORK_LIMIT, f"took {work:.2f}s of CPU"
     if response.status_code >= 400 and response.mimetype == "application/json":
         assert set(response.get_json()["error"]) == {"code", "message"}
 
@@ -31,23 +37,23 @@ def check(response, started):
 @FAST
 @given(q=TEXT)
 def test_api_search(client, q):
-    t = time.perf_counter()
+    t = time.thread_time()
     check(client.get("/api/search", query_string={"q": q}), t)
 
 
 @FAST
 @given(q=TEXT)
 def test_api_resolve_and_autocomplete(client, q):
-    t = time.perf_counter()
+    t = time.thread_time()
     check(client.get("/api/resolve", query_string={"ref": q}), t)
-    t = time.perf_counter()
+    t = time.thread_time()
     check(client.get("/api/autocomplete", query_string={"q": q}), t)
 
 
 @FAST
 @given(text=st.one_of(TEXT, st.text(max_size=3000)), fmt=st.sampled_from(["markdown", "html", "pdf", None, 5]))
 def test_api_linkify(client, text, fmt):
-    t = time.perf_counter()
+    t = time.thread_time()
     body = {"text": text} if fmt is None else {"text": text, "format": fmt}
     check(client.post("/api/linkify", json=body), t)
 
@@ -56,7 +62,7 @@ def test_api_linkify(client, text, fmt):
 @given(q=TEXT)
 def test_pages(client, q):
     for url in ("/search?q=" + quote(q), "/r/" + quote(q, safe=""), "/c/" + quote(q, safe=""), "/" + quote(q, safe="")):
-        t = time.perf_counter()
+        t = time.thread_time()
         response = client.get(url)
         check(response, t)
         assert "<script>alert(1)" not in response.get_data(as_text=True)
@@ -69,9 +75,9 @@ def test_caps_on_limits_and_offsets(client, limit, offset):
 
 
 def test_a_100_kb_query_is_refused_quickly(client):
-    t = time.perf_counter()
+    t = time.thread_time()
     response = client.get("/api/search", query_string={"q": "a" * 100_000})
-    assert response.status_code in (400, 414) and time.perf_counter() - t < 1.0
+    assert response.status_code in (400, 414) and time.thread_time() - t < WORK_LIMIT
 
 
 def test_oversized_body_is_413(client):
@@ -91,5 +97,5 @@ def test_no_write_endpoint(app):
 def test_api_records_and_documents(client, q):
     for url in ("/api/records/" + quote(q, safe="/"), "/api/documents/" + quote(q, safe=""),
                 "/api/documents/" + quote(q, safe="") + "/records"):
-        t = time.perf_counter()
+        t = time.thread_time()
         check(client.get(url), t)

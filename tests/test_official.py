@@ -31,10 +31,12 @@ def test_a_documents_own_citation_stays_its_own(cr_store):
 def test_rules_inside_the_cr_link_to_each_other(cr_store):
     targets = {ref.target for ref in cr_store.get("cr/glossary/legend-rule").refs}
     assert "cr/704.5j" in targets
-    assert (
-        any(ref.target and ref.target.startswith("cr/") for ref in cr_store.get("cr/702.187a").refs)
-        or cr_store.get("cr/702.187").cited_by
-    )
+    # "Mayhem [cost]" means ... (see rules 601.2b and 601.2f–h)": a CR rule citing CR rules ...
+    assert [(ref.text, ref.target) for ref in cr_store.get("cr/702.187b").refs] == [
+        ("rules 601.2b", "cr/601.2b"), ("601.2f–h", "cr/601.2f"),
+    ]
+    # ... and cited back by the CR's glossary and the gathered keyword.
+    assert cr_store.get("cr/702.187").cited_by == ("cr/glossary/mayhem", "keywords/mayhem")
 
 
 def test_keywords_gather_every_document(cr_store):

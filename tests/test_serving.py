@@ -24,6 +24,15 @@ URLS = ["/api/search?q=nut+counters", "/api/search?q=907.4b", "/treachery/907.4b
         "/api/resolve?ref=rule+115", "/search?q=unveil&noredirect=1", "/api/autocomplete?q=the+m"]
 
 
+def until(condition, what: str, timeout: float = 60) -> None:
+    """Wait for ``condition()`` to hold, checking every 20 ms; fail naming ``what`` after ``timeout`` s."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            pytest.fail(f"gave up waiting for {what} after {timeout:.0f} s")
+        time.sleep(0.02)
+
+
 def _port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -75,17 +84,25 @@ class Server:
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    data = tmp_path_factory.mktemp("served")
+def served(tmp_path_factory, data_dir):
+    data = copy_of(data_dir, tmp_path_factory.mktemp("served") / "data")
     server = Server(data)
     yield server, data
     server.stop()
+
+
+def copy_of(data_dir: Path, to: Path) -> Path:
+    """A private copy of the session's built data directory (``current`` is a relative symlink),
+    instead of building the corpus again for each test that needs a build to change."""
+    shutil.copytree(data_dir, to, symlinks=True)
+    return to
 
 
 def run_kb(*args):
     return subprocess.run([sys.executable, "-m", "kb.cli", *args], cwd=ROOT, capture_output=True, text=True)
 
 
+@pytest.mark.slow
 def test_rebuild_while_serving_fails_no_request(served):
     server, data = served
     before = server.health()["build_id"]
@@ -102,18 +119,28 @@ def test_rebuild_while_serving_fails_no_request(served):
     threads = [threading.Thread(target=load, args=(n,)) for n in range(4)]
     for t in threads:
         t.start()
-    time.sleep(0.5)
-    built = run_kb("--data", str(data), "build")
-    deadline = time.monotonic() + 10
-    while server.health()["build_id"] == before and time.monotonic() < deadline:
-        time.sleep(0.2)
-    time.sleep(1.5)  # every worker has looked at `current` again
-    stop.set()
-    for t in threads:
-        t.join()
-    assert built.returncode == 0, built.stderr
+    try:
+        until(lambda: sum(results.values()) >= 20, "the load to start")
+        built = run_kb("--data", str(data), "build")
+        assert built.returncode == 0, built.stderr
+        new = json.loads((data / "current" / "manifest.json").read_text())["build_id"]
+        # Every worker looks at `current` at most once a second: wait until a run of answers in a row
+        # (spread over the workers by the kernel) all come from the new build, with the load still on.
+        streak = [0]
+
+        def switched() -> bool:
+            streak[0] = streak[0] + 1 if server.health()["build_id"] == new else 0
+            return streak[0] >= 20
+
+        until(switched, "every worker to serve the new build")
+        served_after = sum(results.values())
+        until(lambda: sum(results.values()) >= served_after + 50, "more requests on the new build")
+    finally:
+        stop.set()
+        for t in threads:
+            t.join()
     after = {server.health()["build_id"] for _ in range(6)}
-    assert after == {json.loads((data / "current" / "manifest.json").read_text())["build_id"]} and before not in after
+    assert after == {new} and before != new
     print(f"during the rebuild: {dict(results)}")
     assert set(results) == {200} and sum(results.values()) > 50
 
@@ -132,9 +159,12 @@ def test_two_replicas_answer_from_one_data_directory(served):
         other.stop()
 
 
+@pytest.mark.slow
 def test_bounded_load_on_loopback(served):
+    # 16 concurrent keep-nothing connections against 2 workers; every answer a 200. 4,000 requests
+    # (250 per connection) hold the same property as the 20,000 this once sent, in a fifth of the time.
     server, _ = served
-    n, concurrency = 20_000, 16
+    n, concurrency = 4_000, 16
     started = time.perf_counter()
     with ThreadPoolExecutor(concurrency) as pool:
         statuses = Counter(s for s, _ in pool.map(lambda i: get(server.url + URLS[i % len(URLS)]), range(n)))
@@ -153,9 +183,8 @@ def test_production_server_headers_and_no_debug(served):
     assert status == 404 and b"Traceback" not in body
 
 
-def test_corrupt_data_directory_is_rebuilt_by_serve(tmp_path):
-    data = tmp_path / "data"
-    assert run_kb("--data", str(data), "build").returncode == 0
+def test_corrupt_data_directory_is_rebuilt_by_serve(tmp_path, data_dir):
+    data = copy_of(data_dir, tmp_path / "data")
     (data / "current" / "records.json").write_text("{not json", encoding="utf-8")
     out = run_kb("--data", str(data), "search", "unveil")
     assert out.returncode != 0 and "corrupt build" in out.stderr and "Traceback" not in out.stderr
@@ -166,11 +195,10 @@ def test_corrupt_data_directory_is_rebuilt_by_serve(tmp_path):
         server.stop()
 
 
-def test_missing_corpus_profile_card_fails_build_and_keeps_previous(tmp_path):
+def test_missing_corpus_profile_card_fails_build_and_keeps_previous(tmp_path, data_dir):
     corpus = tmp_path / "corpus"
     shutil.copytree(CORPUS, corpus)
-    data = tmp_path / "data"
-    assert run_kb("--corpus", str(corpus), "--data", str(data), "build").returncode == 0
+    data = copy_of(data_dir, tmp_path / "data")
     first = os.readlink(data / "current")
     profile = corpus / "treachery.toml"
     profile.write_text(
