@@ -1,6 +1,9 @@
 """Shared fixtures: the real corpus built once per session, and its published store."""
 from __future__ import annotations
 
+import hashlib
+import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -8,6 +11,13 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "corpus"
 SHARED_CR = ROOT.parent / "shared" / "cr"
+
+# Each checkout keeps its test directories under its own temporary root. pytest removes old
+# numbered directories of the same user at the start and end of every run; with one root shared by
+# several checkouts (or users of one account) a run deleted, or failed deleting, another run's files.
+_TEMPROOT = Path(tempfile.gettempdir()) / f"kb-tests-{hashlib.sha256(str(ROOT).encode()).hexdigest()[:10]}"
+_TEMPROOT.mkdir(exist_ok=True)
+os.environ.setdefault("PYTEST_DEBUG_TEMPROOT", str(_TEMPROOT))
 
 
 # -- a missing ../shared is said out loud -------------------------------------------------------

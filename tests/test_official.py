@@ -33,7 +33,7 @@ def test_rules_inside_the_cr_link_to_each_other(cr_store):
     assert "cr/704.5j" in targets
     # "Mayhem [cost]" means ... (see rules 601.2b and 601.2f–h)": a CR rule citing CR rules ...
     assert [(ref.text, ref.target) for ref in cr_store.get("cr/702.187b").refs] == [
-        ("rules 601.2b", "cr/601.2b"), ("601.2f–h", "cr/601.2f"),
+        ("rules 601.2b", "cr/601.2b"), ("601.2f–h", "cr/601.2f"), ("601.2f–h", "cr/601.2g"), ("601.2f–h", "cr/601.2h"),
     ]
     # ... and cited back by the CR's glossary and the gathered keyword.
     assert cr_store.get("cr/702.187").cited_by == ("cr/glossary/mayhem", "keywords/mayhem")
