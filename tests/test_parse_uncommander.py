@@ -13,7 +13,7 @@ from textwrap import dedent
 
 import pytest
 
-from ingest.parsers.uncommander import detect, parse
+from ingest.parsers.uncommander import _Parser, detect, parse
 from ingest.profile import load_profile
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
@@ -453,3 +453,67 @@ def test_detect():
     assert not detect((CORPUS / "treachery.txt").read_text(encoding="utf-8"))
     assert not detect((CORPUS / "futuresight.txt").read_text(encoding="utf-8"))
     assert not detect("Section # Rules\n\na) x\n")
+
+
+# -- the table's steps, one line kind each (the parser's TABLE_STEPS, tried in order) --------------
+
+def steps(profile, text: str) -> list[tuple[str, str]]:
+    """(line, name of the step that read it) for every non-blank line after the table header."""
+    parser = _Parser(text, profile)
+    parser.run()
+    return [(parser.lines[i], name) for i, name in parser.trace if parser.lines[i]]
+
+
+@pytest.mark.parametrize("body, expected", [
+    ("""
+     Paragraph before the first rule.
+     a) First rule. EDH Silver
+     """, [("Paragraph before the first rule.", "SectionText"), ("a) First rule. EDH Silver", "Rule")]),
+    ("""
+     a) A rule.
+     Example: one.
+     It goes on before the source.
+     EDH Silver
+     A remark after the source.
+     """, [("a) A rule.", "Rule"), ("Example: one.", "Example"), ("It goes on before the source.", "ExampleGoesOn"),
+           ("EDH Silver", "SourceLine"), ("A remark after the source.", "Commentary")]),
+    ("""
+     a) A rule.
+     • one
+     • two
+     """, [("a) A rule.", "Rule"), ("• one", "Bullet"), ("• two", "Bullet")]),
+    # after a blank line a "•" starts no list item: it is commentary
+    ("""
+     a) A rule.
+
+     • alone
+     """, [("a) A rule.", "Rule"), ("• alone", "Commentary")]),
+    ("""
+     a) A rule. EDH Silver, following-
+     Mark Rosewater’s Blogatog ruling
+     Mark Rosewater’s Twitter ruling
+     """, [("a) A rule. EDH Silver, following-", "Rule"), ("Mark Rosewater’s Blogatog ruling", "ListedSource"),
+           ("Mark Rosewater’s Twitter ruling", "ListedSource")]),
+    # a listed source ends at a blank line
+    ("""
+     a) A rule. EDH Silver, following-
+
+     Mark Rosewater’s Blogatog ruling
+     """, [("a) A rule. EDH Silver, following-", "Rule"), ("Mark Rosewater’s Blogatog ruling", "Commentary")]),
+    ("""
+     a) A rule.
+     a) ii A sub-item. EDH Silver
+     b) Next.
+     """, [("a) A rule.", "Rule"), ("a) ii A sub-item. EDH Silver", "Rule"), ("b) Next.", "Rule")]),
+])
+def test_each_line_kind_has_its_step(small, body, expected):
+    title = [("Alpha", "SectionTitle"), ("Alpha", "RepeatedTitle")]
+    assert steps(small, HEAD + section("Alpha", body)) == title + expected
+
+
+def test_steps_before_any_section_and_a_title_printed_once(small):
+    text = HEAD + "Stray text.\n\n" + section("Alpha", "a) A rule.") + "Beta\n\nb) x\n"
+    assert steps(small, text) == [
+        ("Stray text.", "NoSection"), ("Alpha", "SectionTitle"), ("Alpha", "RepeatedTitle"), ("a) A rule.", "Rule"),
+        ("Beta", "SectionTitle"), ("b) x", "Rule"),
+    ]

@@ -64,6 +64,8 @@ def _next_letter(letter: str | None) -> str | None:
     if letter is None:
         return "a"
     return _LETTERS[_LETTERS.index(letter) + 1] if letter != _LETTERS[-1] else None
+
+
 _ROMANS = ["i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x", "xi", "xii"]
 
 
@@ -107,6 +109,13 @@ class _Parser:
         self.rule: _Block | None = None
         self.letter: str | None = None
         self.letters: dict[str, _Block] = {}
+        # Reading the table: second printings of the titles seen so far, whether the line above was
+        # blank, whether a source that introduced a list goes on ("EDH Silver, following-"), and
+        # which step read each line (the tests' table of cases reads it).
+        self.repeats: set[int] = set()
+        self.previous_blank = True
+        self.in_list = False
+        self.trace: list[tuple[int, str]] = []
 
     def problem(self, i: int, expected: str) -> None:
         self.problems.append(self.doc.problem(i, expected))
@@ -156,68 +165,31 @@ class _Parser:
             return j
         return None
 
+    # -- the table: one small step per kind of line (TABLE_STEPS, below) ----------------------
     def table(self, start: int) -> None:
-        repeats: set[int] = set()  # second printings of the titles seen so far
-        previous_blank = True
-        in_list = False  # continuing a source that introduced a list ("EDH Silver, following-")
+        """Read the table from line ``start`` on: the first step whose test() takes a line reads it."""
         for i in range(start, len(self.lines)):
-            line = self.lines[i]
-            if not line:
-                self.doc.drop(i, "blank")  # empty lines and lone no-break spaces (line 14)
-                previous_blank, in_list = True, False
-                continue
-            if i in repeats:
-                self.doc.drop(i, "repeated heading")  # each title is printed twice (lines 16 and 20)
-                continue
-            m = _RULE.match(line)
-            source = self.split(line)
-            repeat = None if m or not source[0] else self.is_title(i)
-            if repeat is not None or line in self.titles:
-                if repeat is None:
-                    self.problem(i, "the section title printed again as the table's heading")
-                else:
-                    repeats.add(repeat)
-                if line not in self.titles:
-                    self.problem(i, "a section title listed in the profile")
-                self.open_section(i, line)
-                in_list = False
-                continue
-            if self.section is None:
-                self.problem(i, "a section title")  # left unaccounted as well
-                continue
-            owner = self.rule or self.section
-            if m:
-                self.open_rule(i, m)
-                in_list = bool(self.rule and self.rule.attribution and self.rule.attribution[-1].endswith("-"))
-            elif _BULLET.match(line) and not previous_blank and owner.last is not None:
-                # Numbers and Text-Changing Effects a) (lines 313-316): a "•" list under its paragraph,
-                # kept as one line per item (without the bullet) in that paragraph.
-                self.extend(owner, _BULLET.sub("", line))
-                owner.units.append(i)
-            elif in_list and not previous_blank and line.startswith(self.source_lines):
-                owner.attribution.append(line)  # lines 412-414 list the sources of Combine a)
-                owner.units.append(i)
-            elif not source[0] and source[1] is not None:  # the line is only a source
-                self.attribute(i, owner, source[1])
-                in_list = source[1].endswith("-")
-            elif owner is self.section:
-                owner.units.append(i)  # a paragraph before the section's first rule
-                owner.text.append(line)
-                owner.last = ("text", len(owner.text) - 1)
-            elif _EXAMPLE.match(line):
-                owner.units.append(i)
-                owner.examples.append([line])
-                owner.last = ("examples", len(owner.examples) - 1)
-            elif owner.last and owner.last[0] == "examples" and not owner.attribution:
-                # Merge, Mutate e) (lines 477-481): an example runs on for a second paragraph
-                # before the rule's source; a paragraph after the source is commentary (line 95).
-                owner.units.append(i)
-                owner.examples[-1].append(line)
-            else:
-                owner.units.append(i)
-                owner.commentary.append(line)
-                owner.last = ("commentary", len(owner.commentary) - 1)
-            previous_blank = False
+            line = self.line_at(i)
+            step = next(s for s in TABLE_STEPS if s.test(self, line))
+            step.run(self, line)
+            if step.content:
+                self.previous_blank = False
+            self.trace.append((i, type(step).__name__))
+
+    def line_at(self, i: int) -> _Line:
+        text = self.lines[i]
+        rule = _RULE.match(text)
+        body, source = self.split(text)
+        # A line printed again after blank lines is a section title (its cell, then its heading).
+        repeat = None if rule or not body else self.is_title(i)
+        return _Line(i, text, rule, body, source, repeat)
+
+    @property
+    def owner(self) -> _Block:
+        """What a paragraph belongs to: the latest rule or sub-item, else the open section."""
+        owner = self.rule or self.section
+        assert owner is not None  # the NoSection step comes before every step that asks
+        return owner
 
     def open_section(self, i: int, title: str) -> None:
         self.section = _Block(f"{self.slug}/{slugify(title)}", "section", [i], title=title)
@@ -307,6 +279,193 @@ class _Parser:
                 commentary=tuple(b.commentary),
             ))
         return out
+
+
+# -- the steps of the table, in the order they are tried (Python-Markdown's block processors) --------
+@dataclass(frozen=True)
+class _Line:
+    """One line of the table as the steps see it."""
+
+    i: int
+    text: str
+    rule: re.Match | None  # "a) text", "d) iii text"
+    body: str  # the line without a "Source and Commentary" cell glued onto its end
+    source: str | None  # that cell, if any
+    repeat: int | None  # the line printing it again, when it is a section title
+
+
+class _Step:
+    """Reads one kind of line: ``test`` says whether the line is its kind, ``run`` reads it."""
+
+    content = True  # a line of text: a "•" or a listed source right after it continues it
+
+    def test(self, p: _Parser, line: _Line) -> bool:
+        raise NotImplementedError
+
+    def run(self, p: _Parser, line: _Line) -> None:
+        raise NotImplementedError
+
+
+class Blank(_Step):
+    """Empty lines and lone no-break spaces (line 14) end a paragraph and a listed source."""
+
+    content = False
+
+    def test(self, p: _Parser, line: _Line) -> bool:
+        return not line.text
+
+    def run(self, p: _Parser, line: _Line) -> None:
+        p.doc.drop(line.i, "blank")
+        p.previous_blank, p.in_list = True, False
+
+
+class RepeatedTitle(_Step):
+    """Each title is printed twice (lines 16 and 20): the second printing is dropped."""
+
+    content = False
+
+    def test(self, p: _Parser, line: _Line) -> bool:
+        return line.i in p.repeats
+
+    def run(self, p: _Parser, line: _Line) -> None:
+        p.doc.drop(line.i, "repeated heading")
+
+
+class SectionTitle(_Step):
+    """A title printed twice, or one the profile names: a new section."""
+
+    content = False
+
+    def test(self, p: _Parser, line: _Line) -> bool:
+        return line.repeat is not None or line.text in p.titles
+
+    def run(self, p: _Parser, line: _Line) -> None:
+        if line.repeat is None:
+            p.problem(line.i, "the section title printed again as the table's heading")
+        else:
+            p.repeats.add(line.repeat)
+        if line.text not in p.titles:
+            p.problem(line.i, "a section title listed in the profile")
+        p.open_section(line.i, line.text)
+        p.in_list = False
+
+
+class NoSection(_Step):
+    """Text before the first section: a problem, and the line stays unaccounted."""
+
+    content = False
+
+    def test(self, p: _Parser, line: _Line) -> bool:
+        return p.section is None
+
+    def run(self, p: _Parser, line: _Line) -> None:
+        p.problem(line.i, "a section title")
+
+
+class Rule(_Step):
+    """ "a) ...", "aa) ...", "d) iii ...": a lettered rule or a sub-item."""
+
+    def test(self, p: _Parser, line: _Line) -> bool:
+        return line.rule is not None
+
+    def run(self, p: _Parser, line: _Line) -> None:
+        assert line.rule is not None
+        p.open_rule(line.i, line.rule)
+        # "EDH Silver, following-": the lines after it list the sources.
+        p.in_list = bool(p.rule and p.rule.attribution and p.rule.attribution[-1].endswith("-"))
+
+
+class Bullet(_Step):
+    """Numbers and Text-Changing Effects a) (lines 313-316): a "•" list under its paragraph, kept as
+    one line per item (without the bullet) in that paragraph."""
+
+    def test(self, p: _Parser, line: _Line) -> bool:
+        return bool(_BULLET.match(line.text)) and not p.previous_blank and p.owner.last is not None
+
+    def run(self, p: _Parser, line: _Line) -> None:
+        p.extend(p.owner, _BULLET.sub("", line.text))
+        p.owner.units.append(line.i)
+
+
+class ListedSource(_Step):
+    """Lines 412-414 list the sources of Combine a), one per line, after "EDH Silver, following-"."""
+
+    def test(self, p: _Parser, line: _Line) -> bool:
+        return p.in_list and not p.previous_blank and line.text.startswith(p.source_lines)
+
+    def run(self, p: _Parser, line: _Line) -> None:
+        p.owner.attribution.append(line.text)
+        p.owner.units.append(line.i)
+
+
+class SourceLine(_Step):
+    """A "Source and Commentary" cell on a line of its own: the rule's source, after its examples (line 93)."""
+
+    def test(self, p: _Parser, line: _Line) -> bool:
+        return not line.body and line.source is not None
+
+    def run(self, p: _Parser, line: _Line) -> None:
+        assert line.source is not None
+        p.attribute(line.i, p.owner, line.source)
+        p.in_list = line.source.endswith("-")
+
+
+class SectionText(_Step):
+    """A paragraph before the section's first rule."""
+
+    def test(self, p: _Parser, line: _Line) -> bool:
+        return p.owner is p.section
+
+    def run(self, p: _Parser, line: _Line) -> None:
+        owner = p.owner
+        owner.units.append(line.i)
+        owner.text.append(line.text)
+        owner.last = ("text", len(owner.text) - 1)
+
+
+class Example(_Step):
+    """ "Example:", "EXAMPLE:", "Examples:": a new example of the rule."""
+
+    def test(self, p: _Parser, line: _Line) -> bool:
+        return bool(_EXAMPLE.match(line.text))
+
+    def run(self, p: _Parser, line: _Line) -> None:
+        owner = p.owner
+        owner.units.append(line.i)
+        owner.examples.append([line.text])
+        owner.last = ("examples", len(owner.examples) - 1)
+
+
+class ExampleGoesOn(_Step):
+    """Merge, Mutate e) (lines 477-481): an example runs on for a second paragraph before the rule's
+    source; a paragraph after the source is commentary (line 95)."""
+
+    def test(self, p: _Parser, line: _Line) -> bool:
+        last = p.owner.last
+        return last is not None and last[0] == "examples" and not p.owner.attribution
+
+    def run(self, p: _Parser, line: _Line) -> None:
+        p.owner.units.append(line.i)
+        p.owner.examples[-1].append(line.text)
+
+
+class Commentary(_Step):
+    """Any other paragraph under a rule."""
+
+    def test(self, p: _Parser, line: _Line) -> bool:
+        return True
+
+    def run(self, p: _Parser, line: _Line) -> None:
+        owner = p.owner
+        owner.units.append(line.i)
+        owner.commentary.append(line.text)
+        owner.last = ("commentary", len(owner.commentary) - 1)
+
+
+TABLE_STEPS: tuple[_Step, ...] = (
+    Blank(), RepeatedTitle(), SectionTitle(), NoSection(), Rule(), Bullet(), ListedSource(), SourceLine(),
+    SectionText(), Example(), ExampleGoesOn(), Commentary(),
+)
 
 
 def parse(text: str, profile: Profile) -> ParseResult:
