@@ -3,6 +3,9 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -51,13 +54,34 @@ def records(built):
     return {r.id: r for r in built.records}
 
 
-@pytest.fixture(scope="session")
-def data_dir(tmp_path_factory):
-    from ingest.publish import build
+def kb_build(data: Path, *args: str) -> subprocess.CompletedProcess:
+    """``kb build`` of the bundled corpus into ``data``, as a user runs it."""
+    return subprocess.run(
+        [sys.executable, "-m", "kb.cli", "--corpus", str(CORPUS), "--data", str(data), "build", *args],
+        cwd=ROOT, capture_output=True, text=True, timeout=600,
+    )
 
+
+# The corpus is built by the command itself, once per session: the tests of `kb build` read what it
+# printed, and tests that need a build to change or break take a copy (copy_data) instead of
+# building again.
+@pytest.fixture(scope="session")
+def data_build(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess]:
     path = tmp_path_factory.mktemp("data")
-    build(CORPUS, path)
-    return path
+    done = kb_build(path)
+    assert done.returncode == 0, done.stderr
+    return path, done
+
+
+@pytest.fixture(scope="session")
+def data_dir(data_build):
+    return data_build[0]
+
+
+def copy_data(data_dir: Path, to: Path) -> Path:
+    """A private copy of a built data directory (``current`` is a relative symlink)."""
+    shutil.copytree(data_dir, to, symlinks=True)
+    return to
 
 
 @pytest.fixture(scope="session")
@@ -93,15 +117,19 @@ CR_2026 = SHARED_CR / "MagicCompRules_20260807.txt"
 
 
 @pytest.fixture(scope="session")
-def cr_data_dir(tmp_path_factory):
-    """The bundled corpus plus the 2026 official rules, built once."""
+def cr_build(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess]:
+    """``kb build --cr``: the bundled corpus plus the 2026 official rules, built once."""
     if not CR_2026.exists():
         pytest.skip(f"no official rules at {CR_2026}: the official-rules tests need ../shared/cr")
-    from ingest.publish import build
-
     path = tmp_path_factory.mktemp("data-cr")
-    build(CORPUS, path, cr=CR_2026)
-    return path
+    done = kb_build(path, "--cr", str(CR_2026))
+    assert done.returncode == 0, done.stderr
+    return path, done
+
+
+@pytest.fixture(scope="session")
+def cr_data_dir(cr_build):
+    return cr_build[0]
 
 
 @pytest.fixture(scope="session")

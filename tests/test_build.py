@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from tests.conftest import CORPUS, ROOT
+from tests.conftest import CORPUS, ROOT, copy_data
 
 
 @pytest.mark.parametrize("slug", ["treachery", "uncommander", "futuresight"])
@@ -176,11 +176,10 @@ def test_kb_inspect_exits_1_on_a_problem(tmp_path):
     )
 
 
-def test_failed_build_names_file_and_line_and_keeps_the_previous_build(tmp_path):
+def test_failed_build_names_file_and_line_and_keeps_the_previous_build(tmp_path, data_dir):
     corpus = tmp_path / "corpus"
     shutil.copytree(CORPUS, corpus)
-    data = tmp_path / "data"
-    assert run_kb("--corpus", str(corpus), "--data", str(data), "build").returncode == 0
+    data = copy_data(data_dir, tmp_path / "data")
     first = (data / "current").resolve()
     # 0x81 is neither UTF-8 nor Windows-1252 (the documented fallback).
     (corpus / "uncommander.txt").write_bytes(b"Terminology\n\x81\xfe broken\n")
@@ -205,11 +204,10 @@ def test_the_games_name_is_not_the_card_the_gathering(records):
     assert "treachery/introduction" not in records["treachery/cards/the-gathering"].cited_by
 
 
-def test_a_document_truncated_mid_record_fails_the_build(tmp_path):
+def test_a_document_truncated_mid_record_fails_the_build(tmp_path, data_dir):
     corpus = tmp_path / "corpus"
     shutil.copytree(CORPUS, corpus)
-    data = tmp_path / "data"
-    assert run_kb("--corpus", str(corpus), "--data", str(data), "build").returncode == 0
+    data = copy_data(data_dir, tmp_path / "data")
     first = (data / "current").resolve()
     doc = corpus / "treachery.txt"
     text = doc.read_text(encoding="utf-8")
@@ -225,9 +223,8 @@ def test_a_document_truncated_mid_record_fails_the_build(tmp_path):
     assert (data / "current").resolve() == first
 
 
-def test_kb_build_prints_the_line_accounting(tmp_path):
-    out = run_kb("--data", str(tmp_path / "data"), "build")
-    assert out.returncode == 0, out.stderr
+def test_kb_build_prints_the_line_accounting(data_build):
+    _, out = data_build  # the session's `kb build` (tests/conftest.py)
     lines = out.stdout.splitlines()
     for name in (
         "treachery.txt: 1202 lines read",

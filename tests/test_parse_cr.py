@@ -6,8 +6,6 @@ README.md); the tests that need them skip when it is missing.
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 import textwrap
 from collections import Counter
 from pathlib import Path
@@ -429,11 +427,7 @@ def test_detect_rejects_the_corpus(name):
 
 # -- end to end -----------------------------------------------------------------------------------------
 @needs_shared
-def test_kb_build_with_cr(tmp_path):
-    done = subprocess.run(
-        [sys.executable, "-m", "kb.cli", "--data", str(tmp_path / "data"), "build", "--cr", str(SHARED / CR_2026)],
-        cwd=ROOT, capture_output=True, text=True, timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
+def test_kb_build_with_cr(cr_build):
+    _, done = cr_build  # the session's `kb build --cr` (tests/conftest.py)
     assert "MagicCompRules_20260807.txt: 9397 lines read" in done.stdout + done.stderr
     assert "0 unaccounted" in done.stdout

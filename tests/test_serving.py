@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import CORPUS, ROOT
+from tests.conftest import CORPUS, ROOT, copy_data
 
 URLS = ["/api/search?q=nut+counters", "/api/search?q=907.4b", "/treachery/907.4b", "/api/health",
         "/api/resolve?ref=rule+115", "/search?q=unveil&noredirect=1", "/api/autocomplete?q=the+m"]
@@ -85,17 +85,10 @@ class Server:
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory, data_dir):
-    data = copy_of(data_dir, tmp_path_factory.mktemp("served") / "data")
+    data = copy_data(data_dir, tmp_path_factory.mktemp("served") / "data")
     server = Server(data)
     yield server, data
     server.stop()
-
-
-def copy_of(data_dir: Path, to: Path) -> Path:
-    """A private copy of the session's built data directory (``current`` is a relative symlink),
-    instead of building the corpus again for each test that needs a build to change."""
-    shutil.copytree(data_dir, to, symlinks=True)
-    return to
 
 
 def run_kb(*args):
@@ -184,7 +177,7 @@ def test_production_server_headers_and_no_debug(served):
 
 
 def test_corrupt_data_directory_is_rebuilt_by_serve(tmp_path, data_dir):
-    data = copy_of(data_dir, tmp_path / "data")
+    data = copy_data(data_dir, tmp_path / "data")
     (data / "current" / "records.json").write_text("{not json", encoding="utf-8")
     out = run_kb("--data", str(data), "search", "unveil")
     assert out.returncode != 0 and "corrupt build" in out.stderr and "Traceback" not in out.stderr
@@ -198,7 +191,7 @@ def test_corrupt_data_directory_is_rebuilt_by_serve(tmp_path, data_dir):
 def test_missing_corpus_profile_card_fails_build_and_keeps_previous(tmp_path, data_dir):
     corpus = tmp_path / "corpus"
     shutil.copytree(CORPUS, corpus)
-    data = copy_of(data_dir, tmp_path / "data")
+    data = copy_data(data_dir, tmp_path / "data")
     first = os.readlink(data / "current")
     profile = corpus / "treachery.toml"
     profile.write_text(
