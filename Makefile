@@ -3,10 +3,13 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN = $(VENV)/bin
+# `make serve PORT=8080 HOST=0.0.0.0`
+HOST ?= 127.0.0.1
+PORT ?= 8000
 
 .PHONY: serve test lint
 serve: $(VENV)/.installed
-	$(BIN)/kb serve
+	$(BIN)/kb serve --host $(HOST) --port $(PORT)
 
 test: $(VENV)/.installed
 	$(BIN)/python -m pytest

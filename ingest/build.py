@@ -8,7 +8,7 @@ any document fails the whole build: nothing half-built is returned.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -72,8 +72,14 @@ def parse_profile(profile: Profile) -> ParseResult:
     return result
 
 
-def build_corpus(corpus_dir: Path, extra: Sequence[Profile] = ()) -> Built:
-    """Parse, link and gather every document; raise ParseError on any problem."""
+def build_corpus(
+    corpus_dir: Path, extra: Sequence[Profile] = (), progress: Callable[[str], None] | None = None
+) -> Built:
+    """Parse, link and gather every document; raise ParseError on any problem.
+
+    ``progress`` (if given) hears a line per document parsed and one when the records are linked.
+    """
+    say = progress or (lambda _: None)
     profiles = load_profiles(corpus_dir) + list(extra)
     results: dict[str, ParseResult] = {}
     problems: list[Problem] = []
@@ -83,6 +89,7 @@ def build_corpus(corpus_dir: Path, extra: Sequence[Profile] = ()) -> Built:
             continue
         result = parse_profile(profile)
         results[profile.slug] = result
+        say(f"parsed {profile.file}: {len(result.records):,} records")
         problems.extend(result.problems)
         problems.extend(
             Problem(result.document.file, line, "every line to be part of a record or named noise", text)
@@ -97,6 +104,7 @@ def build_corpus(corpus_dir: Path, extra: Sequence[Profile] = ()) -> Built:
     records = with_aliases(records, by_slug)
     records = records + keyword_records(records, by_slug)
     records = mark_drift(link_records(records, by_slug))
+    say(f"linked {len(records):,} records ({sum(len(r.refs) for r in records):,} references)")
     return Built(records, by_slug, results)
 
 

@@ -6,6 +6,7 @@ publishes it atomically, so a failed build leaves the previous one current.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,10 +27,13 @@ class Published:
     seconds: dict
 
 
-def build(corpus_dir: Path, data_dir: Path, cr: Path | None = None) -> Published:
+def build(corpus_dir: Path, data_dir: Path, cr: Path | None = None,
+          progress: Callable[[str], None] | None = None) -> Published:
+    """Build and publish; ``progress`` hears each step (documents parsed, records linked, the index)."""
+    say = progress or (lambda _: None)
     started = time.perf_counter()
     extra = [cr_profile(Path(cr))] if cr else []
-    built = build_corpus(corpus_dir, extra)
+    built = build_corpus(corpus_dir, extra, progress=say)
     ingested = time.perf_counter()
     manifest = {
         "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
@@ -39,7 +43,9 @@ def build(corpus_dir: Path, data_dir: Path, cr: Path | None = None) -> Published
         "vocabulary": load_vocabulary(corpus_dir, built.records),
     }
     reports = built.reports()
+    say(f"indexing {len(built.records):,} records for search ...")
     build_id = publish(data_dir, built.records, manifest, reports, write_index=write_index)
     done = time.perf_counter()
+    say(f"published build {build_id} in {done - started:.1f}s")
     return Published(build_id, {**manifest, "build_id": build_id, "records": len(built.records)}, reports,
                      {"ingest": ingested - started, "publish": done - ingested})

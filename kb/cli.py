@@ -43,7 +43,7 @@ def cmd_build(args: argparse.Namespace) -> int:
 
     started = time.perf_counter()
     try:
-        result = build(args.corpus, args.data, cr=args.cr)
+        result = build(args.corpus, args.data, cr=args.cr, progress=_progress)
     except ParseError as exc:
         return _fail("build failed; the previous build (if any) is still current:\n" + str(exc))
     for report in result.reports.values():
@@ -53,6 +53,11 @@ def cmd_build(args: argparse.Namespace) -> int:
         f"(ingest {result.seconds['ingest']:.2f}s, index and publish {result.seconds['publish']:.2f}s) -> {args.data}"
     )
     return 0
+
+
+def _progress(line: str) -> None:
+    """A build's steps on stderr (stdout keeps the accounting), so 20 seconds are not silence."""
+    print(f"  {line}", file=sys.stderr, flush=True)
 
 
 def _report_summary(report: dict) -> str:
@@ -305,7 +310,7 @@ def ensure_built(corpus: Path, data: Path, cr: Path | None) -> str | None:
         reason = str(exc)
     if reason:
         print(f"building: {reason}", file=sys.stderr)
-        build(corpus, data, cr=cr)
+        build(corpus, data, cr=cr, progress=_progress)
     return reason
 
 
