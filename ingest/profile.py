@@ -14,6 +14,7 @@ from typing import Any
 
 from ingest.encoding import Decoded, read_document
 from ingest.errors import ParseError, Problem
+from ingest.schema import check_profile, line_of
 
 __all__ = ["Correction", "Card", "Renamed", "Profile", "load_profile"]
 
@@ -68,18 +69,20 @@ _REQUIRED = ("slug", "title", "version", "effective", "source_url", "parser", "f
 
 def load_profile(path: Path) -> Profile:
     """Read and check one profile; every problem names the profile file."""
+    text = path.read_text(encoding="utf-8")
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ParseError(
             [Problem(str(path), getattr(exc, "lineno", 1) or 1, "a valid TOML profile", str(exc))]
         ) from None
-    missing = [key for key in _REQUIRED if key not in data]
-    if missing:
-        raise ParseError([Problem(str(path), 1, f"profile keys {', '.join(missing)}", "none")])
+    problems = check_profile(data, text, str(path))  # unknown keys and wrong types, at their lines
+    if problems:
+        raise ParseError(problems)
     doc_path = path.parent / data["file"]
     if not doc_path.is_file():
-        raise ParseError([Problem(str(path), 1, f"the document file {data['file']!r}", "no such file")])
+        raise ParseError([Problem(str(path), line_of(text, ("file",)), f"the document file {data['file']!r}",
+                                  "no such file")])
     known = set(_REQUIRED) | {"cards", "corrections", "renamed"}
     return Profile(
         slug=data["slug"],
