@@ -278,3 +278,39 @@ def test_autocomplete_names_documents_and_phrases(client):
     assert "nut counters" in labels
     phrase = next(c for c in client.get("/api/autocomplete?q=nut").get_json() if c["label"] == "nut counters")
     assert phrase["url"] == "/search?q=nut+counters" and phrase["id"] is None
+
+
+def test_api_reference_page(client):
+    response = client.get("/api")
+    assert response.status_code == 200 and response.mimetype == "text/html"
+    assert "script-src 'self'" in response.headers["Content-Security-Policy"]
+    page = soup(response)
+    spec = client.get("/api/openapi.json").get_json()
+    listed = {c.get_text() for c in page.select(".endpoint h3 code")}
+    assert listed == {f"{m.upper()} {p}" for p, ops in spec["paths"].items() for m in ops}
+    text = " ".join(page.get_text(" ").split())
+    # the conventions, said once, as the JSON says them
+    assert "snippet in search results is HTML, not text" in text
+    assert "Given both, page wins" in text
+    assert "relative paths" in text and "linkify's are absolute" in text
+    said = [" ".join(li.get_text("").split()) for li in page.select(".conventions li")]
+    assert said == [c.replace("`", "") for c in spec["info"]["x-conventions"]]
+    params = [row.find("code").get_text() for row in page.select("#get--api-search tbody tr")]
+    assert params == ["q", "doc", "kind", "limit", "offset", "page"]
+    assert page.find("a", href="/api/openapi.json") is not None
+    assert page.select("script[src^=http]") == [] and page.select("link[href^=http]") == []
+
+
+def test_document_contents_read_as_a_document(cr_client, store):
+    page = soup(cr_client.get("/cr"))
+    # two levels: chapters and their sections, each section's page reads on with the text
+    assert page.select_one('.toc a[href="/cr/702"]') is not None
+    assert page.select_one('.toc a[href="/cr/702.19"]') is None
+    section = soup(cr_client.get("/cr/702"))
+    items = section.select("ul.children > li")
+    ids = [li["id"] for li in items]
+    assert "702.19" in ids and "702.19a" in ids and ids.index("702.19") < ids.index("702.19a")
+    sub = next(li for li in items if li["id"] == "702.19a")
+    assert "depth-2" in sub["class"] and sub.select_one(".child-text").get_text(strip=True)
+    # a chapter lists its sections only
+    assert [li["id"] for li in soup(cr_client.get("/cr/7")).select("ul.children > li")][:2] == ["700", "701"]

@@ -78,16 +78,20 @@ def record_data(kb: Opened, record_id: str) -> dict[str, Any]:
     return data
 
 
-def _toc(kb: Opened, record: Record) -> dict[str, Any]:
+def _toc(kb: Opened, record: Record, depth: int | None = None) -> dict[str, Any]:
+    below = depth is None or depth > 1
     return {"id": record.id, "kind": record.kind, "label": kb.store.label(record), "url": "/" + record.id,
-            "children": [_toc(kb, c) for c in kb.store.children(record)]}
+            "count": len(record.children),
+            "children": [_toc(kb, c, None if depth is None else depth - 1) for c in kb.store.children(record)]
+            if below else []}
 
 
-def document_data(kb: Opened, slug: str) -> dict[str, Any]:
+def document_data(kb: Opened, slug: str, depth: int | None = None) -> dict[str, Any]:
+    """A document and its contents; ``depth`` cuts the tree (the page shows two levels, the API all)."""
     meta = doc_meta(kb, slug)
     if meta is None:
         raise NotFound(f"no document {slug!r}")
-    return {**meta, "contents": [_toc(kb, r) for r in kb.store.roots(slug)]}
+    return {**meta, "contents": [_toc(kb, r, depth) for r in kb.store.roots(slug)]}
 
 
 def documents_data(kb: Opened) -> list[dict[str, Any]]:

@@ -1,9 +1,31 @@
-"""The OpenAPI description of the JSON API (served at /api/openapi.json)."""
+"""The OpenAPI description of the JSON API (served at /api/openapi.json, and as a page at /api).
+
+The conventions every endpoint shares (snippets are HTML, ``page`` vs
+``offset``, which URLs are relative and which absolute) live here once, in
+``info.x-conventions`` and the field descriptions, so the JSON and the page
+say the same thing.
+"""
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-__all__ = ["spec"]
+__all__ = ["spec", "CONVENTIONS"]
+
+SNIPPET = ("HTML, not text: the record's text escaped, with <mark> around the words that matched. "
+           "Insert it as HTML; do not escape it again.")
+RELATIVE = "a path relative to the server (\"/treachery/907.4b\"); join it to the server's address"
+ABSOLUTE = "a message is pasted elsewhere, so its links carry the server's address"
+
+CONVENTIONS = [
+    "Errors: every 4xx is {\"error\": {\"code\": ..., \"message\": ...}}; the message is for people.",
+    "Snippets: `snippet` in search results is " + SNIPPET,
+    "Paging: `limit` results per answer; skip with `offset` (results to skip) or `page` (1-based pages of "
+    "`limit`). Given both, `page` wins. `total` counts every match.",
+    "URLs: `url` fields in records, search results, resolve and autocomplete are relative paths "
+    "(\"/treachery/907.4b\"); linkify's are absolute, since " + ABSOLUTE + ". External links "
+    "(the official rules while they are not loaded) are absolute.",
+    "Cross-origin: GET endpoints send Access-Control-Allow-Origin: *; POST /api/linkify stores nothing.",
+]
 
 
 def _get(summary: str, params: Sequence[tuple[str, str, bool]] = (), schema: str = "Object") -> dict:
@@ -16,7 +38,7 @@ def _get(summary: str, params: Sequence[tuple[str, str, bool]] = (), schema: str
                     "in": "query" if n not in ("id", "slug") else "path",
                     "required": req or n in ("id", "slug"),
                     "description": d,
-                    "schema": {"type": "integer" if n in ("limit", "offset") else "string"},
+                    "schema": {"type": "integer" if n in ("limit", "offset", "page") else "string"},
                 }
                 for n, d, req in params
             ],
@@ -42,6 +64,7 @@ def spec(base_url: str) -> dict:
             "title": "Rules knowledge base API",
             "version": "1",
             "description": "Every page has a JSON twin; errors are {\"error\": {\"code\", \"message\"}}.",
+            "x-conventions": CONVENTIONS,
         },
         "servers": [{"url": base_url}],
         "paths": {
@@ -56,8 +79,9 @@ def spec(base_url: str) -> dict:
                     ),
                     ("doc", "document slug", False),
                     ("kind", "record kind", False),
-                    ("limit", "results per page, 1-100", False),
-                    ("offset", "results to skip, 0-10000", False),
+                    ("limit", "results per page, 1-100 (default 10)", False),
+                    ("offset", "results to skip, 0-10000 (default 0)", False),
+                    ("page", "1-based page of `limit` results; when given, it sets offset = (page - 1) * limit", False),
                 ],
                 "SearchResults",
             ),
@@ -134,8 +158,9 @@ def spec(base_url: str) -> dict:
                             "items": {
                                 "type": "object",
                                 "properties": {
-                                    k: {"type": "string"}
-                                    for k in ("id", "doc", "kind", "number", "title", "snippet", "url")
+                                    **{k: {"type": "string"} for k in ("id", "doc", "kind", "number", "title")},
+                                    "snippet": {"type": "string", "description": SNIPPET},
+                                    "url": {"type": "string", "description": RELATIVE},
                                 },
                             },
                         },
@@ -148,7 +173,17 @@ def spec(base_url: str) -> dict:
                     "required": ["id", "doc", "kind", "text", "refs", "children", "cited_by", "source"],
                 },
                 "Records": {"type": "array", "items": {"$ref": "#/components/schemas/Record"}},
-                "Resolution": {"type": "object", "required": ["ref", "matches", "note"]},
+                "Resolution": {
+                    "type": "object",
+                    "required": ["ref", "matches", "note"],
+                    "properties": {
+                        "ref": {"type": "string"},
+                        "matches": {"type": "array",
+                                    "description": "records, each {id, url, title, doc}; url " + RELATIVE},
+                        "note": {"type": "string", "nullable": True,
+                                 "description": "what the answer has to say: \"115 was renamed 116 in version 4.0\""},
+                    },
+                },
                 "Documents": {
                     "type": "array",
                     "items": {
@@ -156,7 +191,17 @@ def spec(base_url: str) -> dict:
                         "required": ["slug", "title", "version", "effective", "source_url", "counts"],
                     },
                 },
-                "Linkified": {"type": "object", "required": ["text", "links"]},
+                "Linkified": {
+                    "type": "object",
+                    "required": ["text", "links"],
+                    "properties": {
+                        "text": {"type": "string", "description": "the message with links, in the format asked for"},
+                        "links": {
+                            "type": "array",
+                            "description": "each {match, id, url, start, end}; url is absolute (" + ABSOLUTE + ")",
+                        },
+                    },
+                },
             }
         },
     }

@@ -147,6 +147,22 @@ def short_card(name: str):
     return redirect("/" + card.id, code=302)
 
 
+@pages.get("/api")
+def api_reference():
+    """The API reference for people, rendered from the same OpenAPI document as /api/openapi.json."""
+    from web.openapi import spec
+
+    return _page("api.html", title="API reference", description="The JSON API: endpoints, parameters and answers.",
+                 alternate="/api/openapi.json", spec=spec(public_url()),
+                 examples={"q": "nut+counters", "ref": "rule+115"})
+
+
+@pages.app_template_filter("code")
+def _code_filter(value: str) -> Markup:
+    """`backticks` to <code>, everything escaped."""
+    return Markup(re.sub(r"`([^`]+)`", r"<code>\1</code>", _html.escape(value or "", quote=False)))
+
+
 @pages.get("/opensearch.xml")
 def opensearch():
     xml = render_template("opensearch.xml", base=public_url())
@@ -158,7 +174,8 @@ def record(record_id: str):
     kb = _kb()
     record_id = record_id.strip("/").lower()
     if D.doc_meta(kb, record_id) is not None:
-        doc = D.document_data(kb, record_id)
+        # Two levels (chapters and sections); a section's page reads as the document (its rules with their text).
+        doc = D.document_data(kb, record_id, depth=2)
         return _page("document.html", title=doc["title"],
                      description=f"{doc['title']}, {doc.get('version') or ''}: table of contents",
                      alternate=f"/api/documents/{record_id}", doc=doc)
@@ -214,7 +231,7 @@ def _record_page(kb, r, host_url: str, url: str) -> str:
     def field_html(name: str, text: str, block: bool = True) -> Markup:
         return render_text(text, refs_by_field.get(name, []), kb.store.records, block=block)
 
-    children = kb.store.children(r)
+    children = _reading(kb.store, r)
     short = short_link(r, label)
     return render_template(
         "record.html",
@@ -238,6 +255,26 @@ def _record_page(kb, r, host_url: str, url: str) -> str:
         chat=f"{label}: {preview(r, 300, kb.store.records).split(': ', 1)[-1]} {host_url.rstrip('/')}/{r.id}",
         definitions=[kb.store.get(ref.target) for ref in r.refs if ref.field == "definitions" and ref.target],
     )
+
+
+def _reading(store, r) -> list[tuple]:
+    """(record, depth) for what a page shows below its record.
+
+    A chapter lists its sections; anything else reads on as the document does, every rule
+    below it with its text (702 shows 702.1 ... 702.190 and their sub-rules), like
+    Yawgatog's one long page.
+    """
+    if r.kind == "chapter":
+        return [(c, 1) for c in store.children(r)]
+    out: list[tuple] = []
+
+    def walk(record, depth: int) -> None:
+        for child in store.children(record):
+            out.append((child, depth))
+            walk(child, depth + 1)
+
+    walk(r, 1)
+    return out
 
 
 def short_link(r, label: str) -> str | None:
