@@ -140,3 +140,69 @@ def test_works_without_javascript(browser, server):
     page.goto("/search?q=nut+counters")
     assert page.locator(".hit").count() > 0
     context.close()
+
+
+# -- issue 13: the comforts of a reference site ---------------------------------------------
+def test_slash_focuses_the_search_box_anywhere(page):
+    page.goto("/treachery/907.4b")
+    page.keyboard.press("/")
+    assert page.evaluate("document.activeElement.name") == "q"
+    page.keyboard.type("907.4c")  # the slash itself is not typed into the box
+    assert page.input_value("header input[name=q]") == "907.4c"
+
+
+def test_j_and_k_move_between_rules(page):
+    page.goto("/treachery/907.4b")
+    page.keyboard.press("j")
+    page.wait_for_url("**/treachery/907.4c")
+    page.keyboard.press("k")
+    page.wait_for_url("**/treachery/907.4b")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_url("**/treachery/907.4c")
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_url("**/treachery/907.4b")
+
+
+def test_copy_short_link(page):
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    page.goto("/uncommander/token-cards/j")
+    page.click("button.copy-short")
+    page.wait_for_selector("button.copy-short:has-text('Copied')")
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied.endswith("/r/token-cards-j")
+    page.goto(copied)
+    assert page.url.endswith("/uncommander/token-cards/j")
+
+
+def test_dark_mode_and_print(browser, server):
+    context = browser.new_context(base_url=server, color_scheme="dark")
+    page = context.new_page()
+    page.goto("/treachery/702.187")
+    background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    assert background == "rgb(23, 21, 20)"
+    page.emulate_media(media="print")
+    for selector in ("header.top", "button.copy-chat", ".prevnext", "footer"):
+        assert not page.locator(selector).first.is_visible(), selector
+    assert page.locator("article h1").is_visible()
+    context.close()
+
+
+def test_on_a_phone_results_come_first_and_filters_fold(browser, server):
+    context = browser.new_context(base_url=server, viewport={"width": 390, "height": 844}, is_mobile=True)
+    page = context.new_page()
+    page.goto("/search?q=identity+card&noredirect=1")
+    first_hit = page.locator(".hit").first.bounding_box()
+    facets = page.locator("details.facets").bounding_box()
+    assert first_hit["y"] < facets["y"]
+    assert page.evaluate("document.querySelector('details.facets').open") is False
+    context.close()
+
+
+def test_autocomplete_says_where_each_suggestion_comes_from(page):
+    page.goto("/")
+    page.fill("main input[name=q]", "nut")
+    page.wait_for_selector(".ac-list li:has-text('nut counters')")
+    page.fill("main input[name=q]", "the meta")
+    option = page.locator(".ac-list li:has-text('The Metamorph')")
+    option.wait_for()
+    assert option.locator(".ac-doc").inner_text() == "Treachery Comprehensive Rules"
