@@ -152,7 +152,7 @@ TABLE_TALK: list[tuple[str, set[str]]] = [
     ("copying an identity card", {"treachery/372.10", "treachery/cards/the-wearer-of-masks*"}),
     ("two extra turns in a row which first", {"treachery/cards/the-time-bender*", "cr/500.7"}),
     ("great martyr redirects commander damage", {"treachery/cards/the-great-martyr*"}),
-    ("protection from everything what does it do", {"treachery/cards/the-oracle*"}),
+    ("protection from everything what does it do", {"treachery/cards/the-oracle*", "cr/702.16j"}),
     ("turning the gatekeeper face down again do people remember my role", {"treachery/cards/the-gatekeeper*"}),
     ("what happened to rule 314.8", {"treachery/history/4-0", "treachery/702.187d"}),
     ("can I pay with half a mana",

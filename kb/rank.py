@@ -9,7 +9,10 @@ Search section lists what each one bought on the quality suite.
   heading and its parents' headings contain. A one-line glossary entry whose title matches
   one word of a five-word question no longer beats the rule that contains four of them.
 - **pointers**: an official glossary entry that sends the reader to a rule of its own
-  document ("Trample: ... See rule 702.19") hands its score to that rule and sits below it.
+  document ("Trample: ... See rule 702.19") hands its score to that rule and sits below it,
+  when the question is about the entry's term.
+- **heading only**: a rule or section that is only a heading (702.19 Trample, "Host and
+  Augment") is damped for a question that asks more than its heading says.
 - **glossary**: other glossary entries are short, so BM25's length normalisation flatters
   them; they are damped.
 - **document named**: a question that names a document ("... in treachery", "uncommander",
@@ -17,6 +20,8 @@ Search section lists what each one bought on the quality suite.
 - **kind named**: "glossary", "rulings", "history" in a question prefer those records.
 - **heading**: a record whose heading the question contains ("kill a creature" -> Destroy),
   or whose heading contains the whole question ("summoning sickness" -> Summoning Sickness Rule).
+- **history**: version-history entries ("clarification for rule 907.5 (starting life total)")
+  name topics without answering them; they are damped.
 - **word pairs**: words the question puts side by side that the record prints side by side
   ("starting player"; "outside game" in "put outside the game").
 """
@@ -33,7 +38,12 @@ from kb.model import Record
 from kb.snippet import TOKEN_RE, stem
 from kb.store import Store
 
-__all__ = ["Candidate", "Ranker", "WINDOW", "DOC_NAMES", "KIND_NAMES", "pairs", "weights"]
+__all__ = ["Candidate", "Ranker", "SIGNALS", "WINDOW", "DOC_NAMES", "KIND_NAMES", "pairs", "weights"]
+
+# Every signal, on by default; measuring one means turning it off (see the README's Search section).
+# The first six act in this module, the others in kb.search.
+SIGNALS = {"coverage", "heading", "word pairs", "named", "glossary", "heading only", "history",
+           "vocabulary", "titles newest first", "number with words", "card prefixes", "two edits"}
 
 WINDOW = 100  # best Whoosh hits re-ranked (bounded: the per-query cost stays small)
 PAIR_BONUS = 0.15  # per adjacent word pair, as a share of the score
@@ -42,6 +52,8 @@ POINTER = 0.5  # and an entry pointing at a rule of its own document by this
 NAMED_DOC = 1.6  # records of a document the question names
 NAMED_KIND = 1.6  # records of a kind the question names ("treachery glossary team")
 TITLED = 1.5  # a record whose heading the question contains, or which contains the question
+HEADING_ONLY = 0.5  # a heading without text, for a question that asks more than the heading
+HISTORY = 0.5  # a version-history entry mentions a topic; it rarely answers a question about it
 
 # Words that name a document in a question ("how many players in treachery").
 DOC_NAMES = {
@@ -135,19 +147,35 @@ class Ranker:
         total = sum(weights.values()) or 1.0
         named_doc, named_kind = named
         stems = frozenset(weights)
+        on = SIGNALS
         for c in candidates:
-            self._coverage(c, weights, total)
-            self._heading(c, stems)
-            self._pairs(c, pairs)
-            if named_doc and c.record.doc == named_doc:
-                c.score *= NAMED_DOC
-                c.why.append("named document")
-            if named_kind and c.record.kind == named_kind:
-                c.score *= NAMED_KIND
-                c.why.append("named kind")
-        self._glossaries(candidates, add)
+            if "coverage" in on:
+                self._coverage(c, weights, total)
+            if "heading" in on:
+                self._heading(c, stems)
+            if "word pairs" in on:
+                self._pairs(c, pairs)
+            if "named" in on:
+                self._named(c, named_doc, named_kind)
+            if "history" in on and c.record.kind == "history":
+                c.score *= HISTORY
+                c.why.append("history")
+        if "glossary" in on:
+            self._glossaries(candidates, add, stems)
+        if "heading only" in on:
+            for c in candidates:
+                self._heading_only(c, stems)
         candidates.sort(key=lambda c: -c.score)
         return candidates
+
+    @staticmethod
+    def _named(c: Candidate, named_doc: str | None, named_kind: str | None) -> None:
+        if named_doc and c.record.doc == named_doc:
+            c.score *= NAMED_DOC
+            c.why.append("named document")
+        if named_kind and c.record.kind == named_kind:
+            c.score *= NAMED_KIND
+            c.why.append("named kind")
 
     def _coverage(self, c: Candidate, weights: dict[str, float], total: float) -> None:
         if len(weights) < 2:
@@ -158,10 +186,22 @@ class Ranker:
         c.why.append(f"coverage {covered:.2f}")
 
     def _heading(self, c: Candidate, stems: frozenset[str]) -> None:
-        title = self.title_stems(c.record)
-        if title and stems and (title <= stems or stems <= title):
+        if self.about(c.record, stems):
             c.score *= TITLED
             c.why.append("heading")
+
+    def about(self, record: Record, stems: frozenset[str]) -> bool:
+        """The question names the record's heading, or the heading holds the whole question."""
+        title = self.title_stems(record)
+        return bool(title and stems and (title <= stems or stems <= title))
+
+    def _heading_only(self, c: Candidate, stems: frozenset[str]) -> None:
+        """A heading with no text of its own (702.19 Trample, a section title) answers a question
+        about the whole topic, not a question that asks more than its heading says."""
+        record = c.record
+        if not record.text and record.children and not stems <= self.title_stems(record):
+            c.score *= HEADING_ONLY
+            c.why.append("heading only")
 
     def _pairs(self, c: Candidate, pairs: list[str]) -> None:
         if not pairs:
@@ -172,13 +212,14 @@ class Ranker:
             c.score *= 1 + PAIR_BONUS * n
             c.why.append(f"{n} word pairs")
 
-    def _glossaries(self, candidates: list[Candidate], add: Callable[[str], Candidate | None]) -> None:
+    def _glossaries(self, candidates: list[Candidate], add: Callable[[str], Candidate | None],
+                    stems: frozenset[str]) -> None:
         by_id = {c.record.id: c for c in candidates}
         for c in list(candidates):
             if c.record.kind != "glossary":
                 continue
             target = self.pointers.get(c.record.id)
-            if target is not None:
+            if target is not None and self.about(c.record, stems):
                 rule = by_id.get(target)
                 if rule is None:
                     rule = add(target)

@@ -142,6 +142,7 @@ _EXACT = analyzer(stem=False)
 _STOP = frozenset({"a", "an", "the", "is", "are", "who", "what", "whats", "how", "does", "do", "can", "you", "of",
                    "in", "on", "to", "when", "which", "with", "and", "or", "for", "it", "my", "i", "if", "has",
                    "have", "work", "works", "mean", "means", "happens", "happen", "s"})
+_OBSOLETE = re.compile(r"\s*\(Obsolete\)$")  # "Converted Mana Cost (Obsolete)" is titled "Converted Mana Cost"
 _NUMBER = re.compile(r"^(?:\d{3}(?:\.\d+[a-z]{0,2})?|\d{3}\.[a-z]+-\d+)\.?$", re.I)
 
 
@@ -261,7 +262,8 @@ class Searcher:
             raise QueryError(f"unknown document {doc!r}; known: {', '.join(sorted(self.docs))}")
         if kind and kind not in KINDS:
             raise QueryError(f"unknown kind {kind!r}; known: {', '.join(KINDS)}")
-        words = Expansion(text) if '"' in text else self.vocabulary.expand(text)
+        use_vocabulary = '"' not in text and "vocabulary" in rank.SIGNALS
+        words = self.vocabulary.expand(text) if use_vocabulary else Expansion(text)
         named = [rank.DOC_NAMES[w] for w in re.findall(r"\w+", fold(text).lower()) if w in rank.DOC_NAMES]
         named_doc = named[0] if named and named[0] in self.docs and not doc else None
         kinds = [rank.KIND_NAMES[w] for w in re.findall(r"\w+", text.lower()) if w in rank.KIND_NAMES]
@@ -313,7 +315,7 @@ class Searcher:
         """ "702.19 trample", "flying 702.9": the rule, when the words fit it (its heading, its
         text, its sub-rules' text or its parents' headings)."""
         tokens = text.split()
-        if not 2 <= len(tokens) <= 8:
+        if not 2 <= len(tokens) <= 8 or "number with words" not in rank.SIGNALS:
             return None
         at = next((i for i, t in enumerate(tokens) if _NUMBER.match(t)), None)
         if at is None:
@@ -350,7 +352,7 @@ class Searcher:
         """A word the documents never use that starts a card name or joins its words:
         "tarmo", "imperio", "thunderbl" (prefixes), "timebender", "puppetmaster" (joined)."""
         words = re.findall(r"\w+", fold(text).lower())
-        if not words or len(words) > 3 or any(self.searcher.doc_frequency("exact", w) for w in words):
+        if not words or len(words) > 3 or "card prefixes" not in rank.SIGNALS or any(self.searcher.doc_frequency("exact", w) for w in words):
             return None
         cards = [c for c in self.resolver.cards_starting(" ".join(words)) if doc is None or c.doc == doc]
         if not cards:
@@ -365,7 +367,7 @@ class Searcher:
         out: dict[str, list[Record]] = {}
         for r in store.records.values():
             if r.title and r.kind in self._TITLE_ORDER:
-                key = " ".join(_content_stems(plain(r.title)))
+                key = " ".join(_content_stems(plain(_OBSOLETE.sub("", r.title))))
                 if key:
                     out.setdefault(key, []).append(r)
         for records in out.values():
@@ -375,6 +377,8 @@ class Searcher:
     def _title_rank(self, r: Record) -> tuple:
         """The current official rule first, then the keyword page gathering every definition, then
         other documents' rules newest first, sections and notes, glossary entries, chapters."""
+        if "titles newest first" not in rank.SIGNALS:  # as before: keyword, rule, ..., document order
+            return (self._TITLE_ORDER[r.kind], 0, self.store.position.get(r.id, 0))
         official = r.doc == "cr" and r.kind == "rule"
         return (0 if official else self._TITLE_ORDER[r.kind], self.recency.get(r.doc, 0),
                 self.store.position.get(r.id, 0))
@@ -456,7 +460,10 @@ class Searcher:
             d, k = self.facet_of[docnum]
             found.facets["doc"][d] = found.facets["doc"].get(d, 0) + 1
             found.facets["kind"][k] = found.facets["kind"].get(k, 0) + 1
-        stems = _content_stems(_PHRASE.sub(" ", text))
+        # A word naming the document or kind asked about is a preference (kb.rank), not a topic.
+        naming = {stem(w) for w in re.findall(r"\w+", fold(query.text).lower())
+                  if w in rank.DOC_NAMES or w in rank.KIND_NAMES}
+        stems = [s for s in _content_stems(_PHRASE.sub(" ", text)) if s not in naming]
         weights = rank.weights(self.searcher, stems)
 
         def add(rid: str) -> Candidate | None:
@@ -582,7 +589,7 @@ class Searcher:
         """A keyword or title word two edits from ``word`` ("indestrutable" -> indestructible), the
         most common first; only for words of six letters or more, where two edits rarely reach
         another word."""
-        if len(word) < 6:
+        if len(word) < 6 or "two edits" not in rank.SIGNALS:
             return None
         close = [(n, w) for w, n in self.title_words.items()
                  if abs(len(w) - len(word)) <= 2 and w[0] == word[0] and edit_distance(word, w, 2) <= 2]
