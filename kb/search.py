@@ -352,7 +352,9 @@ class Searcher:
         """A word the documents never use that starts a card name or joins its words:
         "tarmo", "imperio", "thunderbl" (prefixes), "timebender", "puppetmaster" (joined)."""
         words = re.findall(r"\w+", fold(text).lower())
-        if not words or len(words) > 3 or "card prefixes" not in rank.SIGNALS or any(self.searcher.doc_frequency("exact", w) for w in words):
+        if not words or len(words) > 3 or "card prefixes" not in rank.SIGNALS:
+            return None
+        if any(self.searcher.doc_frequency("exact", w) for w in words):  # a word the documents use
             return None
         cards = [c for c in self.resolver.cards_starting(" ".join(words)) if doc is None or c.doc == doc]
         if not cards:
