@@ -54,8 +54,12 @@ def _documents():
     store = current_app.extensions["kb"].current().store
     titles = {d["slug"]: d["title"] for d in store.documents}
     titles.setdefault("keywords", "Keywords")
+    # "last modified March 25, 2007, effective 2007-05-04": an older document's text says its date.
+    versions = {d["slug"]: ", effective ".join(v for v in (str(d.get("version") or ""), str(d.get("effective") or ""))
+                                                 if v and v != "undated") for d in store.documents}
     return {"nav_documents": [(d["slug"], d.get("short_title") or d["title"]) for d in store.documents],
-            "doc_title": lambda slug: titles.get(slug, slug), "store_label": store.label}
+            "doc_title": lambda slug: titles.get(slug, slug), "doc_version": lambda slug: versions.get(slug, ""),
+            "store_label": store.label}
 
 
 @pages.app_template_filter("text")

@@ -1,0 +1,153 @@
+"""What each part of search promises (kb.search's stages, kb.rank's signals, kb.vocabulary),
+on the real corpus with and without the official rules."""
+from __future__ import annotations
+
+import shutil
+
+import pytest
+from bs4 import BeautifulSoup
+
+from ingest.errors import ParseError
+from kb.vocabulary import Vocabulary, defined_by_glossaries
+from tests.conftest import CORPUS
+
+
+@pytest.fixture(scope="module")
+def cr_searcher(cr_store):
+    from kb.search import Searcher
+
+    s = Searcher(cr_store)
+    yield s
+    s.close()
+
+
+def ids(results, n=10):
+    return [h.id for h in results.hits[:n]]
+
+
+# -- the current official rules first --------------------------------------------------------
+@pytest.mark.parametrize("word, official, older", [("shroud", "cr/702.18", "futuresight/502.36"),
+                                                    ("reach", "cr/702.17", "futuresight/502.70")])
+def test_the_current_official_rule_comes_before_the_2007_text(cr_searcher, word, official, older):
+    found = ids(cr_searcher.search(word))
+    assert found[0] == official
+    assert found.index(f"keywords/{word}") < found.index(older)
+
+
+def test_keyword_pages_open_with_the_current_official_text(cr_store, store):
+    shroud = cr_store.get("keywords/shroud")
+    assert shroud.refs[0].target == "cr/702.18" and shroud.text == cr_store.get("cr/702.18a").text
+    assert store.get("keywords/shroud").refs[0].target == "futuresight/502.36"  # no CR: the FAQ's is all there is
+
+
+def test_a_keyword_page_says_where_its_text_comes_from(client):
+    page = BeautifulSoup(client.get("/keywords/shroud").get_data(as_text=True), "html.parser")
+    assert "Future Sight FAQ 502.36" in page.select_one(".defined-in").get_text()
+    assert "2007" in page.select_one(".defined-in").get_text()
+
+
+# -- references ------------------------------------------------------------------------------
+def test_a_number_two_documents_use_shows_both_in_the_first_three(cr_searcher):
+    first = ids(cr_searcher.search("702.187"), 3)
+    assert "treachery/702.187" in first and "cr/702.187" in first
+
+
+@pytest.mark.parametrize("query, rule", [("702.19 trample", "cr/702.19"), ("flying 702.9", "cr/702.9"),
+                                         ("CR 702.19 trample", "cr/702.19"), ("unveil 702.187c", "treachery/702.187c"),
+                                         ("702.187 mayhem", "cr/702.187"), ("702.187 unveil", "treachery/702.187")])
+def test_a_number_with_words_takes_the_reference_when_the_words_fit(cr_searcher, query, rule):
+    results = cr_searcher.search(query)
+    assert results.matched_by == "reference" and ids(results)[0] == rule
+
+
+def test_a_number_with_words_that_do_not_fit_searches_the_words(cr_searcher):
+    results = cr_searcher.search("702.9 trample")
+    assert results.matched_by == "text" and "cr/702.19" in ids(results, 3) or "keywords/trample" in ids(results, 3)
+
+
+# -- cards: prefixes and joined words ---------------------------------------------------------
+@pytest.mark.parametrize("query, card", [("tarmo", "futuresight/cards/tarmogoyf"),
+                                         ("imperio", "futuresight/cards/imperiosaur"),
+                                         ("thunderbl", "futuresight/cards/thunderblade-charge"),
+                                         ("timebender", "treachery/cards/the-time-bender"),
+                                         ("puppetmaster", "treachery/cards/the-puppet-master")])
+def test_prefixes_and_joined_words_find_the_card(searcher, query, card):
+    results = searcher.search(query)
+    assert ids(results)[0] == card and results.matched_by == "card"
+    assert query in results.note  # "showing Tarmogoyf for 'tarmo'"
+
+
+def test_a_word_the_documents_use_is_not_read_as_a_card_prefix(searcher):
+    assert searcher.search("sliver").matched_by == "text"
+
+
+# -- typos -------------------------------------------------------------------------------------
+@pytest.mark.parametrize("typo, word", [("indestrutable", "indestructible"), ("gravstrom", "gravestorm")])
+def test_a_keyword_two_edits_off_is_corrected(cr_searcher, typo, word):
+    results = cr_searcher.search(typo)
+    assert results.did_you_mean == word and results.hits and word in results.note
+
+
+# -- table language ------------------------------------------------------------------------------
+def test_table_words_are_rewritten_and_the_page_says_so(cr_searcher):
+    results = cr_searcher.search("kill a creature")
+    assert results.searched_for == "destroy a creature"
+    assert "destroy (for: kill)" in results.note
+    assert {"cr/701.8", "keywords/destroy"} & set(ids(results, 3))
+
+
+def test_the_search_page_explains_a_rewritten_query(client):
+    page = BeautifulSoup(client.get("/search?q=my+secret+identity").get_data(as_text=True), "html.parser")
+    assert "face-down identity card (for: secret identity)" in page.select_one(".note").get_text()
+
+
+def test_every_curated_entry_names_an_existing_record(store):
+    entries = store.manifest["vocabulary"]
+    assert len(entries) >= 20
+    checked = [e for e in entries if not e["why"].startswith("cr/")]
+    assert checked and all(store.get(e["why"]) for e in checked)
+
+
+def test_the_official_glossary_defines_equivalences(cr_store):
+    found = {said: means for said, means, _ in defined_by_glossaries(cr_store.records.values())}
+    assert found["Converted Mana Cost"] == "mana value" and found["APNAP Order"].startswith("Active Player")
+    assert "If" not in found and "Y" not in found  # narrowing a common word, a letter
+
+
+def test_longest_phrase_wins_and_apostrophes_do_not_matter():
+    vocab = Vocabulary([("leader's side", "leader team", "treachery/907.5a"), ("side", "flank", "x")])
+    expanded = vocab.expand("the Leader’s side loses")
+    assert expanded.text == "the leader team loses" and expanded.replaced == ["leaders side"]
+
+
+def test_a_vocabulary_entry_about_a_missing_record_fails_the_build(tmp_path):
+    from ingest.publish import build
+
+    corpus = tmp_path / "corpus"
+    shutil.copytree(CORPUS, corpus)
+    with open(corpus / "vocabulary.toml", "a", encoding="utf-8") as f:
+        f.write('\n[[term]]\nsay = ["nope"]\nmeans = "nothing"\nwhy = "treachery/999.9"\n')
+    with pytest.raises(ParseError) as exc:
+        build(corpus, tmp_path / "data")
+    assert "vocabulary.toml:" in str(exc.value) and "treachery/999.9" in str(exc.value)
+
+
+# -- telling words, documents named, result lists --------------------------------------------------
+def test_negations_and_single_letters_are_indexed(searcher):
+    reader = searcher.searcher
+    assert reader.doc_frequency("body", "x") > 0 and reader.doc_frequency("body", "not") > 0
+    assert reader.doc_frequency("body", "0") > 0
+
+
+def test_naming_a_document_prefers_it(cr_searcher):
+    assert ids(cr_searcher.search("treachery glossary team"))[0] == "treachery/glossary/team"
+
+
+def test_hits_name_their_document_and_version(cr_client):
+    data = cr_client.get("/api/search?q=gravestorm").get_json()
+    faq = next(h for h in data["results"] if h["doc"] == "futuresight")
+    assert faq["document"] == "Future Sight FAQ" and "2007" in faq["version"]
+    official = next(h for h in data["results"] if h["doc"] == "cr")
+    assert "2026" in official["version"]
+    page = BeautifulSoup(cr_client.get("/search?q=gravestorm").get_data(as_text=True), "html.parser")
+    assert any("2007" in m.get_text() for m in page.select(".hit .meta"))
