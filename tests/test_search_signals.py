@@ -42,8 +42,8 @@ def test_keyword_pages_open_with_the_current_official_text(cr_store, store):
 
 def test_a_keyword_page_says_where_its_text_comes_from(client):
     page = BeautifulSoup(client.get("/keywords/shroud").get_data(as_text=True), "html.parser")
-    assert "Future Sight FAQ 502.36" in page.select_one(".defined-in").get_text()
-    assert "2007" in page.select_one(".defined-in").get_text()
+    line = page.select_one(".defined-in")
+    assert line is not None and "Future Sight FAQ 502.36" in line.get_text() and "2007" in line.get_text()
 
 
 # -- references ------------------------------------------------------------------------------
@@ -98,7 +98,8 @@ def test_table_words_are_rewritten_and_the_page_says_so(cr_searcher):
 
 def test_the_search_page_explains_a_rewritten_query(client):
     page = BeautifulSoup(client.get("/search?q=my+secret+identity").get_data(as_text=True), "html.parser")
-    assert "face-down identity card (for: secret identity)" in page.select_one(".note").get_text()
+    note = page.select_one(".note")
+    assert note is not None and "face-down identity card (for: secret identity)" in note.get_text()
 
 
 def test_every_curated_entry_names_an_existing_record(store):
