@@ -19,18 +19,17 @@ import re
 from dataclasses import replace
 
 from ingest.links import text_fields
-from kb.index import analyzer
 from kb.model import Record, Ref
+from kb.words import stems
 
 __all__ = ["mark_drift", "topic_of"]
 
-_WORDS = analyzer()  # stemmed, accent-folded, stop words dropped
 _KEYWORD = re.compile(r"^(70[12]\.\d+)")
 _SECTION = re.compile(r"^(\d{3})")
 
 
 def _stems(text: str) -> frozenset[str]:
-    return frozenset(t.text for t in _WORDS(text))
+    return frozenset(stems(text))  # stemmed, accent-folded, stop words dropped
 
 
 def topic_of(number: str) -> str | None:

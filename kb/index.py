@@ -11,28 +11,22 @@ Whoosh stays behind this module (and kb.search). Fields chosen for this corpus:
 - ``complete``: word n-grams of titles and numbers, for autocomplete.
 
 Every text field uses the same explicit tokenizer, because the Whoosh forks
-changed the default: a word is a run of letters/digits (not underscores, the
-documents' italics markup), and a dot between two such runs keeps them
-together (``702.187d``), so ``***Tribal***`` is ``tribal``.
+changed the default. What a word is, folding, stop words and stemming are
+``kb.words``' (shared with ingest); the analyzer below chains them in Whoosh.
 """
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from whoosh import index as whoosh_index
-from whoosh.analysis import STOP_WORDS as WHOOSH_STOP_WORDS
 from whoosh.analysis import Filter, LowercaseFilter, RegexTokenizer, StemFilter, StopFilter
 from whoosh.fields import ID, NGRAMWORDS, STORED, TEXT, Schema
 
-from kb.ids import fold
 from kb.model import Record
+from kb.words import STOP_WORDS, TOKEN, fold, plain
 
+# TOKEN and plain are kb.words', named here too for the modules that import them from the index.
 __all__ = ["SCHEMA", "write_index", "open_index", "analyzer", "TOKEN", "plain"]
-
-TOKEN = r"[^\W_]+(?:\.[^\W_]+)*"  # letters and digits; "_" is markup (_Future Sight_), not a letter
-# Whoosh's stop words except those that carry a question's meaning (negations, "may").
-STOP_WORDS = frozenset(WHOOSH_STOP_WORDS - {"not", "no", "may", "yet"})
 
 
 class FoldFilter(Filter):
@@ -45,12 +39,10 @@ class FoldFilter(Filter):
 
 
 def analyzer(stem: bool = True):
+    """kb.words' normalisation as a Whoosh analyzer (``stems`` for ``stem=True``, else ``words``)."""
     chain = RegexTokenizer(TOKEN) | LowercaseFilter() | FoldFilter()
     if stem:
-        # Snowball English, not Whoosh's default Porter: Porter stems "proliferate" and
-        # "proliferated" differently, so the query would miss the rules that use the other form.
-        # Whoosh's stop list without the words that carry a question's meaning ("not", "no"),
-        # and no minimum length: "X", "0" and "2/2"'s digits are words here.
+        # Snowball English (kb.words' stemmer), stop words without a minimum length.
         chain = chain | StopFilter(stoplist=STOP_WORDS, minsize=1) | StemFilter(lang="en")
     return chain
 
@@ -66,14 +58,6 @@ SCHEMA = Schema(
     complete=NGRAMWORDS(minsize=2, maxsize=12, stored=False, tokenizer=RegexTokenizer(TOKEN)),
     order=STORED,
 )
-
-_MARKUP = re.compile(r"(?<!\w)_(?=\S)|(?<=\S)_(?!\w)|\*{3}")
-
-
-def plain(text: str) -> str:
-    """Text without the documents' light markup (``_Future Sight_``, ``***``)."""
-    return _MARKUP.sub("", text)
-
 
 def _body(record: Record) -> str:
     parts = [record.text, record.rules_text or "", record.type_line or "", record.attribution or ""]

@@ -6,22 +6,11 @@ tokens are matched against the query's stems through a cached stemmer.
 from __future__ import annotations
 
 import html
-import re
-from functools import lru_cache
 
-from kb.ids import fold
-from kb.index import TOKEN, analyzer
+from kb.words import TOKEN_RE, fold, stem
 
+# stem and TOKEN_RE are kb.words', named here too for the modules that import them from snippets.
 __all__ = ["snippet", "clip", "stem", "TOKEN_RE"]
-
-TOKEN_RE = re.compile(TOKEN)
-_WORD = analyzer()
-
-
-@lru_cache(maxsize=50_000)
-def stem(word: str) -> str:
-    tokens = [t.text for t in _WORD(word)]
-    return tokens[0] if tokens else ""
 
 
 def snippet(body: str, terms: set[str], width: int = 220) -> str:

@@ -1,0 +1,67 @@
+"""How text becomes words: one normalisation for the index, search and ingest.
+
+A word is a run of letters and digits (not ``_``, the documents' italics markup); a dot between
+two runs keeps them together (``702.187d``), so ``***Tribal***`` is ``tribal``. Words are
+lowercased, accents and ligatures folded (``Æther`` -> ``aether``, as record ids are), stop words
+dropped except those that carry a question's meaning ("not", "no", "may", "yet"), and stemmed
+with Snowball English: Porter stems "proliferate" and "proliferated" differently, so a query
+would miss the rules that use the other form. There is no minimum length: "X", "0" and the
+digits of "2/2" are words here.
+
+Plain Python over one stemmer, so ingest (``ingest.drift``) reads words as search does without
+the index. ``kb.index`` builds its Whoosh analyzer from these same pieces, and
+tests/test_words.py holds the two equal on the whole corpus.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+from whoosh.lang.snowball.english import EnglishStemmer
+
+__all__ = ["TOKEN", "TOKEN_RE", "STOP_WORDS", "fold", "plain", "words", "stem", "stems"]
+
+TOKEN = r"[^\W_]+(?:\.[^\W_]+)*"  # letters and digits; "_" is markup (_Future Sight_), not a letter
+TOKEN_RE = re.compile(TOKEN)
+# Whoosh's English stop words, less those that carry a question's meaning (negations, "may", "yet").
+STOP_WORDS = frozenset({
+    "a", "an", "and", "are", "as", "at", "be", "by", "can", "for", "from", "have", "if", "in", "is", "it",
+    "of", "on", "or", "tbd", "that", "the", "this", "to", "us", "we", "when", "will", "with", "you", "your",
+})
+
+# Letters NFKD does not decompose into a base letter plus a mark.
+_LIGATURES = str.maketrans({
+    "Æ": "AE", "æ": "ae", "Œ": "OE", "œ": "oe", "Ø": "O", "ø": "o",
+    "ß": "ss", "Ð": "D", "ð": "d", "Þ": "Th", "þ": "th", "Ł": "L", "ł": "l",
+})
+_MARKUP = re.compile(r"(?<!\w)_(?=\S)|(?<=\S)_(?!\w)|\*{3}")
+_STEM = EnglishStemmer().stem
+
+
+def fold(text: str) -> str:
+    """Fold accents and ligatures to ASCII, keeping everything else."""
+    text = unicodedata.normalize("NFKD", text.translate(_LIGATURES))
+    return "".join(c for c in text if not unicodedata.combining(c))
+
+
+def plain(text: str) -> str:
+    """Text without the documents' light markup (``_Future Sight_``, ``***``)."""
+    return _MARKUP.sub("", text)
+
+
+def words(text: str) -> list[str]:
+    """The lowercased, folded words of ``text``, stop words included, in order."""
+    return [fold(m.group(0).lower()) for m in TOKEN_RE.finditer(text)]
+
+
+@lru_cache(maxsize=50_000)
+def stem(word: str) -> str:
+    """The index term of one word ("" for a stop word): the first of ``stems(word)``."""
+    found = stems(word)
+    return found[0] if found else ""
+
+
+def stems(text: str) -> list[str]:
+    """The index terms of ``text`` in order: what the index's ``body`` field holds for it."""
+    return [_STEM(w) for w in words(text) if w not in STOP_WORDS]
