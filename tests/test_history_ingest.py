@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
+
 from tests.conftest import CR_HISTORY
+
+pytestmark = pytest.mark.slow  # parsing 62 releases takes most of a minute
 
 
 def test_all_62_releases_ingest_with_nothing_unaccounted(cr_releases):

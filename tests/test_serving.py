@@ -176,6 +176,7 @@ def test_production_server_headers_and_no_debug(served):
     assert status == 404 and b"Traceback" not in body
 
 
+@pytest.mark.slow  # kb serve rebuilds the corpus
 def test_corrupt_data_directory_is_rebuilt_by_serve(tmp_path, data_dir):
     data = copy_data(data_dir, tmp_path / "data")
     (data / "current" / "records.json").write_text("{not json", encoding="utf-8")
