@@ -32,8 +32,10 @@ def pytest_report_header(config) -> str:
     return f"official rules: MISSING {SHARED_CR}: the official-rules tests will skip"
 
 
-def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
-    if SHARED_CR.is_dir():
+def pytest_unconfigure(config) -> None:
+    """The last line of the run, after pytest's own counts."""
+    terminalreporter = config.pluginmanager.get_plugin("terminalreporter")
+    if SHARED_CR.is_dir() or terminalreporter is None:
         return
     skipped = [r for r in terminalreporter.stats.get("skipped", []) if "shared" in str(r.longrepr)]
     terminalreporter.write_sep(
