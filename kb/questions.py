@@ -58,7 +58,7 @@ QUESTIONS: list[tuple[str, set[str]]] = [
     ("who owns an identity card", {"treachery/372.5", "treachery/907.9"}),
     ("when do the assassins win", {"treachery/907.8a"}),
     ("backstab rumble", {"treachery/907.3d"}),
-    ("what is a teammate", {"treachery/glossary/teammate", "cr/glossary/teammate"}),
+    ("what is a teammate", {"treachery/glossary/teammate", "cr/glossary/teammate", "cr/102.3"}),
     ("unvel", {"treachery/702.187", "keywords/unveil", "treachery/702.187a"}),
     ("lifelink",
          {"futuresight/notes/new-keyword-ability-lifelink", "keywords/lifelink", "futuresight/502.68", "cr/702.15"}),

@@ -42,7 +42,8 @@ __all__ = ["Candidate", "Ranker", "SIGNALS", "WINDOW", "DOC_NAMES", "KIND_NAMES"
 
 # Every signal, on by default; measuring one means turning it off (see the README's Search section).
 # The first six act in this module, the others in kb.search.
-SIGNALS = {"coverage", "heading", "word pairs", "named", "glossary", "heading only", "history",
+SIGNALS = {"coverage", "heading", "word pairs", "named", "glossary", "heading only", "history", "older rules",
+           "variants",
            "vocabulary", "titles newest first", "number with words", "card prefixes", "two edits"}
 
 WINDOW = 100  # best Whoosh hits re-ranked (bounded: the per-query cost stays small)
@@ -53,6 +54,8 @@ NAMED_DOC = 1.6  # records of a document the question names
 NAMED_KIND = 1.6  # records of a kind the question names ("treachery glossary team")
 TITLED = 1.5  # a record whose heading the question contains, or which contains the question
 HEADING_ONLY = 0.5  # a heading without text, for a question that asks more than the heading
+OLDER_RULES = 0.7  # rules quoted from an older edition of the official rules, when the current one is loaded
+VARIANT = 0.8  # official multiplayer and casual-variant rules, for a question that names no variant
 HISTORY = 0.5  # a version-history entry mentions a topic; it rarely answers a question about it
 
 # Words that name a document in a question ("how many players in treachery").
@@ -85,6 +88,8 @@ class Ranker:
 
     def __init__(self, store: Store):
         self.store = store
+        self.older = self._older_documents(store)
+        self.variant_of = self._variants(store)
         self._stems: dict[str, frozenset[str]] = {}
         self._words: dict[str, str] = {}
         self._title_stems: dict[str, frozenset[str]] = {}
@@ -92,17 +97,45 @@ class Ranker:
 
     # -- tables --------------------------------------------------------------------
     @staticmethod
+    def _older_documents(store: Store) -> set[str]:
+        """Documents whose rules are an older edition of the loaded official rules: the 2007 rules
+        the Future Sight FAQ quotes, superseded when the current Comprehensive Rules are loaded."""
+        dates = {d["slug"]: str(d.get("effective") or "") for d in store.documents}
+        official = dates.get("cr", "")
+        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", official):
+            return set()
+        older = {slug for slug, date in dates.items() if re.fullmatch(r"\d{4}-\d{2}-\d{2}", date)
+                 and int(official[:4]) - int(date[:4]) >= 5}
+        # Only a document that quotes the official rules has rules the current edition replaces.
+        return {slug for slug in older if any(r.doc == slug and r.kind == "rule" and r.title and r.text == r.title
+                                              for r in store.records.values())}
+
+    @staticmethod
+    def _variants(store: Store) -> dict[str, frozenset[str]]:
+        """Official rules under the multiplayer and casual-variant chapters (8 and 9), with the stems
+        of their variant's heading ("Two-Headed Giant Variant", "Commander")."""
+        out: dict[str, frozenset[str]] = {}
+        generic = {"variant", "option", "rule", "general"}
+        for r in store.records.values():
+            if r.doc != "cr" or not r.number or r.number[:1] not in ("8", "9") or r.kind != "rule":
+                continue
+            head = store.records.get(f"cr/{r.number[:3]}")
+            words = TOKEN_RE.findall(head.title or "") if head is not None else []
+            out[r.id] = frozenset(s for s in (stem(w.lower()) for w in words) if s not in generic)
+        return out
+
+
+    @staticmethod
     def _pointers(store: Store) -> dict[str, str]:
         """Glossary id -> the rule of its own document it sends the reader to ("See rule 702.19")."""
         out = {}
         for r in store.records.values():
             if r.kind != "glossary" or not r.text or not _SEE_RULE.search(r.text):
                 continue
-            for ref in r.refs:
-                target = store.records.get(ref.target) if ref.target else None
-                if target is not None and target.doc == r.doc and target.kind == "rule":
-                    out[r.id] = target.id
-                    break
+            rules = {ref.target for ref in r.refs if ref.target and ref.target in store.records
+                     and store.records[ref.target].doc == r.doc and store.records[ref.target].kind == "rule"}
+            if len(rules) == 1:  # "See rules 403.3 and 603.6a" points at no one rule
+                out[r.id] = rules.pop()
         return out
 
     def stems(self, record: Record) -> frozenset[str]:
@@ -160,6 +193,12 @@ class Ranker:
             if "history" in on and c.record.kind == "history":
                 c.score *= HISTORY
                 c.why.append("history")
+            if "older rules" in on and c.record.doc in self.older and c.record.kind == "rule":
+                c.score *= OLDER_RULES
+                c.why.append("older rules")
+            if "variants" in on and c.record.id in self.variant_of and not self.variant_of[c.record.id] & stems:
+                c.score *= VARIANT
+                c.why.append("variant not asked about")
         if "glossary" in on:
             self._glossaries(candidates, add, stems)
         if "heading only" in on:

@@ -400,7 +400,21 @@ class Searcher:
         if '"' in text:
             return None
         records = [r for r in self.titles.get(" ".join(_content_stems(text)), ()) if doc is None or r.doc == doc]
+        if "glossary" in rank.SIGNALS:
+            records = self._pointed_first(records)
         return _Lead(records[:5], "title") if records else None
+
+    def _pointed_first(self, records: list[Record]) -> list[Record]:
+        """A glossary entry that sends the reader to a rule of its own document ("Priority: ... See
+        rule 117") comes after that rule."""
+        out: list[Record] = []
+        for r in records:
+            target = self.store.records.get(self.ranker.pointers.get(r.id, ""))
+            if target is not None and target not in out:
+                out.append(target)
+            if r not in out:
+                out.append(r)
+        return out
 
     # -- 3. full text --------------------------------------------------------------
     def _build_query(self, text: str, extra: list[str] | None = None):
