@@ -159,6 +159,9 @@ def spec(base_url: str) -> dict:
                                 "type": "object",
                                 "properties": {
                                     **{k: {"type": "string"} for k in ("id", "doc", "kind", "number", "title")},
+                                    "document": {"type": "string", "description": "the document's title"},
+                                    "version": {"type": "string",
+                                                "description": "the document's version and effective date"},
                                     "snippet": {"type": "string", "description": SNIPPET},
                                     "url": {"type": "string", "description": RELATIVE},
                                 },
@@ -166,6 +169,12 @@ def spec(base_url: str) -> dict:
                         },
                         "facets": obj,
                         "did_you_mean": {"type": "string", "nullable": True},
+                        "note": {"type": "string", "nullable": True,
+                                 "description": "what search corrected or rewrote: "
+                                                "\"showing results for destroy (for: kill)\""},
+                        "searched_for": {"type": "string", "nullable": True,
+                                         "description": "the query in the documents' words, when table words "
+                                                        "were rewritten"},
                     },
                 },
                 "Record": {
