@@ -51,6 +51,7 @@ class Built:
                 "counts": {k: n for k, n in counts.items() if n},
                 "renamed": [{"old": r.old, "new": r.new, "version": r.version} for r in profile.renamed],
                 "official_rules_url": profile.tables.get("official_rules_url"),
+                "set_codes": list(profile.tables.get("set_codes", ())),
                 "removed": list(profile.tables.get("removed", ())),
             })
         return docs
