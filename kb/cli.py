@@ -292,6 +292,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- discord -----------------------------------------------------------------
+def cmd_discord(args: argparse.Namespace) -> int:
+    from kb.discord_commands import commands_json
+
+    print(commands_json())  # the body of Discord's bulk overwrite (README: "Discord")
+    return 0
+
+
 # -- serve -------------------------------------------------------------------
 def ensure_built(corpus: Path, data: Path, cr: Path | None) -> str | None:
     """Build when the data directory has no usable build or an out-of-date one.
@@ -395,6 +403,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--search-cache", action="store_true", help="keep the search answer cache on under kb serve")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("discord", help="the Discord slash commands (see the README's Discord section)")
+    p.add_argument("what", choices=["commands"], help="commands: print their definitions as Discord's API takes them")
+    p.set_defaults(func=cmd_discord)
 
     p = sub.add_parser("show", help="show the record a reference, id or card name means")
     p.add_argument("ref")

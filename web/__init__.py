@@ -35,6 +35,8 @@ def create_app(config: dict | None = None) -> Flask:
     app.config.from_mapping(
         KB_DATA=os.environ.get("KB_DATA", "var"),
         KB_PUBLIC_URL=os.environ.get("KB_PUBLIC_URL") or None,
+        KB_DISCORD_PUBLIC_KEY=os.environ.get("KB_DISCORD_PUBLIC_KEY", ""),  # on when set (web/discord.py)
+        KB_DISCORD_MAX_AGE=float(os.environ.get("KB_DISCORD_MAX_AGE", "300")),
         MAX_CONTENT_LENGTH=64 * 1024,  # linkify bodies; anything larger is a 413
         JSON_SORT_KEYS=False,
     )
@@ -48,9 +50,11 @@ def create_app(config: dict | None = None) -> Flask:
     app.json.ensure_ascii = False
     app.extensions["kb"] = KnowledgeBase(app.config["KB_DATA"])
 
+    from web import discord
     from web.api import api
     from web.pages import pages
 
+    discord.init_app(app)
     app.register_blueprint(api)
     app.register_blueprint(pages)
 

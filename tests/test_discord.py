@@ -1,0 +1,435 @@
+"""The Discord interactions endpoint, driven as Discord drives it: payloads signed with a
+generated Ed25519 key, posted to the running app, replies checked against Discord's documented
+shapes and limits (interaction responses, embeds, autocomplete, application commands)."""
+from __future__ import annotations
+
+import json
+import re
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+# Discord's documented limits, written out here rather than imported from the code under test.
+EMBED_KEYS = {"title", "type", "description", "url", "timestamp", "color", "footer", "image", "thumbnail",
+              "author", "fields"}
+MESSAGE_KEYS = {"content", "embeds", "allowed_mentions", "flags", "tts", "components"}
+
+
+def _public_hex(key: Ed25519PrivateKey) -> str:
+    return key.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw).hex()
+
+
+@pytest.fixture(scope="session")
+def signing_key():
+    return Ed25519PrivateKey.generate()
+
+
+@pytest.fixture(scope="session")
+def discord_app(data_dir, signing_key):
+    from web import create_app
+
+    return create_app({"KB_DATA": str(data_dir), "TESTING": True, "KB_DISCORD_PUBLIC_KEY": _public_hex(signing_key),
+                       "KB_PUBLIC_URL": "https://rules.example"})
+
+
+@pytest.fixture()
+def discord(discord_app, signing_key):
+    return Discord(discord_app.test_client(), signing_key)
+
+
+class Discord:
+    """Posts interactions the way Discord does: signature over timestamp + raw body."""
+
+    def __init__(self, client, key: Ed25519PrivateKey):
+        self.client, self.key = client, key
+
+    def signed(self, body: bytes, timestamp: str | None = None, key: Ed25519PrivateKey | None = None) -> dict:
+        timestamp = timestamp or str(int(time.time()))
+        signature = (key or self.key).sign(timestamp.encode() + body).hex()
+        return {"X-Signature-Ed25519": signature, "X-Signature-Timestamp": timestamp, "Content-Type": "application/json"}
+
+    def post(self, payload: dict, headers: dict | None = None, body: bytes | None = None):
+        body = body if body is not None else json.dumps(payload).encode()
+        return self.client.post("/discord/interactions", data=body, headers=headers or self.signed(body))
+
+    def command(self, name: str, option: str, value, private: bool | None = None) -> dict:
+        options = [{"name": option, "type": 3, "value": value}]
+        if private is not None:
+            options.append({"name": "private", "type": 5, "value": private})
+        response = self.post(interaction(2, name, options))
+        assert response.status_code == 200, response.get_data(as_text=True)
+        reply = response.get_json()
+        assert_message_reply(reply)
+        return reply
+
+    def complete(self, name: str, option: str, value: str) -> list[dict]:
+        response = self.post(interaction(4, name, [{"name": option, "type": 3, "value": value, "focused": True}]))
+        assert response.status_code == 200
+        reply = response.get_json()
+        assert_choices_reply(reply)
+        return reply["data"]["choices"]
+
+
+def interaction(kind: int, name: str, options: list[dict]) -> dict:
+    """An interaction as Discord posts it (the fields this app reads, and some it does not)."""
+    return {"type": kind, "id": "1203", "application_id": "1100", "token": "aW50ZXJhY3Rpb24", "version": 1,
+            "locale": "en-US", "channel_id": "42", "user": {"id": "7", "username": "judge"},
+            "data": {"id": "1300", "name": name, "type": 1, "options": options}}
+
+
+def assert_message_reply(reply: dict) -> None:
+    """A CHANNEL_MESSAGE_WITH_SOURCE response within every documented limit."""
+    assert set(reply) == {"type", "data"} and reply["type"] == 4
+    data = reply["data"]
+    assert set(data) <= MESSAGE_KEYS
+    assert len(data.get("content", "")) <= 2000
+    assert data["allowed_mentions"] == {"parse": []}  # record text never pings anyone
+    embeds = data["embeds"]
+    assert 1 <= len(embeds) <= 10 or data["content"]
+    total = 0
+    for e in embeds:
+        assert set(e) <= EMBED_KEYS, set(e) - EMBED_KEYS
+        assert isinstance(e.get("title", ""), str) and len(e.get("title", "")) <= 256
+        assert len(e.get("description", "")) <= 4096
+        assert e.get("url", "https://").startswith(("https://", "http://"))
+        assert 0 <= e.get("color", 0) <= 0xFFFFFF
+        assert len(e.get("footer", {}).get("text", "")) <= 2048
+        fields = e.get("fields", [])
+        assert len(fields) <= 25
+        for f in fields:
+            assert set(f) <= {"name", "value", "inline"}
+            assert 1 <= len(f["name"]) <= 256 and 1 <= len(f["value"]) <= 1024
+        total += len(e.get("title", "")) + len(e.get("description", "")) + len(e.get("footer", {}).get("text", ""))
+        total += sum(len(f["name"]) + len(f["value"]) for f in fields)
+        for link in re.findall(r"\]\(([^)]*)\)", e.get("description", "") + "".join(f["value"] for f in fields)):
+            assert link.startswith("https://rules.example/") or link.startswith("http"), link
+    assert total <= 6000
+    if "flags" in data:
+        assert data["flags"] == 64
+
+
+def assert_choices_reply(reply: dict) -> None:
+    """An APPLICATION_COMMAND_AUTOCOMPLETE_RESULT: at most 25 choices of 1-100 characters."""
+    assert reply["type"] == 8 and set(reply["data"]) == {"choices"}
+    choices = reply["data"]["choices"]
+    assert len(choices) <= 25
+    for c in choices:
+        assert set(c) == {"name", "value"}
+        assert 1 <= len(c["name"]) <= 100 and isinstance(c["value"], str) and 1 <= len(c["value"]) <= 100
+
+
+def text_of(reply: dict) -> str:
+    data = reply["data"]
+    parts = [data.get("content", "")]
+    for e in data["embeds"]:
+        parts += [e.get("title", ""), e.get("description", ""), e.get("footer", {}).get("text", "")]
+        parts += [f["name"] + "\n" + f["value"] for f in e.get("fields", [])]
+    return "\n".join(parts)
+
+
+# -- switched on by the key, and signed ------------------------------------------------
+def test_off_without_a_key_is_a_404(client):
+    response = client.post("/discord/interactions", data=b'{"type": 1}', headers={"Content-Type": "application/json"})
+    assert response.status_code == 404
+    assert "KB_DISCORD_PUBLIC_KEY" in response.get_json()["error"]["message"]
+
+
+def test_ping_is_answered_with_pong(discord):
+    response = discord.post({"type": 1, "id": "1", "application_id": "2", "token": "t", "version": 1})
+    assert response.status_code == 200
+    assert response.get_json() == {"type": 1}
+    assert response.mimetype == "application/json"
+
+
+@pytest.mark.parametrize("case", ["other key", "tampered body", "no headers", "no signature", "not hex",
+                                  "short signature", "old timestamp", "future timestamp", "timestamp not a number"])
+def test_bad_missing_or_stale_signatures_are_401_and_answer_nothing(discord, case):
+    payload = interaction(2, "rule", [{"name": "ref", "type": 3, "value": "907.4b"}])
+    body = json.dumps(payload).encode()
+    headers = discord.signed(body)
+    if case == "other key":
+        headers = discord.signed(body, key=Ed25519PrivateKey.generate())
+    elif case == "tampered body":
+        body = body.replace(b"907.4b", b"907.4c")
+    elif case == "no headers":
+        headers = {"Content-Type": "application/json"}
+    elif case == "no signature":
+        del headers["X-Signature-Ed25519"]
+    elif case == "not hex":
+        headers["X-Signature-Ed25519"] = "zz" * 64
+    elif case == "short signature":
+        headers["X-Signature-Ed25519"] = headers["X-Signature-Ed25519"][:64]
+    elif case == "old timestamp":  # a request recorded an hour ago, replayed with its valid signature
+        headers = discord.signed(body, timestamp=str(int(time.time()) - 3600))
+    elif case == "future timestamp":
+        headers = discord.signed(body, timestamp=str(int(time.time()) + 3600))
+    elif case == "timestamp not a number":
+        headers = discord.signed(body, timestamp="yesterday")
+    response = discord.post({}, headers=headers, body=body)
+    assert response.status_code == 401
+    reply = response.get_json()
+    assert set(reply) == {"error"} and reply["error"]["code"] == "invalid_signature"
+    assert "907" not in response.get_data(as_text=True)
+
+
+def test_a_replayed_request_within_the_window_is_still_signed_right(discord):
+    """The freshness check is by time: the same signed request twice within 5 minutes is answered twice."""
+    body = json.dumps({"type": 1}).encode()
+    headers = discord.signed(body)
+    assert discord.post({}, headers=headers, body=body).status_code == 200
+
+
+def test_a_malformed_key_stops_the_app_with_why(data_dir):
+    from web import create_app
+
+    with pytest.raises(ValueError, match="64 hex digits"):
+        create_app({"KB_DATA": str(data_dir), "KB_DISCORD_PUBLIC_KEY": "not-a-key"})
+    with pytest.raises(ValueError, match="32 bytes"):
+        create_app({"KB_DATA": str(data_dir), "KB_DISCORD_PUBLIC_KEY": "ab" * 16})
+
+
+def test_signed_but_unsupported_interactions_are_400(discord):
+    assert discord.post({"type": 3, "data": {"custom_id": "x"}}).status_code == 400
+    assert discord.post({}, body=b"[1, 2]").status_code == 400
+    assert discord.post({}, body=b"not json").status_code == 400
+
+
+# -- /rule --------------------------------------------------------------------------
+def test_rule_in_any_form_answers_with_the_rule(discord):
+    for form in ("907.4b", "CR 907.4B.", "(907.4b)", "rule 907.4b", "treachery 907.4b"):
+        reply = discord.command("rule", "ref", form)
+        embed = reply["data"]["embeds"][0]
+        assert embed["title"] == "907.4b"
+        assert embed["url"] == "https://rules.example/r/907.4b"
+        assert embed["description"].startswith("Identity cards with an unveil ability")
+        assert embed["footer"]["text"] == "Treachery Comprehensive Rules 4.0 · effective 2024-10-01"
+        assert "flags" not in reply["data"]
+
+
+def test_rule_summarises_its_sub_rules(discord):
+    embed = discord.command("rule", "ref", "702.187")["data"]["embeds"][0]
+    assert embed["title"] == "702.187 Unveil"
+    lines = embed["description"].split("\n")
+    assert [line.split("**")[1] for line in lines if line.startswith("**")] == [f"702.187{c}" for c in "abcdefg"]
+    assert all(len(line) < 200 for line in lines if line.startswith("**"))
+
+
+def test_rule_by_section_letter_and_renamed_number(discord):
+    embed = discord.command("rule", "ref", "Token Cards g)")["data"]["embeds"][0]
+    assert embed["title"] == "Token Cards g)" and embed["url"] == "https://rules.example/r/Token%20Cards%20g%29"
+    assert embed["footer"]["text"].startswith("UnCommander Rules")
+    assert "Example: You have a Reassembling Skeleton" in embed["description"]
+    renamed = discord.command("rule", "ref", "rule 115")["data"]["embeds"][0]
+    assert renamed["title"].startswith("116") and "renamed" in renamed["description"]
+
+
+def test_unknown_rule_says_so_and_suggests_neighbours(discord):
+    reply = discord.command("rule", "ref", "907.99")
+    text = text_of(reply)
+    assert "no rule 907.99" in text
+    assert "[907.13](https://rules.example/r/907.13)" in text and "[907 Treachery](https://rules.example/r/907)" in text
+    letter = text_of(discord.command("rule", "ref", "907.4l"))
+    assert "skip l and o" in letter and "[907.4](https://rules.example/r/907.4)" in letter  # 907.4 has no k or m
+    nonsense = text_of(discord.command("rule", "ref", "what is this"))
+    assert "not a rule reference" in nonsense
+
+
+def test_an_autocomplete_choice_is_a_record_id(discord):
+    embed = discord.command("rule", "ref", "uncommander/token-cards/g")["data"]["embeds"][0]
+    assert embed["title"] == "Token Cards g)"
+
+
+# -- /card --------------------------------------------------------------------------
+def test_card_with_a_typo_shows_the_faq_rulings(discord):
+    embed = discord.command("card", "name", "tarmogyof")["data"]["embeds"][0]
+    assert embed["title"] == "Tarmogoyf {1}{G}" and embed["url"] == "https://rules.example/c/Tarmogoyf"
+    assert "read as 'Tarmogoyf'" in embed["description"]
+    assert "Creature -- Lhurgoyf · \\*/1+\\*" in embed["description"]  # */1+* escaped, not italics
+    assert "\n1. Tarmogoyf counts card types, not cards." in embed["description"]
+    assert embed["footer"]["text"].startswith("Future Sight FAQ")
+
+
+def test_treachery_card_shows_its_role_and_identity_notes(discord):
+    embed = discord.command("card", "name", "the metamorph")["data"]["embeds"][0]
+    assert embed["title"] == "The Metamorph"
+    assert embed["description"].startswith("**Traitor** identity card")
+    assert re.search(r"^9\. You’re changing team according to your new role\.$", embed["description"], re.M)
+
+
+def test_ambiguous_partial_card_name_lists_the_candidates(discord):
+    reply = discord.command("card", "name", "magus of the")
+    text = text_of(reply)
+    assert "fits 3 cards" in text
+    for name in ("Magus of the Abyss", "Magus of the Future", "Magus of the Vineyard"):
+        assert f"[{name}](https://rules.example/c/" in text
+    many = discord.command("card", "name", "the")  # 59 cards: listed within the limits
+    assert "fits 59 cards" in text_of(many)
+
+
+def test_card_set_code_and_unknown_card(discord):
+    assert discord.command("card", "name", "tarmo|fut")["data"]["embeds"][0]["title"].startswith("Tarmogoyf")
+    wrong_set = text_of(discord.command("card", "name", "The Metamorph|FUT"))
+    assert "no card 'The Metamorph' in Future Sight FAQ" in wrong_set
+    missing = text_of(discord.command("card", "name", "Black Lotus"))
+    assert "No card named 'Black Lotus'" in missing
+
+
+# -- /search and /define --------------------------------------------------------------
+def test_search_shows_the_top_five_as_fields_with_links(discord):
+    embed = discord.command("search", "query", "nut counters")["data"]["embeds"][0]
+    assert len(embed["fields"]) == 5
+    assert embed["fields"][0]["name"].startswith("1. The Bio-Engineer")
+    for f in embed["fields"]:
+        assert re.search(r"\[open\]\(https://rules\.example/treachery/", f["value"])
+    assert embed["url"].startswith("https://rules.example/search?q=nut+counters")
+
+
+def test_search_with_nothing_found_and_a_bad_filter(discord):
+    assert "Nothing found" in text_of(discord.command("search", "query", "zzzqqxx"))
+    assert "unknown document" in text_of(discord.command("search", "query", "doc:nowhere unveil"))
+
+
+def test_define_keyword_and_glossary_term(discord):
+    unveil = discord.command("define", "term", "unveil")["data"]["embeds"][0]
+    assert unveil["title"] == "Unveil" and unveil["description"].startswith("Unveil is a static ability")
+    assert unveil["fields"][0]["name"] == "702.187 Unveil · Treachery Comprehensive Rules"
+    lifelink = discord.command("define", "term", "LIFELINK")["data"]["embeds"][0]
+    assert "Whenever this permanent deals damage" in lifelink["fields"][0]["value"]
+    teammate = discord.command("define", "term", "teammate")["data"]["embeds"][0]
+    assert teammate["title"] == "Teammate" and "other players on their team" in teammate["description"]
+    assert "No keyword or glossary term" in text_of(discord.command("define", "term", "banana"))
+
+
+def test_private_replies_are_ephemeral(discord):
+    assert discord.command("rule", "ref", "907.4b", private=True)["data"]["flags"] == 64
+    assert "flags" not in discord.command("rule", "ref", "907.4b", private=False)["data"]
+    assert discord.command("define", "term", "unveil", private=True)["data"]["flags"] == 64
+
+
+def test_unknown_command_is_answered_not_failed(discord):
+    reply = discord.command("judgebot", "x", "y")
+    assert "Unknown command" in reply["data"]["content"]
+
+
+# -- limits -------------------------------------------------------------------------
+@pytest.mark.parametrize("name, option", [("rule", "ref"), ("card", "name"), ("search", "query"), ("define", "term")])
+def test_oversize_input_is_answered_within_the_limits(discord, name, option):
+    """Discord lets a string option carry 6,000 characters; every command answers with a message."""
+    reply = discord.command(name, option, "judge " * 1000)
+    assert text_of(reply).strip()
+
+
+def test_cut_never_splits_a_word_and_links_the_rest():
+    from web.discord_answers import cut
+
+    text = " ".join(f"word{i}" for i in range(2000))
+    out = cut(text, 300, "https://rules.example/r/1")
+    assert len(out) <= 300 and out.endswith("… [more](https://rules.example/r/1)")
+    head = out[: out.index("…")]
+    assert head.split()[-1] in text.split()  # the last word is whole
+    assert cut("short text", 300, "https://x") == "short text"
+    assert cut("*/1+*", 300) == "\\*/1+\\*"
+
+
+def test_fit_holds_a_message_to_every_limit():
+    from web.discord_answers import fit
+
+    long = " ".join(["lorem"] * 3000)
+    message = fit({"content": long, "allowed_mentions": {"parse": []}, "embeds": [
+        {"title": long, "url": "https://rules.example/x", "description": long, "footer": {"text": long},
+         "fields": [{"name": long, "value": long} for _ in range(30)]} for _ in range(12)]})
+    assert_message_reply({"type": 4, "data": message})
+    assert message["embeds"][0]["description"].endswith("[more](https://rules.example/x)")
+
+
+def test_a_long_rule_is_cut_with_a_link_to_the_rest(cr_data_dir, signing_key):
+    """The official rules' 702 has ~190 sub-rules; the reply lists what fits and links the rest."""
+    from web import create_app
+
+    app = create_app({"KB_DATA": str(cr_data_dir), "TESTING": True, "KB_PUBLIC_URL": "https://rules.example",
+                      "KB_DISCORD_PUBLIC_KEY": _public_hex(signing_key)})
+    discord = Discord(app.test_client(), signing_key)
+    embed = discord.command("rule", "ref", "CR 702")["data"]["embeds"][0]
+    assert re.search(r"… and \d+ more sub-rules: \[see all\]\(https://rules\.example/r/702\)$", embed["description"])
+    both = discord.command("rule", "ref", "702.187")  # Unveil in Treachery, Mayhem in the CR
+    titles = [e["title"] for e in both["data"]["embeds"]]
+    assert titles == ["702.187 Unveil", "702.187 Mayhem"] or sorted(titles) == ["702.187 Mayhem", "702.187 Unveil"]
+    assert "702.187 is in 2 documents" in both["data"]["content"]
+
+
+# -- autocomplete -------------------------------------------------------------------
+def test_autocomplete_for_each_option(discord):
+    refs = discord.complete("rule", "ref", "907.4")
+    assert refs[0]["value"] == "treachery/907.4" and refs[0]["name"].startswith("907.4 · Treachery")
+    assert {"treachery/907.4a", "treachery/907.4b"} <= {c["value"] for c in refs}
+    cards = discord.complete("card", "name", "the me")
+    assert cards[0]["value"] == "treachery/cards/the-metamorph"
+    assert len(discord.complete("card", "name", "")) == 25
+    terms = discord.complete("define", "term", "un")
+    assert [c["value"] for c in terms] == ["keywords/undercover", "keywords/unveil"]
+    assert discord.complete("search", "query", "x") == []  # /search has no autocomplete
+    discord.complete("rule", "ref", "907.4b " * 900)  # oversize: answered, within the limits
+
+
+def test_autocomplete_choices_resolve_back(discord):
+    for name, option, typed in (("rule", "ref", "token"), ("card", "name", "tarmo"), ("define", "term", "life")):
+        for choice in discord.complete(name, option, typed)[:3]:
+            assert "Nothing at" not in text_of(discord.command(name, option, choice["value"]))
+
+
+# -- kb discord commands --------------------------------------------------------------
+def test_kb_discord_commands_prints_valid_definitions(capsys):
+    from kb.cli import main
+
+    assert main(["discord", "commands"]) == 0
+    commands = json.loads(capsys.readouterr().out)
+    assert [c["name"] for c in commands] == ["rule", "card", "search", "define"]
+    for c in commands:
+        assert re.fullmatch(r"[-_a-z0-9]{1,32}", c["name"]) and c["type"] == 1
+        assert 1 <= len(c["description"]) <= 100
+        assert len(c["options"]) <= 25
+        required_done = False
+        for o in c["options"]:
+            assert re.fullmatch(r"[-_a-z0-9]{1,32}", o["name"]) and 1 <= len(o["description"]) <= 100
+            assert o["type"] in range(1, 12)
+            if o.get("autocomplete"):
+                assert o["type"] in (3, 4, 10) and "choices" not in o
+            assert not (o.get("required") and required_done), "required options come first"
+            required_done = required_done or not o.get("required")
+        names = [o["name"] for o in c["options"]]
+        assert len(names) == len(set(names)) and "private" in names
+    autocompleted = {(c["name"], o["name"]) for c in commands for o in c["options"] if o.get("autocomplete")}
+    assert autocompleted == {("rule", "ref"), ("card", "name"), ("define", "term")}
+
+
+# -- against a real server ------------------------------------------------------------
+def test_signed_interactions_against_kb_serve(data_dir, signing_key, monkeypatch):
+    from tests.test_serving import Server
+
+    monkeypatch.setenv("KB_DISCORD_PUBLIC_KEY", _public_hex(signing_key))
+    server = Server(data_dir, workers=1)
+    try:
+        def post(payload: dict, timestamp: str | None = None) -> tuple[int, dict]:
+            body = json.dumps(payload).encode()
+            headers = Discord(None, signing_key).signed(body, timestamp)
+            request = urllib.request.Request(server.url + "/discord/interactions", data=body, headers=headers)
+            try:
+                with urllib.request.urlopen(request, timeout=10) as r:
+                    return r.status, json.loads(r.read())
+            except urllib.error.HTTPError as e:
+                return e.code, json.loads(e.read())
+
+        assert post({"type": 1}) == (200, {"type": 1})
+        status, reply = post(interaction(2, "rule", [{"name": "ref", "type": 3, "value": "CR 907.4b"}]))
+        assert status == 200
+        assert_message_reply(reply)
+        assert reply["data"]["embeds"][0]["url"] == server.url + "/r/907.4b"
+        status, reply = post(interaction(4, "card", [{"name": "name", "type": 3, "value": "tarm", "focused": True}]))
+        assert status == 200 and reply["data"]["choices"][0]["value"] == "futuresight/cards/tarmogoyf"
+        assert post({"type": 1}, timestamp=str(int(time.time()) - 3600))[0] == 401
+    finally:
+        server.stop()

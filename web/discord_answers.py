@@ -1,0 +1,473 @@
+"""What the Discord commands answer: one message with embeds, always inside Discord's limits.
+
+Each command has one function from the opened knowledge base and the
+option typed to a message (``{"content", "embeds", "allowed_mentions"}``)
+and one for its autocomplete choices. Record text is escaped for Discord's
+Markdown (the FAQ's ``_italics_`` are kept as italics); anything too long is
+cut at a word boundary with an ellipsis and a link to the full page, never
+mid-word, and ``fit`` checks the whole message against ``LIMITS`` last.
+"""
+from __future__ import annotations
+
+import html
+import re
+from bisect import bisect_left
+from urllib.parse import urlencode
+
+from kb.cardnames import card_choices, find_card, split_set_code
+from kb.discord_commands import LIMITS
+from kb.kbase import Opened
+from kb.model import Record
+from kb.resolve import _name_key, edit_distance
+from kb.search import QueryError
+
+__all__ = ["rule_message", "card_message", "search_message", "define_message",
+           "rule_choices", "card_choices_for", "term_choices", "escape", "cut", "fit", "message_size"]
+
+ELLIPSIS = "…"
+COLORS = {"treachery": 0x8E2DE2, "uncommander": 0xD9822B, "futuresight": 0x2B6CB0, "cr": 0x333333, "keywords": 0x2F855A}
+NOTHING = 0x718096
+SUMMARY = 140  # characters of a sub-rule in a rule's summary line
+
+
+# -- text ---------------------------------------------------------------------------
+_MD = re.compile(r"([\\*~`|\[\]<>])")
+_LINE_START = re.compile(r"^(\s*)([#>\-+]|\d+\.(?=\s))", re.M)
+_EM = re.compile(r"(?<![\w])_(?=\S)(.+?)(?<=\S)_(?![\w])")
+
+
+def escape(text: str) -> str:
+    """Record text as Discord Markdown that shows it as written: the FAQ's _italics_ as italics."""
+    text = _MD.sub(r"\\\1", text)
+    text = _LINE_START.sub(lambda m: m.group(1) + "\\" + m.group(2), text)
+    text = _EM.sub(lambda m: "\ue000" + m.group(1).replace("_", "\\_") + "\ue000", text)
+    return text.replace("_", "\\_").replace("\ue000", "*")
+
+
+def _words(text: str, n: int) -> str:
+    """At most ``n`` characters of plain text, cut after a whole word, with an ellipsis when cut."""
+    if len(text) <= n:
+        return text
+    head = text[: max(0, n - 1)]
+    cut_at = max(head.rfind(" "), head.rfind("\n"))
+    head = head[:cut_at] if cut_at > 0 else ""
+    return head.rstrip(" \n,;:") + ELLIPSIS
+
+
+def cut(text: str, n: int, url: str | None = None) -> str:
+    """Plain ``text`` escaped, in at most ``n`` characters: cut at a word, "… [more](url)"."""
+    full = escape(text)
+    if len(full) <= n:
+        return full
+    more = f" [more]({url})" if url else ""
+    budget = n - len(more)
+    while budget > 0:
+        out = escape(_words(text, budget))
+        if len(out) + len(more) <= n:
+            return out + more
+        budget -= max(1, len(out) + len(more) - n)
+    return more.strip()[:n]
+
+
+def _link(label: str, url: str) -> str:
+    return f"[{escape(label)}]({url})"
+
+
+def message_size(embeds: list[dict]) -> int:
+    """Characters Discord counts toward the 6000 of a message's embeds."""
+    total = 0
+    for e in embeds:
+        total += len(e.get("title", "")) + len(e.get("description", ""))
+        total += len(e.get("footer", {}).get("text", "")) + len(e.get("author", {}).get("name", ""))
+        total += sum(len(f["name"]) + len(f["value"]) for f in e.get("fields", []))
+    return total
+
+
+def fit(message: dict) -> dict:
+    """Hold a message to Discord's limits: the last pass before it is sent."""
+    L = LIMITS
+    message["content"] = message.get("content", "")[: L["content"]]
+    embeds = message.get("embeds", [])[: L["embeds"]]
+    for e in embeds:
+        url = e.get("url")
+        if "title" in e:
+            e["title"] = _words(e["title"], L["title"])
+        if "description" in e and len(e["description"]) > L["description"]:
+            e["description"] = _trim_markdown(e["description"], L["description"], url)
+        if "footer" in e:
+            e["footer"]["text"] = _words(e["footer"]["text"], L["footer"])
+        fields = e.get("fields", [])[: L["fields"]]
+        for f in fields:
+            f["name"] = _words(f["name"], L["field_name"]) or "\u200b"
+            if len(f["value"]) > L["field_value"]:
+                f["value"] = _trim_markdown(f["value"], L["field_value"], url)
+        if fields:
+            e["fields"] = fields
+    while message_size(embeds) > L["embed_total"]:
+        over = message_size(embeds) - L["embed_total"]
+        longest = max(embeds, key=lambda e: len(e.get("description", "")))
+        if len(longest.get("description", "")) > over + 40:
+            longest["description"] = _trim_markdown(longest["description"], len(longest["description"]) - over, longest.get("url"))
+        elif any(e.get("fields") for e in embeds):
+            next(e for e in reversed(embeds) if e.get("fields"))["fields"].pop()
+        else:
+            embeds.pop()
+    message["embeds"] = embeds
+    return message
+
+
+def _trim_markdown(text: str, n: int, url: str | None) -> str:
+    """Cut already-formatted Markdown at a line, else at a word outside any [link](...)."""
+    more = f"\n{ELLIPSIS} [more]({url})" if url else f"\n{ELLIPSIS}"
+    budget = n - len(more)
+    head = text[:budget]
+    if "\n" in head[budget // 2:]:
+        return head[: head.rfind("\n")].rstrip() + more
+    open_link = head.rfind("[")
+    if open_link > head.rfind(")"):  # do not cut inside a link
+        head = head[:open_link]
+    space = head.rfind(" ")
+    head = head[:space] if space > 0 else head
+    return head.rstrip("\\ ") + more
+
+
+# -- records --------------------------------------------------------------------------
+def short_url(kb: Opened, record: Record, base: str) -> str:
+    """The record's short link (/r/907.4b, /c/Tarmogoyf) as the site prints it, else its page."""
+    from web.pages import _short_link
+
+    return base + (_short_link(record, kb.store.label(record)) or "/" + record.id)
+
+
+def _footer(kb: Opened, record: Record) -> dict:
+    if record.doc == "keywords":
+        return {"text": "Keywords, gathered from every document"}
+    d = kb.store.document(record.doc) or {"title": record.doc}
+    text = d["title"] + (f" {d['version']}" if d.get("version") and d["version"][0].isdigit() else
+                         f", {d['version']}" if d.get("version") else "")
+    effective = d.get("effective")
+    if effective and effective[0].isdigit():
+        text += f" · effective {effective}"
+    return {"text": text}
+
+
+def _base_embed(kb: Opened, record: Record, base: str, title: str | None = None) -> dict:
+    return {"title": _words(title or kb.store.label(record), LIMITS["title"]), "url": short_url(kb, record, base),
+            "color": COLORS.get(record.doc, NOTHING), "footer": _footer(kb, record)}
+
+
+def _lines(items: list[str], budget: int, url: str, what: str) -> str:
+    """Whole lines while they fit in ``budget``; then "… and N more <what>: [see all](url)"."""
+    out, used = [], 0
+    for i, line in enumerate(items):
+        rest = len(items) - i
+        tail = f"{ELLIPSIS} and {rest} more {what}: [see all]({url})"
+        if used + len(line) + 1 > budget - (len(tail) + 1 if rest > 1 else 0):
+            if used + len(tail) + 1 <= budget:
+                out.append(tail)
+            break
+        out.append(line)
+        used += len(line) + 1
+    return "\n".join(out)
+
+
+def record_embed(kb: Opened, record: Record, base: str, budget: int = 5800, note: str | None = None) -> dict:
+    """A rule, section, glossary entry, ruling, ...: its text, then its sub-records summarised."""
+    if record.kind == "card":
+        return card_embed(kb, record, base, budget, note)
+    embed = _base_embed(kb, record, base)
+    url = embed["url"]
+    room = min(LIMITS["description"], budget - len(embed["title"]) - len(embed["footer"]["text"]))
+    head = [f"*{escape(note)}*"] if note else []
+    body = [record.text or record.rules_text or ""]
+    body += [e if e.lower().startswith("example") else f"Example: {e}" for e in record.examples]
+    body += [f"({c})" for c in record.commentary]
+    if record.attribution:
+        body.append(f"Source: {record.attribution}")
+    text = "\n\n".join(b for b in body if b)
+    children = kb.store.children(record)
+    summary = [f"**{escape(_child_label(kb, c))}** {escape(_words(' '.join((c.text or c.title or '').split()), SUMMARY))}"
+               for c in children]
+    # The text gets what the summary leaves it, but at least half.
+    want_summary = min(sum(len(s) + 1 for s in summary) + 60, room // 2) if summary else 0
+    parts = head + ([cut(text, room - want_summary - sum(len(h) + 2 for h in head) - 2, url)] if text else [])
+    if summary:
+        used = sum(len(p) + 2 for p in parts)
+        parts.append(_lines(summary, room - used, url, "sub-rules"))
+    embed["description"] = "\n\n".join(p for p in parts if p) or _link("open the record", url)
+    return embed
+
+
+def _child_label(kb: Opened, child: Record) -> str:
+    if child.number:
+        return child.number + (")" if child.kind == "rule" and not child.number[0].isdigit() else "")
+    return child.title or ""
+
+
+def card_embed(kb: Opened, card: Record, base: str, budget: int = 5800, note: str | None = None) -> dict:
+    """A card: its printed text (the FAQ) or its role (Treachery), then every note or ruling that fits."""
+    title = card.title + (f" {card.mana_cost}" if card.mana_cost else "")
+    embed = _base_embed(kb, card, base, title)
+    url = embed["url"]
+    room = min(LIMITS["description"], budget - len(embed["title"]) - len(embed["footer"]["text"]))
+    head = [f"*{escape(note)}*"] if note else []
+    if card.role:
+        head.append(f"**{escape(card.role)}** identity card")
+    printed = " · ".join(filter(None, [card.type_line, card.power_toughness]))
+    if printed:
+        head.append(f"**{escape(printed)}**")
+    if card.rules_text:
+        head.append(cut(card.rules_text, room // 3, url))
+    rulings = kb.store.children(card)
+    what = "notes" if card.doc == "treachery" else "rulings"
+    items = []
+    for i, r in enumerate(rulings, 1):
+        items.append(f"{i}. {cut(' '.join((r.text or '').split()), 900, base + '/' + r.id)}")
+    if not rulings and card.text and not card.rules_text:
+        items.append(cut(card.text, room // 2, url))
+    used = sum(len(h) + 1 for h in head) + 2
+    body = "\n".join(head)
+    if items:
+        body += ("\n\n" if body else "") + _lines(items, room - used, url, what)
+    embed["description"] = body or _link("open the card", url)
+    return embed
+
+
+def _message(embeds: list[dict], content: str = "") -> dict:
+    return fit({"content": content, "embeds": embeds, "allowed_mentions": {"parse": []}})
+
+
+def _nothing(title: str, text: str) -> dict:
+    return {"title": _words(title, LIMITS["title"]), "description": text, "color": NOTHING}
+
+
+# -- /rule ----------------------------------------------------------------------------
+def rule_message(kb: Opened, ref: str, base: str) -> dict:
+    ref = ref.strip()
+    if not ref:
+        return _message([_nothing("No reference", "Type a rule reference: `907.4b`, `CR 702.187c`, `Token Cards g)`.")])
+    if len(ref) > 200:
+        return _message([_nothing("Reference too long", f"A reference is at most 200 characters; this one has {len(ref)}.")])
+    record = kb.store.get(ref.strip("/").lower())  # an autocomplete choice is a record id
+    if record is not None:
+        return _message([record_embed(kb, record, base)])
+    res = kb.resolver.resolve(ref)
+    matches, note = res.matches, res.note
+    if not matches and res.query is None:
+        found = find_card(kb.store, kb.resolver, *split_set_code(ref))
+        if found.card is not None:
+            return _message([card_embed(kb, found.card, base, note=found.note)])
+    if not matches:
+        near = res.suggestions or nearby(kb, res)
+        lines = [f"{_link(kb.store.label(r), short_url(kb, r, base))} — {kb.store.document(r.doc)['title'] if kb.store.document(r.doc) else r.doc}"
+                 for r in near[:10]]
+        text = escape(note or f"{ref} is not a rule reference")
+        if lines:
+            text += "\n\nNearby:\n" + "\n".join(lines)
+        else:
+            text += f"\n\n{_link('Search for it', base + '/search?' + urlencode({'q': ref}))}"
+        return _message([_nothing(f"Nothing at {ref}", text)])
+    budget = LIMITS["embed_total"] // len(matches[: LIMITS["embeds"]]) - 50
+    embeds = [record_embed(kb, r, base, budget, note) for r in matches[: LIMITS["embeds"]]]
+    content = ""
+    if len(matches) > 1:
+        docs = [kb.store.document(r.doc)["title"] if kb.store.document(r.doc) else r.doc for r in matches]
+        content = escape(f"{ref} is in {len(matches)} documents: " + ", ".join(docs))
+    return _message(embeds, content)
+
+
+_SORTED: dict[tuple[str, str], list[tuple[tuple, str]]] = {}
+
+
+def _natural(number: str) -> tuple:
+    return tuple((0, int(p)) if p.isdigit() else (1, p) for p in re.findall(r"\d+|[a-z]+", number.lower()))
+
+
+def nearby(kb: Opened, res) -> list[Record]:
+    """The rules either side of a number no document has (907.99 -> 907.11, 908.1) and its parent."""
+    if res.query is None or not res.query.numbers:
+        return []
+    number = res.query.numbers[0].lower()
+    docs = [res.query.doc] if res.query.doc else list(kb.resolver.numbers)
+    top = re.match(r"\d+", number)
+    # Only the documents that have the rule's top number (907 for 907.99), when any has it.
+    docs = [d for d in docs if top and top.group() in kb.resolver.numbers.get(d, {})] or docs
+    out: list[Record] = []
+    depth = len(_natural(number))
+    for doc in docs:
+        table = kb.resolver.numbers.get(doc, {})
+        key = (kb.build_id, doc)
+        ordered = _SORTED.get(key)
+        if ordered is None:
+            ordered = _SORTED[key] = sorted((_natural(n), n) for n in table)
+        same = [(k, n) for k, n in ordered if len(k) == depth]
+        i = bisect_left(same, (_natural(number), number))
+        for k, n in same[max(0, i - 1): i + 1]:
+            out.append(table[n])
+        parent = re.sub(r"(\.\d+|[a-z]+)$", "", number)
+        if parent != number and parent in table and table[parent] not in out:
+            out.insert(0, table[parent])
+    return out[:6]
+
+
+def rule_choices(kb: Opened, typed: str) -> list[dict]:
+    typed = typed.strip()[:100]
+    if not typed:
+        return []
+    picked: list[Record] = []
+    res = kb.resolver.resolve(typed)
+    picked += res.matches
+    for c in kb.searcher.autocomplete(typed, limit=LIMITS["choices"]):
+        r = kb.store.get(c["id"])
+        if r is not None and r.kind in ("rule", "chapter", "section", "glossary", "note") and r not in picked:
+            picked.append(r)
+    if len(picked) < 5 and re.match(r"(?i)(cr|rule|r)\s*\d", typed):
+        for c in kb.searcher.autocomplete(re.sub(r"(?i)^(cr|rule|r)\s*", "", typed), limit=LIMITS["choices"]):
+            r = kb.store.get(c["id"])
+            if r is not None and r.kind in ("rule", "chapter") and r not in picked:
+                picked.append(r)
+    return [_choice(kb, r) for r in picked[: LIMITS["choices"]]]
+
+
+def _choice(kb: Opened, record: Record, name: str | None = None) -> dict:
+    label = name or kb.store.label(record)
+    doc = kb.store.document(record.doc)
+    text = " ".join((record.text or record.rules_text or "").split()).replace("_", "")
+    name = f"{label} · {doc['title'] if doc else record.doc}"
+    if text:
+        name += f" — {text}"
+    value = record.id if len(record.id) <= LIMITS["choice_value"] else label[: LIMITS["choice_value"]]
+    return {"name": _words(name, LIMITS["choice_name"]), "value": value}
+
+
+# -- /card ----------------------------------------------------------------------------
+def card_message(kb: Opened, name: str, base: str) -> dict:
+    name = name.strip()
+    record = kb.store.get(name.strip("/").lower())
+    if record is not None and record.kind == "card":
+        return _message([card_embed(kb, record, base)])
+    typed, code = split_set_code(name)
+    found = find_card(kb.store, kb.resolver, typed, code)
+    if found.card is not None:
+        return _message([card_embed(kb, found.card, base, note=found.note)])
+    if found.candidates:
+        lines = [f"{_link(c.title, short_url(kb, c, base))} — {kb.store.document(c.doc)['title']}" for c in found.candidates]
+        text = escape(found.note or "") + "\n\n" + "\n".join(lines)
+        return _message([_nothing(f"Which card: {typed}?", text)])
+    hits = []
+    try:
+        hits = kb.searcher.search(typed[:200], kind="card", limit=5).hits if typed else []
+    except QueryError:
+        pass
+    text = escape(f"No card named {typed!r}." + (f" ({found.note})" if found.note else ""))
+    if hits:
+        text += "\n\nClosest:\n" + "\n".join(_link(h.label, base + "/" + h.id) for h in hits)
+    return _message([_nothing(f"No card {typed}", text)])
+
+
+def card_choices_for(kb: Opened, typed: str) -> list[dict]:
+    name, _ = split_set_code(typed[:100])
+    return [_choice(kb, c, c.title) for c in card_choices(kb.store, kb.resolver, name, LIMITS["choices"])]
+
+
+# -- /search --------------------------------------------------------------------------
+_MARK = re.compile(r"</?mark>")
+
+
+def search_message(kb: Opened, query: str, base: str) -> dict:
+    query = query.strip()
+    url = base + "/search?" + urlencode({"q": query[:500], "noredirect": 1})
+    try:
+        results = kb.searcher.search(query, limit=5)
+    except QueryError as exc:
+        return _message([_nothing("Search not run", escape(str(exc)))])
+    embed = {"title": _words(f"Search: {query}", LIMITS["title"]), "url": url, "color": NOTHING,
+             "footer": {"text": f"{results.total} results" if results.total != 1 else "1 result"}}
+    lines = []
+    if results.note:
+        lines.append(f"*{escape(results.note)}*")
+    if results.did_you_mean:
+        lines.append("Did you mean " + _link(results.did_you_mean, base + "/search?" + urlencode({"q": results.did_you_mean})) + "?")
+    if not results.hits:
+        lines.append("Nothing found.")
+    embed["description"] = "\n".join(lines) or f"Top {len(results.hits)} of {results.total}: {_link('all results', url)}"
+    fields = []
+    for i, h in enumerate(results.hits, 1):
+        doc = kb.store.document(h.doc)
+        link = f"\n{_link('open', base + '/' + h.id)}"
+        snippet = html.unescape(_MARK.sub("", h.snippet))
+        fields.append({"name": _words(f"{i}. {h.label} · {doc['title'] if doc else h.doc}", LIMITS["field_name"]),
+                       "value": cut(snippet, 400 - len(link), base + "/" + h.id) + link, "inline": False})
+    if fields:
+        embed["fields"] = fields
+    return _message([embed])
+
+
+# -- /define --------------------------------------------------------------------------
+def _terms(kb: Opened) -> list[tuple[str, Record]]:
+    return [(_name_key(r.title), r) for r in kb.store.records.values() if r.kind in ("keyword", "glossary") and r.title]
+
+
+def define_message(kb: Opened, term: str, base: str) -> dict:
+    term = term.strip()
+    record = kb.store.get(term.strip("/").lower())
+    if record is not None and record.kind in ("keyword", "glossary"):
+        found = [record]
+    else:
+        key = _name_key(term)
+        terms = _terms(kb)
+        found = [r for k, r in terms if k == key] if key else []
+        found = found or [r for k, r in terms if key and k.startswith(key)]
+        if not found and key:
+            near = sorted((edit_distance(key, k, 2), k, r) for k, r in terms)
+            found = [r for d, _, r in near if d <= 2][:1]
+    if not found:
+        text = escape(f"No keyword or glossary term {term!r}.")
+        text += f"\n\n{_link('Search the documents for it', base + '/search?' + urlencode({'q': term[:200]}))}"
+        return _message([_nothing(f"No term {term}", text)])
+    keywords = [r for r in found if r.kind == "keyword"]
+    if len({_name_key(r.title) for r in found}) > 1:  # several terms start this way
+        lines = [_link(kb.store.label(r), base + "/" + r.id) + f" — {kb.store.document(r.doc)['title'] if kb.store.document(r.doc) else 'Keywords'}"
+                 for r in found[:20]]
+        return _message([_nothing(f"Which term: {term}?", "\n".join(lines))])
+    lead = keywords[0] if keywords else found[0]
+    embed = record_embed(kb, lead, base, budget=2500)
+    if lead.kind == "keyword":
+        definitions = [kb.store.get(ref.target) for ref in lead.refs if ref.field == "definitions" and ref.target]
+        definitions += [r for r in found if r.kind == "glossary"]
+        fields = []
+        for d in definitions[:10]:
+            if d is None:
+                continue
+            doc = kb.store.document(d.doc)
+            url = short_url(kb, d, base)
+            link = f"\n{_link('open', url)}"
+            fields.append({"name": _words(f"{kb.store.label(d)} · {doc['title'] if doc else d.doc}", LIMITS["field_name"]),
+                           "value": cut(_definition_text(kb, d), 300 - len(link), url) + link})
+        if fields:
+            embed["fields"] = fields
+    return _message([embed])
+
+
+def _definition_text(kb: Opened, record: Record) -> str:
+    """A definition's words: its text, and its sub-rules' when the text only names it ("Lifelink")."""
+    texts = [record.text] if record.text and _name_key(record.text) != _name_key(record.title or "") else []
+    if sum(len(t) for t in texts) < 80:
+        texts += [c.text for c in kb.store.children(record)[:3] if c.text]
+    return " ".join(" ".join(texts).split())
+
+
+def term_choices(kb: Opened, typed: str) -> list[dict]:
+    key = _name_key(typed[:100])
+    terms = sorted(_terms(kb), key=lambda t: (t[1].kind != "keyword", t[0]))
+    if not key:
+        picked = [r for _, r in terms]
+    else:
+        picked = [r for k, r in terms if k.startswith(key)] + [r for k, r in terms if not k.startswith(key) and f" {key}" in f" {k}"]
+    seen, out = set(), []
+    for r in picked:
+        if _name_key(r.title) in seen and r.kind == "glossary":
+            continue
+        seen.add(_name_key(r.title))
+        out.append(_choice(kb, r, r.title))
+    return out[: LIMITS["choices"]]
