@@ -2,8 +2,11 @@
 
 Rule references are found by the reference grammar (kb.refs), so plain
 numbers, prices and times are left alone; ``[[Card Name]]`` is Scryfall's
-chat convention, matched with small typos tolerated. A reference found in
-several documents links to the short link's disambiguation page.
+chat convention, read as Scryfall's bots read it (kb.cardnames): a part of a
+name or a typo finds the card when only one fits, ``[[Name|FUT]]`` names the
+set, and several fits are listed under ``ambiguous`` instead of linked. A
+reference found in several documents links to the short link's
+disambiguation page.
 """
 from __future__ import annotations
 
@@ -11,6 +14,7 @@ import html
 import re
 from urllib.parse import quote
 
+from kb.cardnames import find_card, split_set_code
 from kb.refs import find_refs
 
 __all__ = ["linkify", "MAX_TEXT"]
@@ -47,18 +51,22 @@ def _ref_link(kb, written: str, start: int, end: int, match: str, label: str) ->
     return None
 
 
-def _links(kb, text: str) -> list[dict]:
+def _links(kb, text: str, ambiguous: list[dict] | None = None) -> list[dict]:
     found = []
     for m in _CARD.finditer(text):
-        card, _ = kb.resolver.card(m.group(1))
-        if card is not None:
-            found.append({"match": m.group(0), "label": m.group(1), "id": card.id,
-                          "path": "/" + card.id, "start": m.start(), "end": m.end()})
-        else:  # [[Token Cards g)]]: a rule in brackets loses its brackets like a card does
+        name, code = split_set_code(m.group(1))
+        lookup = find_card(kb.store, kb.resolver, name, code)
+        if lookup.card is not None:
+            found.append({"match": m.group(0), "label": name, "id": lookup.card.id,
+                          "path": "/" + lookup.card.id, "start": m.start(), "end": m.end()})
+        elif lookup.candidates and ambiguous is not None:  # [[Magus of the]]: say which, never guess
+            ambiguous.append({"match": m.group(0), "start": m.start(), "end": m.end(), "note": lookup.note,
+                              "candidates": [{"id": c.id, "title": c.title, "path": "/" + c.id} for c in lookup.candidates]})
+        elif not lookup.candidates:  # [[Token Cards g)]]: a rule in brackets loses its brackets like a card does
             link = _ref_link(kb, m.group(1), m.start(), m.end(), m.group(0), m.group(1))
             if link:
                 found.append(link)
-    taken = [(f["start"], f["end"]) for f in found]
+    taken = [(f["start"], f["end"]) for f in found + (ambiguous or [])]
     found_refs = find_refs(text, sections=kb.resolver.section_titles, doc_names=kb.resolver.doc_names,
                            loose_sections=True)
     for ref in found_refs:
@@ -71,7 +79,8 @@ def _links(kb, text: str) -> list[dict]:
 
 
 def linkify(kb, text: str, fmt: str = "markdown", base_url: str = "") -> dict:
-    links = _links(kb, text)
+    ambiguous: list[dict] = []
+    links = _links(kb, text, ambiguous)
     out, pos = [], 0
     for link in links:
         plain = text[pos:link["start"]]
@@ -90,4 +99,7 @@ def linkify(kb, text: str, fmt: str = "markdown", base_url: str = "") -> dict:
         "text": "".join(out),
         "links": [{"match": link["match"], "id": link["id"], "url": link.get("url") or base_url + link["path"],
                    "start": link["start"], "end": link["end"]} for link in links],
+        "ambiguous": [{"match": a["match"], "start": a["start"], "end": a["end"], "note": a["note"],
+                       "candidates": [{"id": c["id"], "title": c["title"], "url": base_url + c["path"]}
+                                      for c in a["candidates"]]} for a in ambiguous],
     }

@@ -202,12 +202,17 @@ def spec(base_url: str) -> dict:
                 },
                 "Linkified": {
                     "type": "object",
-                    "required": ["text", "links"],
+                    "required": ["text", "links", "ambiguous"],
                     "properties": {
                         "text": {"type": "string", "description": "the message with links, in the format asked for"},
                         "links": {
                             "type": "array",
                             "description": "each {match, id, url, start, end}; url is absolute (" + ABSOLUTE + ")",
+                        },
+                        "ambiguous": {
+                            "type": "array",
+                            "description": "each [[name]] that fits several cards, left as written: "
+                                           "{match, start, end, note, candidates: [{id, title, url}]}",
                         },
                     },
                 },
