@@ -13,7 +13,7 @@ NASTY = [
     "unveil^999999", '"', '"unbalanced', "((((", "))))", "[", "{", "\\", "AND", "OR NOT", "a AND OR b",
     "<script>alert(1)</script>", "&lt;", "\u202eevil", "\u200f907.4b", "\ufeff", "💥" * 50, "a" * 499, "a " * 249,
     "907.4b" * 80, "%00", "%s%n", "../../etc/passwd", "/", "//", "doc:treachery kind:rule", "doc:nope",
-    "907.3a-zz", "rules 100-999", "1" * 400, "9" * 3 + "." + "9" * 300,
+    "907.3a-zz", "rules 100-999", "1" * 400, "9" * 3 + "." + "9" * 300, "0IÞ",
 ]
 
 TEXT = st.one_of(st.sampled_from(NASTY), st.text(max_size=300), st.text(alphabet="*?~^:\"()[]{}\\ aAND0.", max_size=60))
