@@ -55,7 +55,8 @@ def _table(store: Store) -> _Table:
     if table is None:
         cards = sorted(((_name_key(r.title), tuple(_name_key(r.title).split()), r)
                         for r in store.records.values() if r.kind == "card" and r.title), key=lambda c: c[0])
-        codes, shown = {}, []
+        codes: dict[str, str] = {}
+        shown: list[str] = []
         for d in store.documents:
             for code in d.get("set_codes") or ():
                 codes[code.lower()] = d["slug"]
@@ -112,7 +113,8 @@ def find_card(store: Store, resolver, text: str, set_code: str | None = None) ->
         return out
     if fits:
         out.candidates = fits[:MAX_CANDIDATES]
-        out.note = f"{text.strip()!r} fits {len(fits)} cards" + (f" (showing {MAX_CANDIDATES})" if len(fits) > MAX_CANDIDATES else "")
+        shown = f" (showing {MAX_CANDIDATES})" if len(fits) > MAX_CANDIDATES else ""
+        out.note = f"{text.strip()!r} fits {len(fits)} cards{shown}"
         return out
     card, distance = resolver.card(text)
     if card is not None and (doc is None or card.doc == doc):

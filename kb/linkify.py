@@ -61,7 +61,8 @@ def _links(kb, text: str, ambiguous: list[dict] | None = None) -> list[dict]:
                           "path": "/" + lookup.card.id, "start": m.start(), "end": m.end()})
         elif lookup.candidates and ambiguous is not None:  # [[Magus of the]]: say which, never guess
             ambiguous.append({"match": m.group(0), "start": m.start(), "end": m.end(), "note": lookup.note,
-                              "candidates": [{"id": c.id, "title": c.title, "path": "/" + c.id} for c in lookup.candidates]})
+                              "candidates": [{"id": c.id, "title": c.title, "path": "/" + c.id}
+                                             for c in lookup.candidates]})
         elif not lookup.candidates:  # [[Token Cards g)]]: a rule in brackets loses its brackets like a card does
             link = _ref_link(kb, m.group(1), m.start(), m.end(), m.group(0), m.group(1))
             if link:

@@ -41,7 +41,7 @@ def test_several_fits_are_reported_not_guessed(kb):
     assert [c.title for c in found.candidates] == ["Magus of the Abyss", "Magus of the Future", "Magus of the Vineyard"]
     assert found.note == "'magus of the' fits 3 cards"
     many = find_card(kb.store, kb.resolver, "the")
-    assert len(many.candidates) == 25 and "(showing 25)" in many.note
+    assert len(many.candidates) == 25 and "(showing 25)" in (many.note or "")
 
 
 @pytest.mark.parametrize("typed, card, note", [
@@ -57,7 +57,7 @@ def test_set_codes(kb, typed, card, note):
 
     found = find_card(kb.store, kb.resolver, *split_set_code(typed))
     assert found.card is not None and found.card.id == card
-    assert (note is None and found.note is None) or note in found.note
+    assert (note is None and found.note is None) or note in (found.note or "")
 
 
 def test_a_set_that_does_not_have_the_card(kb):
@@ -77,6 +77,7 @@ def test_linkify_follows_the_conventions(client):
     assert body["text"].startswith("[tarmo](http://localhost/futuresight/cards/tarmogoyf) beats [[Magus of the]]")
     [ambiguous] = body["ambiguous"]
     assert ambiguous["match"] == "[[Magus of the]]" and text[ambiguous["start"]:ambiguous["end"]] == ambiguous["match"]
-    assert [c["title"] for c in ambiguous["candidates"]] == ["Magus of the Abyss", "Magus of the Future", "Magus of the Vineyard"]
+    assert [c["title"] for c in ambiguous["candidates"]] == ["Magus of the Abyss", "Magus of the Future",
+                                                             "Magus of the Vineyard"]
     assert ambiguous["candidates"][0]["url"] == "http://localhost/futuresight/cards/magus-of-the-abyss"
     assert "[[Black Lotus]]" in body["text"]  # no such card: left as written

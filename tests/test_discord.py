@@ -50,7 +50,8 @@ class Discord:
     def signed(self, body: bytes, timestamp: str | None = None, key: Ed25519PrivateKey | None = None) -> dict:
         timestamp = timestamp or str(int(time.time()))
         signature = (key or self.key).sign(timestamp.encode() + body).hex()
-        return {"X-Signature-Ed25519": signature, "X-Signature-Timestamp": timestamp, "Content-Type": "application/json"}
+        return {"X-Signature-Ed25519": signature, "X-Signature-Timestamp": timestamp,
+                "Content-Type": "application/json"}
 
     def post(self, payload: dict, headers: dict | None = None, body: bytes | None = None):
         body = body if body is not None else json.dumps(payload).encode()

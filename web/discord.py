@@ -51,7 +51,8 @@ def load_public_key(hex_key: str) -> Ed25519PublicKey:
     return Ed25519PublicKey.from_public_bytes(raw)
 
 
-def verify(key: Ed25519PublicKey, signature: str, timestamp: str, body: bytes, now: float, max_age: float) -> str | None:
+def verify(key: Ed25519PublicKey, signature: str, timestamp: str, body: bytes, now: float,
+           max_age: float) -> str | None:
     """None when Discord signed ``timestamp + body`` recently; otherwise why not."""
     if not signature or not timestamp:
         return "missing X-Signature-Ed25519 or X-Signature-Timestamp"
@@ -98,17 +99,20 @@ def interactions():
         return _json({"type": PONG})
     data = interaction.get("data")
     if kind not in (APPLICATION_COMMAND, AUTOCOMPLETE) or not isinstance(data, dict):
-        return _error(400, "bad_request", f"unsupported interaction type {kind!r}: this app answers PING, commands and autocomplete")
+        return _error(400, "bad_request",
+                      f"unsupported interaction type {kind!r}: this app answers PING, commands and autocomplete")
     options = data.get("options") or []
-    if not isinstance(options, list) or not all(isinstance(o, dict) and isinstance(o.get("name"), str) for o in options):
+    if not isinstance(options, list) or not all(isinstance(o, dict) and isinstance(o.get("name"), str)
+                                                for o in options):
         return _error(400, "bad_request", "data.options must be a list of {name, value} objects")
     kb = current_app.extensions["kb"].current()
     base = public_url()
     name = data.get("name")
     if kind == AUTOCOMPLETE:
         focused = next((o for o in options if o.get("focused")), None)
-        choose = CHOICES.get((name, focused and focused["name"]))
-        choices = choose(kb, str(focused.get("value") or "")) if choose and focused else []
+        choices: list[dict] = []
+        if focused is not None and (choose := CHOICES.get((str(name), focused["name"]))):
+            choices = choose(kb, str(focused.get("value") or ""))
         return _json({"type": AUTOCOMPLETE_RESULT, "data": {"choices": choices}})
     values = {o["name"]: o.get("value") for o in options}
     if name not in COMMANDS:

@@ -9,6 +9,7 @@ mid-word, and ``fit`` checks the whole message against ``LIMITS`` last.
 """
 from __future__ import annotations
 
+import contextlib
 import html
 import re
 from bisect import bisect_left
@@ -20,118 +21,29 @@ from kb.kbase import Opened
 from kb.model import Record
 from kb.resolve import _name_key, edit_distance
 from kb.search import QueryError
+from web.discord_text import ELLIPSIS, cut, escape, fit, link, words
 
 __all__ = ["rule_message", "card_message", "search_message", "define_message",
-           "rule_choices", "card_choices_for", "term_choices", "escape", "cut", "fit", "message_size"]
+           "rule_choices", "card_choices_for", "term_choices", "record_embed", "card_embed", "short_url", "nearby"]
 
-ELLIPSIS = "…"
-COLORS = {"treachery": 0x8E2DE2, "uncommander": 0xD9822B, "futuresight": 0x2B6CB0, "cr": 0x333333, "keywords": 0x2F855A}
+COLORS = {"treachery": 0x8E2DE2, "uncommander": 0xD9822B, "futuresight": 0x2B6CB0, "cr": 0x333333,
+          "keywords": 0x2F855A}
 NOTHING = 0x718096
 SUMMARY = 140  # characters of a sub-rule in a rule's summary line
 
 
-# -- text ---------------------------------------------------------------------------
-_MD = re.compile(r"([\\*~`|\[\]<>])")
-_LINE_START = re.compile(r"^(\s*)([#>\-+]|\d+\.(?=\s))", re.M)
-_EM = re.compile(r"(?<![\w])_(?=\S)(.+?)(?<=\S)_(?![\w])")
-
-
-def escape(text: str) -> str:
-    """Record text as Discord Markdown that shows it as written: the FAQ's _italics_ as italics."""
-    text = _MD.sub(r"\\\1", text)
-    text = _LINE_START.sub(lambda m: m.group(1) + "\\" + m.group(2), text)
-    text = _EM.sub(lambda m: "\ue000" + m.group(1).replace("_", "\\_") + "\ue000", text)
-    return text.replace("_", "\\_").replace("\ue000", "*")
-
-
-def _words(text: str, n: int) -> str:
-    """At most ``n`` characters of plain text, cut after a whole word, with an ellipsis when cut."""
-    if len(text) <= n:
-        return text
-    head = text[: max(0, n - 1)]
-    cut_at = max(head.rfind(" "), head.rfind("\n"))
-    head = head[:cut_at] if cut_at > 0 else ""
-    return head.rstrip(" \n,;:") + ELLIPSIS
-
-
-def cut(text: str, n: int, url: str | None = None) -> str:
-    """Plain ``text`` escaped, in at most ``n`` characters: cut at a word, "… [more](url)"."""
-    full = escape(text)
-    if len(full) <= n:
-        return full
-    more = f" [more]({url})" if url else ""
-    budget = n - len(more)
-    while budget > 0:
-        out = escape(_words(text, budget))
-        if len(out) + len(more) <= n:
-            return out + more
-        budget -= max(1, len(out) + len(more) - n)
-    return more.strip()[:n]
-
-
-def _link(label: str, url: str) -> str:
-    return f"[{escape(label)}]({url})"
-
-
-def message_size(embeds: list[dict]) -> int:
-    """Characters Discord counts toward the 6000 of a message's embeds."""
-    total = 0
-    for e in embeds:
-        total += len(e.get("title", "")) + len(e.get("description", ""))
-        total += len(e.get("footer", {}).get("text", "")) + len(e.get("author", {}).get("name", ""))
-        total += sum(len(f["name"]) + len(f["value"]) for f in e.get("fields", []))
-    return total
-
-
-def fit(message: dict) -> dict:
-    """Hold a message to Discord's limits: the last pass before it is sent."""
-    L = LIMITS
-    message["content"] = message.get("content", "")[: L["content"]]
-    embeds = message.get("embeds", [])[: L["embeds"]]
-    for e in embeds:
-        url = e.get("url")
-        if "title" in e:
-            e["title"] = _words(e["title"], L["title"])
-        if "description" in e and len(e["description"]) > L["description"]:
-            e["description"] = _trim_markdown(e["description"], L["description"], url)
-        if "footer" in e:
-            e["footer"]["text"] = _words(e["footer"]["text"], L["footer"])
-        fields = e.get("fields", [])[: L["fields"]]
-        for f in fields:
-            f["name"] = _words(f["name"], L["field_name"]) or "\u200b"
-            if len(f["value"]) > L["field_value"]:
-                f["value"] = _trim_markdown(f["value"], L["field_value"], url)
-        if fields:
-            e["fields"] = fields
-    while message_size(embeds) > L["embed_total"]:
-        over = message_size(embeds) - L["embed_total"]
-        longest = max(embeds, key=lambda e: len(e.get("description", "")))
-        if len(longest.get("description", "")) > over + 40:
-            longest["description"] = _trim_markdown(longest["description"], len(longest["description"]) - over, longest.get("url"))
-        elif any(e.get("fields") for e in embeds):
-            next(e for e in reversed(embeds) if e.get("fields"))["fields"].pop()
-        else:
-            embeds.pop()
-    message["embeds"] = embeds
-    return message
-
-
-def _trim_markdown(text: str, n: int, url: str | None) -> str:
-    """Cut already-formatted Markdown at a line, else at a word outside any [link](...)."""
-    more = f"\n{ELLIPSIS} [more]({url})" if url else f"\n{ELLIPSIS}"
-    budget = n - len(more)
-    head = text[:budget]
-    if "\n" in head[budget // 2:]:
-        return head[: head.rfind("\n")].rstrip() + more
-    open_link = head.rfind("[")
-    if open_link > head.rfind(")"):  # do not cut inside a link
-        head = head[:open_link]
-    space = head.rfind(" ")
-    head = head[:space] if space > 0 else head
-    return head.rstrip("\\ ") + more
-
-
 # -- records --------------------------------------------------------------------------
+def _doc_title(kb: Opened, slug: str) -> str:
+    if slug == "keywords":
+        return "Keywords"
+    d = kb.store.document(slug)
+    return d["title"] if d else slug
+
+
+def _key(text: str | None) -> str:
+    return _name_key(text or "")
+
+
 def short_url(kb: Opened, record: Record, base: str) -> str:
     """The record's short link (/r/907.4b, /c/Tarmogoyf) as the site prints it, else its page."""
     from web.pages import _short_link
@@ -152,7 +64,7 @@ def _footer(kb: Opened, record: Record) -> dict:
 
 
 def _base_embed(kb: Opened, record: Record, base: str, title: str | None = None) -> dict:
-    return {"title": _words(title or kb.store.label(record), LIMITS["title"]), "url": short_url(kb, record, base),
+    return {"title": words(title or kb.store.label(record), LIMITS["title"]), "url": short_url(kb, record, base),
             "color": COLORS.get(record.doc, NOTHING), "footer": _footer(kb, record)}
 
 
@@ -186,7 +98,7 @@ def record_embed(kb: Opened, record: Record, base: str, budget: int = 5800, note
         body.append(f"Source: {record.attribution}")
     text = "\n\n".join(b for b in body if b)
     children = kb.store.children(record)
-    summary = [f"**{escape(_child_label(kb, c))}** {escape(_words(' '.join((c.text or c.title or '').split()), SUMMARY))}"
+    summary = [f"**{escape(_child_label(c))}** {escape(words(' '.join((c.text or c.title or '').split()), SUMMARY))}"
                for c in children]
     # The text gets what the summary leaves it, but at least half.
     want_summary = min(sum(len(s) + 1 for s in summary) + 60, room // 2) if summary else 0
@@ -194,11 +106,11 @@ def record_embed(kb: Opened, record: Record, base: str, budget: int = 5800, note
     if summary:
         used = sum(len(p) + 2 for p in parts)
         parts.append(_lines(summary, room - used, url, "sub-rules"))
-    embed["description"] = "\n\n".join(p for p in parts if p) or _link("open the record", url)
+    embed["description"] = "\n\n".join(p for p in parts if p) or link("open the record", url)
     return embed
 
 
-def _child_label(kb: Opened, child: Record) -> str:
+def _child_label(child: Record) -> str:
     if child.number:
         return child.number + (")" if child.kind == "rule" and not child.number[0].isdigit() else "")
     return child.title or ""
@@ -206,7 +118,7 @@ def _child_label(kb: Opened, child: Record) -> str:
 
 def card_embed(kb: Opened, card: Record, base: str, budget: int = 5800, note: str | None = None) -> dict:
     """A card: its printed text (the FAQ) or its role (Treachery), then every note or ruling that fits."""
-    title = card.title + (f" {card.mana_cost}" if card.mana_cost else "")
+    title = (card.title or card.id) + (f" {card.mana_cost}" if card.mana_cost else "")
     embed = _base_embed(kb, card, base, title)
     url = embed["url"]
     room = min(LIMITS["description"], budget - len(embed["title"]) - len(embed["footer"]["text"]))
@@ -229,7 +141,7 @@ def card_embed(kb: Opened, card: Record, base: str, budget: int = 5800, note: st
     body = "\n".join(head)
     if items:
         body += ("\n\n" if body else "") + _lines(items, room - used, url, what)
-    embed["description"] = body or _link("open the card", url)
+    embed["description"] = body or link("open the card", url)
     return embed
 
 
@@ -238,16 +150,17 @@ def _message(embeds: list[dict], content: str = "") -> dict:
 
 
 def _nothing(title: str, text: str) -> dict:
-    return {"title": _words(title, LIMITS["title"]), "description": text, "color": NOTHING}
+    return {"title": words(title, LIMITS["title"]), "description": text, "color": NOTHING}
 
 
 # -- /rule ----------------------------------------------------------------------------
 def rule_message(kb: Opened, ref: str, base: str) -> dict:
     ref = ref.strip()
     if not ref:
-        return _message([_nothing("No reference", "Type a rule reference: `907.4b`, `CR 702.187c`, `Token Cards g)`.")])
+        return _message([_nothing("No reference", "Type a reference: `907.4b`, `CR 702.187c`, `Token Cards g)`.")])
     if len(ref) > 200:
-        return _message([_nothing("Reference too long", f"A reference is at most 200 characters; this one has {len(ref)}.")])
+        too_long = f"A reference is at most 200 characters; this one has {len(ref)}."
+        return _message([_nothing("Reference too long", too_long)])
     record = kb.store.get(ref.strip("/").lower())  # an autocomplete choice is a record id
     if record is not None:
         return _message([record_embed(kb, record, base)])
@@ -259,20 +172,19 @@ def rule_message(kb: Opened, ref: str, base: str) -> dict:
             return _message([card_embed(kb, found.card, base, note=found.note)])
     if not matches:
         near = res.suggestions or nearby(kb, res)
-        lines = [f"{_link(kb.store.label(r), short_url(kb, r, base))} — {kb.store.document(r.doc)['title'] if kb.store.document(r.doc) else r.doc}"
-                 for r in near[:10]]
+        lines = [f"{link(kb.store.label(r), short_url(kb, r, base))} — {_doc_title(kb, r.doc)}" for r in near[:10]]
         text = escape(note or f"{ref} is not a rule reference")
         if lines:
             text += "\n\nNearby:\n" + "\n".join(lines)
         else:
-            text += f"\n\n{_link('Search for it', base + '/search?' + urlencode({'q': ref}))}"
+            text += f"\n\n{link('Search for it', base + '/search?' + urlencode({'q': ref}))}"
         return _message([_nothing(f"Nothing at {ref}", text)])
     budget = LIMITS["embed_total"] // len(matches[: LIMITS["embeds"]]) - 50
     embeds = [record_embed(kb, r, base, budget, note) for r in matches[: LIMITS["embeds"]]]
     content = ""
     if len(matches) > 1:
-        docs = [kb.store.document(r.doc)["title"] if kb.store.document(r.doc) else r.doc for r in matches]
-        content = escape(f"{ref} is in {len(matches)} documents: " + ", ".join(docs))
+        docs = ", ".join(_doc_title(kb, r.doc) for r in matches)
+        content = escape(f"{ref} is in {len(matches)} documents: {docs}")
     return _message(embeds, content)
 
 
@@ -302,8 +214,7 @@ def nearby(kb: Opened, res) -> list[Record]:
             ordered = _SORTED[key] = sorted((_natural(n), n) for n in table)
         same = [(k, n) for k, n in ordered if len(k) == depth]
         i = bisect_left(same, (_natural(number), number))
-        for k, n in same[max(0, i - 1): i + 1]:
-            out.append(table[n])
+        out += [table[n] for _, n in same[max(0, i - 1): i + 1]]
         parent = re.sub(r"(\.\d+|[a-z]+)$", "", number)
         if parent != number and parent in table and table[parent] not in out:
             out.insert(0, table[parent])
@@ -331,13 +242,12 @@ def rule_choices(kb: Opened, typed: str) -> list[dict]:
 
 def _choice(kb: Opened, record: Record, name: str | None = None) -> dict:
     label = name or kb.store.label(record)
-    doc = kb.store.document(record.doc)
     text = " ".join((record.text or record.rules_text or "").split()).replace("_", "")
-    name = f"{label} · {doc['title'] if doc else record.doc}"
+    name = f"{label} · {_doc_title(kb, record.doc)}"
     if text:
         name += f" — {text}"
     value = record.id if len(record.id) <= LIMITS["choice_value"] else label[: LIMITS["choice_value"]]
-    return {"name": _words(name, LIMITS["choice_name"]), "value": value}
+    return {"name": words(name, LIMITS["choice_name"]), "value": value}
 
 
 # -- /card ----------------------------------------------------------------------------
@@ -351,17 +261,15 @@ def card_message(kb: Opened, name: str, base: str) -> dict:
     if found.card is not None:
         return _message([card_embed(kb, found.card, base, note=found.note)])
     if found.candidates:
-        lines = [f"{_link(c.title, short_url(kb, c, base))} — {kb.store.document(c.doc)['title']}" for c in found.candidates]
+        lines = [f"{link(c.title or c.id, short_url(kb, c, base))} — {_doc_title(kb, c.doc)}" for c in found.candidates]
         text = escape(found.note or "") + "\n\n" + "\n".join(lines)
         return _message([_nothing(f"Which card: {typed}?", text)])
-    hits = []
-    try:
+    hits: list = []
+    with contextlib.suppress(QueryError):
         hits = kb.searcher.search(typed[:200], kind="card", limit=5).hits if typed else []
-    except QueryError:
-        pass
     text = escape(f"No card named {typed!r}." + (f" ({found.note})" if found.note else ""))
     if hits:
-        text += "\n\nClosest:\n" + "\n".join(_link(h.label, base + "/" + h.id) for h in hits)
+        text += "\n\nClosest:\n" + "\n".join(link(h.label, base + "/" + h.id) for h in hits)
     return _message([_nothing(f"No card {typed}", text)])
 
 
@@ -381,23 +289,24 @@ def search_message(kb: Opened, query: str, base: str) -> dict:
         results = kb.searcher.search(query, limit=5)
     except QueryError as exc:
         return _message([_nothing("Search not run", escape(str(exc)))])
-    embed = {"title": _words(f"Search: {query}", LIMITS["title"]), "url": url, "color": NOTHING,
+    embed = {"title": words(f"Search: {query}", LIMITS["title"]), "url": url, "color": NOTHING,
              "footer": {"text": f"{results.total} results" if results.total != 1 else "1 result"}}
     lines = []
     if results.note:
         lines.append(f"*{escape(results.note)}*")
     if results.did_you_mean:
-        lines.append("Did you mean " + _link(results.did_you_mean, base + "/search?" + urlencode({"q": results.did_you_mean})) + "?")
+        corrected = base + "/search?" + urlencode({"q": results.did_you_mean})
+        lines.append(f"Did you mean {link(results.did_you_mean, corrected)}?")
     if not results.hits:
         lines.append("Nothing found.")
-    embed["description"] = "\n".join(lines) or f"Top {len(results.hits)} of {results.total}: {_link('all results', url)}"
+    embed["description"] = "\n".join(lines) or f"Top {len(results.hits)} of {results.total}: {link('all', url)}"
     fields = []
     for i, h in enumerate(results.hits, 1):
-        doc = kb.store.document(h.doc)
-        link = f"\n{_link('open', base + '/' + h.id)}"
+        page = base + "/" + h.id
+        opener = f"\n{link('open', page)}"
         snippet = html.unescape(_MARK.sub("", h.snippet))
-        fields.append({"name": _words(f"{i}. {h.label} · {doc['title'] if doc else h.doc}", LIMITS["field_name"]),
-                       "value": cut(snippet, 400 - len(link), base + "/" + h.id) + link, "inline": False})
+        fields.append({"name": words(f"{i}. {h.label} · {_doc_title(kb, h.doc)}", LIMITS["field_name"]),
+                       "value": cut(snippet, 400 - len(opener), page) + opener, "inline": False})
     if fields:
         embed["fields"] = fields
     return _message([embed])
@@ -405,7 +314,7 @@ def search_message(kb: Opened, query: str, base: str) -> dict:
 
 # -- /define --------------------------------------------------------------------------
 def _terms(kb: Opened) -> list[tuple[str, Record]]:
-    return [(_name_key(r.title), r) for r in kb.store.records.values() if r.kind in ("keyword", "glossary") and r.title]
+    return [(_key(r.title), r) for r in kb.store.records.values() if r.kind in ("keyword", "glossary") and r.title]
 
 
 def define_message(kb: Opened, term: str, base: str) -> dict:
@@ -423,27 +332,23 @@ def define_message(kb: Opened, term: str, base: str) -> dict:
             found = [r for d, _, r in near if d <= 2][:1]
     if not found:
         text = escape(f"No keyword or glossary term {term!r}.")
-        text += f"\n\n{_link('Search the documents for it', base + '/search?' + urlencode({'q': term[:200]}))}"
+        text += f"\n\n{link('Search the documents for it', base + '/search?' + urlencode({'q': term[:200]}))}"
         return _message([_nothing(f"No term {term}", text)])
     keywords = [r for r in found if r.kind == "keyword"]
-    if len({_name_key(r.title) for r in found}) > 1:  # several terms start this way
-        lines = [_link(kb.store.label(r), base + "/" + r.id) + f" — {kb.store.document(r.doc)['title'] if kb.store.document(r.doc) else 'Keywords'}"
-                 for r in found[:20]]
+    if len({_key(r.title) for r in found}) > 1:  # several terms start this way
+        lines = [f"{link(kb.store.label(r), base + '/' + r.id)} — {_doc_title(kb, r.doc)}" for r in found[:20]]
         return _message([_nothing(f"Which term: {term}?", "\n".join(lines))])
     lead = keywords[0] if keywords else found[0]
     embed = record_embed(kb, lead, base, budget=2500)
     if lead.kind == "keyword":
-        definitions = [kb.store.get(ref.target) for ref in lead.refs if ref.field == "definitions" and ref.target]
-        definitions += [r for r in found if r.kind == "glossary"]
+        targets = [kb.store.get(ref.target) for ref in lead.refs if ref.field == "definitions" and ref.target]
+        definitions = [d for d in targets if d is not None] + [r for r in found if r.kind == "glossary"]
         fields = []
         for d in definitions[:10]:
-            if d is None:
-                continue
-            doc = kb.store.document(d.doc)
             url = short_url(kb, d, base)
-            link = f"\n{_link('open', url)}"
-            fields.append({"name": _words(f"{kb.store.label(d)} · {doc['title'] if doc else d.doc}", LIMITS["field_name"]),
-                           "value": cut(_definition_text(kb, d), 300 - len(link), url) + link})
+            opener = f"\n{link('open', url)}"
+            fields.append({"name": words(f"{kb.store.label(d)} · {_doc_title(kb, d.doc)}", LIMITS["field_name"]),
+                           "value": cut(_definition_text(kb, d), 300 - len(opener), url) + opener})
         if fields:
             embed["fields"] = fields
     return _message([embed])
@@ -451,7 +356,7 @@ def define_message(kb: Opened, term: str, base: str) -> dict:
 
 def _definition_text(kb: Opened, record: Record) -> str:
     """A definition's words: its text, and its sub-rules' when the text only names it ("Lifelink")."""
-    texts = [record.text] if record.text and _name_key(record.text) != _name_key(record.title or "") else []
+    texts = [record.text] if record.text and _key(record.text) != _key(record.title) else []
     if sum(len(t) for t in texts) < 80:
         texts += [c.text for c in kb.store.children(record)[:3] if c.text]
     return " ".join(" ".join(texts).split())
@@ -463,11 +368,13 @@ def term_choices(kb: Opened, typed: str) -> list[dict]:
     if not key:
         picked = [r for _, r in terms]
     else:
-        picked = [r for k, r in terms if k.startswith(key)] + [r for k, r in terms if not k.startswith(key) and f" {key}" in f" {k}"]
-    seen, out = set(), []
+        starts = [r for k, r in terms if k.startswith(key)]
+        picked = starts + [r for k, r in terms if r not in starts and f" {key}" in f" {k}"]
+    seen: set[str] = set()
+    out = []
     for r in picked:
-        if _name_key(r.title) in seen and r.kind == "glossary":
+        if _key(r.title) in seen and r.kind == "glossary":
             continue
-        seen.add(_name_key(r.title))
+        seen.add(_key(r.title))
         out.append(_choice(kb, r, r.title))
     return out[: LIMITS["choices"]]
