@@ -221,7 +221,7 @@ def test_rule_summarises_its_sub_rules(discord):
 
 def test_rule_by_section_letter_and_renamed_number(discord):
     embed = discord.command("rule", "ref", "Token Cards g)")["data"]["embeds"][0]
-    assert embed["title"] == "Token Cards g)" and embed["url"] == "https://rules.example/r/Token%20Cards%20g%29"
+    assert embed["title"] == "Token Cards g)" and embed["url"] == "https://rules.example/r/token-cards-g"
     assert embed["footer"]["text"].startswith("UnCommander Rules")
     assert "Example: You have a Reassembling Skeleton" in embed["description"]
     renamed = discord.command("rule", "ref", "rule 115")["data"]["embeds"][0]
@@ -247,7 +247,7 @@ def test_an_autocomplete_choice_is_a_record_id(discord):
 # -- /card --------------------------------------------------------------------------
 def test_card_with_a_typo_shows_the_faq_rulings(discord):
     embed = discord.command("card", "name", "tarmogyof")["data"]["embeds"][0]
-    assert embed["title"] == "Tarmogoyf {1}{G}" and embed["url"] == "https://rules.example/c/Tarmogoyf"
+    assert embed["title"] == "Tarmogoyf {1}{G}" and embed["url"] == "https://rules.example/c/tarmogoyf"
     assert "read as 'Tarmogoyf'" in embed["description"]
     assert "Creature -- Lhurgoyf · \\*/1+\\*" in embed["description"]  # */1+* escaped, not italics
     assert "\n1. Tarmogoyf counts card types, not cards." in embed["description"]

@@ -46,9 +46,9 @@ def _key(text: str | None) -> str:
 
 def short_url(kb: Opened, record: Record, base: str) -> str:
     """The record's short link (/r/907.4b, /c/Tarmogoyf) as the site prints it, else its page."""
-    from web.pages import _short_link
+    from web.pages import short_link
 
-    return base + (_short_link(record, kb.store.label(record)) or "/" + record.id)
+    return base + (short_link(record, kb.store.label(record)) or "/" + record.id)
 
 
 def _footer(kb: Opened, record: Record) -> dict:
@@ -134,7 +134,7 @@ def card_embed(kb: Opened, card: Record, base: str, budget: int = 5800, note: st
     what = "notes" if card.doc == "treachery" else "rulings"
     items = []
     for i, r in enumerate(rulings, 1):
-        items.append(f"{i}. {cut(' '.join((r.text or '').split()), 900, base + '/' + r.id)}")
+        items.append(f"{i}. {cut(' '.join((r.text or '').split()), 900, short_url(kb, r, base))}")
     if not rulings and card.text and not card.rules_text:
         items.append(cut(card.text, room // 2, url))
     used = sum(len(h) + 1 for h in head) + 2
