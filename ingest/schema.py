@@ -35,6 +35,7 @@ SCHEMA = Table(
         # metadata
         "slug": str, "title": str, "short_title": str, "version": str, "effective": str, "source_url": str,
         "parser": str, "file": str, "names": STR_LIST, "official_rules_url": str,
+        "set_codes": STR_LIST,  # [[Tarmogoyf|FUT]] in chat (kb.cardnames)
         # how references and keywords are read
         "keyword_rules": STR_LIST,
         "keywords": ListOf(Table({"name": str, "rule": str}, ("name", "rule"))),
