@@ -10,7 +10,7 @@ import re
 
 from kb.words import fold  # accent folding is the words' (kb.words); ids fold the same way
 
-__all__ = ["slugify", "fold"]
+__all__ = ["slugify", "fold", "record_url"]
 
 _APOSTROPHES = re.compile(r"[\u0027\u2018\u2019\u02bc`]")
 _NON_ALNUM = re.compile(r"[^a-z0-9]+")
@@ -20,3 +20,10 @@ def slugify(text: str) -> str:
     """'The Ætherist' -> 'the-aetherist'; "Seht's Tiger" -> 'sehts-tiger'."""
     text = _APOSTROPHES.sub("", fold(text).lower())
     return _NON_ALNUM.sub("-", text).strip("-")
+
+
+def record_url(record_id: str) -> str:
+    """The site path of a record: its id is its path (``treachery/907.4b`` -> ``/treachery/907.4b``).
+
+    Every link to a record, in the JSON and on the pages, is built here."""
+    return "/" + record_id

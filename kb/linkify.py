@@ -15,6 +15,7 @@ import re
 from urllib.parse import quote
 
 from kb.cardnames import find_card, split_set_code
+from kb.ids import record_url
 from kb.refs import find_refs
 
 __all__ = ["linkify", "MAX_TEXT"]
@@ -35,7 +36,7 @@ def _ref_link(kb, written: str, start: int, end: int, match: str, label: str) ->
     if res.matches:
         one = len(res.matches) == 1
         return {"match": match, "label": label, "id": res.matches[0].id if one else None,
-                "path": "/" + res.matches[0].id if one else "/r/" + quote(written.strip(), safe=""),
+                "path": record_url(res.matches[0].id) if one else "/r/" + quote(written.strip(), safe=""),
                 "start": start, "end": end}
     query = res.query
     if (
@@ -58,10 +59,10 @@ def _links(kb, text: str, ambiguous: list[dict] | None = None) -> list[dict]:
         lookup = find_card(kb.store, kb.resolver, name, code)
         if lookup.card is not None:
             found.append({"match": m.group(0), "label": name, "id": lookup.card.id,
-                          "path": "/" + lookup.card.id, "start": m.start(), "end": m.end()})
+                          "path": record_url(lookup.card.id), "start": m.start(), "end": m.end()})
         elif lookup.candidates and ambiguous is not None:  # [[Magus of the]]: say which, never guess
             ambiguous.append({"match": m.group(0), "start": m.start(), "end": m.end(), "note": lookup.note,
-                              "candidates": [{"id": c.id, "title": c.title, "path": "/" + c.id}
+                              "candidates": [{"id": c.id, "title": c.title, "path": record_url(c.id)}
                                              for c in lookup.candidates]})
         elif not lookup.candidates:  # [[Token Cards g)]]: a rule in brackets loses its brackets like a card does
             link = _ref_link(kb, m.group(1), m.start(), m.end(), m.group(0), m.group(1))

@@ -34,7 +34,7 @@ from whoosh import query as Q
 from whoosh.scoring import BM25F
 
 from kb import rank
-from kb.ids import fold
+from kb.ids import fold, record_url
 from kb.index import analyzer, open_index, plain
 from kb.model import KINDS, Record
 from kb.rank import Candidate, Ranker
@@ -73,7 +73,7 @@ class Hit:
 
     def to_json(self) -> dict:
         return {"id": self.id, "doc": self.doc, "kind": self.kind, "number": self.number,
-                "title": self.title, "label": self.label, "snippet": self.snippet, "url": "/" + self.id,
+                "title": self.title, "label": self.label, "snippet": self.snippet, "url": record_url(self.id),
                 "document": self.document, "version": self.version, "score": round(self.score, 3)}
 
 
@@ -94,7 +94,7 @@ class Results:
     def to_json(self) -> dict:
         return {"query": self.query, "total": self.total, "offset": self.offset, "limit": self.limit,
                 "results": [h.to_json() for h in self.hits], "facets": self.facets,
-                "did_you_mean": self.did_you_mean, "redirect": self.redirect and "/" + self.redirect,
+                "did_you_mean": self.did_you_mean, "redirect": self.redirect and record_url(self.redirect),
                 "note": self.note, "matched_by": self.matched_by, "searched_for": self.searched_for}
 
 
@@ -563,7 +563,7 @@ class Searcher:
             picked += sorted(words)[: limit - len(picked)]
         if len(picked) < limit and len(key) >= 3:
             picked += self._ngram_complete(key, {p[3] for p in picked}, limit - len(picked))
-        return [{"label": label, "id": rid, "url": "/" + rid} for _, _, label, rid in picked]
+        return [{"label": label, "id": rid, "url": record_url(rid)} for _, _, label, rid in picked]
 
     def _ngram_complete(self, key: str, seen: set[str], n: int) -> list[tuple]:
         """Fall back to the index's n-gram field: substrings of a word ("seedb" -> "Her Seedborn Highness")."""

@@ -225,3 +225,12 @@ def test_linkify_lists_and_brackets_and_official_citations(client):
     assert "[[" not in body["text"].replace("[[Token Cards g)]]", "")
     official = links["702.139 in the official Comprehensive Rules"]
     assert official["id"] is None and official["url"] == "https://yawgatog.com/resources/magic-rules/#R702139"
+
+
+def test_every_record_link_is_built_by_record_url(client):
+    from kb.ids import record_url
+
+    body = client.get("/api/records/treachery/907.4b").get_json()
+    assert record_url("treachery/907.4b") == "/treachery/907.4b" == body["url"]
+    assert [b["url"] for b in body["breadcrumbs"]] == [record_url(b["id"]) for b in body["breadcrumbs"]]
+    assert all(ref["url"] == record_url(ref["target"]) for ref in body["refs"] if ref["target"])

@@ -12,6 +12,7 @@ from urllib.parse import urlencode
 
 from werkzeug.exceptions import BadRequest, NotFound
 
+from kb.ids import record_url
 from kb.kbase import Opened
 from kb.model import Record
 from kb.phrases import Phrases
@@ -26,9 +27,9 @@ __all__ = [
 
 def record_json(record: Record) -> dict[str, Any]:
     data = record.to_json()
-    data["url"] = "/" + record.id
+    data["url"] = record_url(record.id)
     for ref in data["refs"]:
-        ref["url"] = "/" + ref["target"] if ref["target"] else ref["url"]
+        ref["url"] = record_url(ref["target"]) if ref["target"] else ref["url"]
     return data
 
 
@@ -68,9 +69,9 @@ def record_data(kb: Opened, record_id: str) -> dict[str, Any]:
         raise NotFound(f"no record {record_id!r}")
     data = record_json(record)
     prev, nxt = siblings(kb, record)
-    data["breadcrumbs"] = [{"id": r.id, "label": kb.store.label(r), "url": "/" + r.id} for r in trail(kb, record)]
-    data["previous"] = prev and {"id": prev.id, "label": kb.store.label(prev), "url": "/" + prev.id}
-    data["next"] = nxt and {"id": nxt.id, "label": kb.store.label(nxt), "url": "/" + nxt.id}
+    data["breadcrumbs"] = [{"id": r.id, "label": kb.store.label(r), "url": record_url(r.id)} for r in trail(kb, record)]
+    data["previous"] = prev and {"id": prev.id, "label": kb.store.label(prev), "url": record_url(prev.id)}
+    data["next"] = nxt and {"id": nxt.id, "label": kb.store.label(nxt), "url": record_url(nxt.id)}
     data["document"] = doc_meta(kb, record.doc)
     # What hover previews and chat unfurls show: a card's first ruling and their count, a headed rule's first sub-rule.
     data["summary"] = summary(record, kb.store.records)
@@ -80,7 +81,7 @@ def record_data(kb: Opened, record_id: str) -> dict[str, Any]:
 
 def _toc(kb: Opened, record: Record, depth: int | None = None) -> dict[str, Any]:
     below = depth is None or depth > 1
-    return {"id": record.id, "kind": record.kind, "label": kb.store.label(record), "url": "/" + record.id,
+    return {"id": record.id, "kind": record.kind, "label": kb.store.label(record), "url": record_url(record.id),
             "count": len(record.children),
             "children": [_toc(kb, c, None if depth is None else depth - 1) for c in kb.store.children(record)]
             if below else []}
@@ -103,8 +104,8 @@ def documents_data(kb: Opened) -> list[dict[str, Any]]:
 def keywords_data(kb: Opened) -> list[dict[str, Any]]:
     out = []
     for r in kb.store.by_doc("keywords"):
-        out.append({"id": r.id, "title": r.title, "url": "/" + r.id,
-                    "definitions": [{"text": ref.text, "id": ref.target, "url": "/" + ref.target}
+        out.append({"id": r.id, "title": r.title, "url": record_url(r.id),
+                    "definitions": [{"text": ref.text, "id": ref.target, "url": record_url(ref.target)}
                                     for ref in r.refs if ref.field == "definitions" and ref.target],
                     "used_in": "/search?" + urlencode({"q": f'"{r.title}"', "noredirect": 1})})
     return out
@@ -151,10 +152,10 @@ def resolve_data(kb: Opened, ref: str, context_doc: str | None = None) -> dict[s
             note = None if distance == 0 else f"card name {ref!r} read as {card.title!r}"
     return {
         "ref": ref,
-        "matches": [{"id": r.id, "url": "/" + r.id, "title": kb.store.label(r), "doc": r.doc} for r in matches],
+        "matches": [{"id": r.id, "url": record_url(r.id), "title": kb.store.label(r), "doc": r.doc} for r in matches],
         "note": note,
         "suggestions": [
-            {"id": r.id, "url": "/" + r.id, "title": kb.store.label(r), "doc": r.doc} for r in res.suggestions
+            {"id": r.id, "url": record_url(r.id), "title": kb.store.label(r), "doc": r.doc} for r in res.suggestions
         ],
     }
 

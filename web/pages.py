@@ -14,7 +14,7 @@ from flask import Blueprint, Response, current_app, redirect, render_template, r
 from markupsafe import Markup
 
 from kb.cache import ByteLRU
-from kb.ids import slugify
+from kb.ids import record_url, slugify
 from web import data as D
 from web import public_url
 from web.render import body_text, preview, render_inline, render_text, summary, translation
@@ -62,6 +62,9 @@ def _documents():
             "store_label": store.label}
 
 
+pages.add_app_template_global(record_url)  # templates link records as the JSON does
+
+
 @pages.app_template_filter("text")
 def _text_filter(value):
     return render_inline(value)
@@ -81,7 +84,7 @@ def search():
     data = D.search_data(kb, request.args)
     results = data["_results"]
     if results.redirect and request.args.get("page", "1") == "1" and not request.args.get("noredirect"):
-        return redirect(_with_note("/" + results.redirect, data["query"], results.note), code=302)
+        return redirect(_with_note(record_url(results.redirect), data["query"], results.note), code=302)
     args = {k: v for k, v in request.args.items() if k in ("q", "doc", "kind")}
     limit = results.limit
     page = results.offset // limit + 1
@@ -116,7 +119,7 @@ def short_ref(ref: str):
         # A readable short link: /r/token-cards-j is "Token Cards j)".
         found = kb.resolver.section_slug(ref)
         if found is not None:
-            return redirect("/" + found.id, code=302)
+            return redirect(record_url(found.id), code=302)
     if len(data["matches"]) == 1:
         return redirect(_with_note(data["matches"][0]["url"], ref, data["note"]), code=302)
     status = 200 if data["matches"] else 404
@@ -147,8 +150,8 @@ def short_card(name: str):
     if ruling:
         if kb.store.get(f"{card.id}/{ruling}") is None:
             return error_page(404, f"{card.title} has no ruling {ruling}", query=card.title)
-        return redirect(f"/{card.id}/{ruling}", code=302)
-    return redirect("/" + card.id, code=302)
+        return redirect(record_url(f"{card.id}/{ruling}"), code=302)
+    return redirect(record_url(card.id), code=302)
 
 
 @pages.get("/api")
@@ -200,7 +203,7 @@ def record(record_id: str):
     key = (kb.build_id, r.id)
     page = _PAGES.get(key)
     if page is None:
-        page = _PAGES.put(key, _record_page(kb, r, BASE_MARK, BASE_MARK + "/" + r.id))
+        page = _PAGES.put(key, _record_page(kb, r, BASE_MARK, BASE_MARK + record_url(r.id)))
     page = page.replace(NOTE_MARK, _rename_note(kb, r, request.args.get("from")))
     return Response(page.replace(BASE_MARK, _html.escape(public_url())), mimetype="text/html")
 

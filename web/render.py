@@ -18,6 +18,7 @@ import markdown
 from markdown.inlinepatterns import SimpleTagInlineProcessor
 from markupsafe import Markup
 
+from kb.ids import record_url
 from kb.model import Record, Ref
 
 __all__ = ["render_text", "render_inline", "mana", "preview", "summary", "body_text", "translation"]
@@ -131,13 +132,14 @@ def _link(ref: Ref, label: str, records: dict[str, Record]) -> str:
     if ref.target:
         title = html.escape(preview(records.get(ref.target), records=records))
         target = html.escape(ref.target)
-        link = f'<a class="ref" href="/{target}" title="{title}" data-id="{target}">{text}</a>'
+        href = html.escape(record_url(ref.target))
+        link = f'<a class="ref" href="{href}" title="{title}" data-id="{target}">{text}</a>'
         if ref.suggested:  # written against an older version of the official rules
             now = html.escape(ref.suggested.split("/", 1)[1])
-            suggested = html.escape(ref.suggested)
+            suggested, suggested_href = html.escape(ref.suggested), html.escape(record_url(ref.suggested))
             link += (
                 f' <span class="drift" title="{html.escape(ref.note or "")}">(probably '
-                f'<a class="ref" href="/{suggested}" data-id="{suggested}">{now}</a> now)</span>'
+                f'<a class="ref" href="{suggested_href}" data-id="{suggested}">{now}</a> now)</span>'
             )
         return link
     if ref.url:
