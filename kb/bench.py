@@ -26,7 +26,8 @@ import time
 from typing import Any
 from pathlib import Path
 
-__all__ = ["QUERY_MIX", "run", "run_http", "percentile"]
+__all__ = ["QUERY_MIX", "QUERY_CLASSES", "query_classes", "fts5_query", "reaches_index", "run", "run_http",
+           "percentile"]
 
 # A fixed, realistic mix: what judges and players type.
 QUERY_MIX = [
@@ -37,6 +38,44 @@ QUERY_MIX = [
     '"special action"', '"leaves the game"', "coin flip", "morph face down", "split second",
     "damage prevention", "half mana", "commander damage",
 ]
+
+# The same kinds of query, by class, so that cheap table lookups (a rule number, a card name)
+# cannot hide the costly ones. "question" also takes every plain-language question of the
+# quality suite (kb.questions); "filter" is completed per corpus (the documents loaded).
+QUERY_CLASSES: dict[str, list[str]] = {
+    "reference": ["907.4b", "CR 702.187c", "rule 115", "(907.5a)", "109.2tr", "Token Cards j", "502.68",
+                  "702.9", "rule 704.5j", "futuresight 502.62a"],
+    "card": ["The Metamorph", "tarmogoyf", "the aetherist", "venser shaper savant", "her seedborn highness",
+             "jhoira"],
+    "title": ["legend rule", "tokens", "mayhem", "lifelink", "state-based actions", "banned cards", "watermarks",
+              "timeshifted cards"],
+    "one word": ["unveil", "tribal", "proliferate", "sacrifice", "counters", "mana", "damage", "shroud", "flying",
+                 "graveyard", "traitor", "emblem"],
+    "several words": ["nut counters", "starting life total", "identity card face down", "coin flip",
+                      "morph face down", "split second", "damage prevention", "half mana", "commander damage",
+                      "combat damage step", "leaves the battlefield", "library top card"],
+    "question": ["who is the starting player", "what happens when a player has ten poison counters",
+                 "how does the stack resolve", "can a traitor win with the leader",
+                 "what happens when my commander dies", "how many cards do you draw at the start"],
+    "typo": ["tarmogyof", "unvel", "sehts tigr", "lifelnik", "proliferat", "commandr damage", "the puppet mastr",
+             "graveyrad"],
+    "phrase": ['"special action"', '"leaves the game"', '"starting player"', '"face down"', '"combat damage"'],
+    "filter": ["unveil doc:treachery", "damage kind:rule", "mana doc:uncommander", "face down kind:ruling",
+               "counters kind:card", "token doc:futuresight"],
+}
+_QUESTION = re.compile(r"^(who|what|how|can|does|do|is|are|when|which|if|why)\b", re.I)
+
+
+def query_classes(has_cr: bool) -> dict[str, list[str]]:
+    """The query classes for a corpus: the fixed lists, the suite's questions, filters for the CR."""
+    from kb.questions import CR_QUESTIONS, QUESTIONS
+
+    out = {name: list(qs) for name, qs in QUERY_CLASSES.items()}
+    suite = QUESTIONS + (CR_QUESTIONS if has_cr else [])
+    out["question"] += [q for q, _ in suite if _QUESTION.match(q) and q not in out["question"]]
+    if has_cr:
+        out["filter"] += ["first strike doc:cr", "poison counters doc:cr kind:rule", "mulligan doc:cr"]
+    return out
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -61,23 +100,91 @@ def _summary(seconds: list[float]) -> dict:
 
 def _fts5(records) -> tuple[sqlite3.Connection, float]:
     t = time.perf_counter()
-    db = sqlite3.connect(":memory:")
-    db.execute(
-        "CREATE VIRTUAL TABLE r USING fts5(id UNINDEXED, title, body, tokenize='porter unicode61 remove_diacritics 2')"
-    )
-    db.executemany("INSERT INTO r VALUES (?, ?, ?)",
-                   [(r.id, " ".join(filter(None, [r.number, r.title])), r.text or "") for r in records])
+    db = sqlite3.connect(":memory:", check_same_thread=False)
+    db.execute("CREATE VIRTUAL TABLE r USING fts5(id UNINDEXED, doc UNINDEXED, kind UNINDEXED, title, body, "
+               "tokenize='porter unicode61 remove_diacritics 2')")
+    db.executemany("INSERT INTO r VALUES (?, ?, ?, ?, ?)",
+                   [(r.id, r.doc, r.kind, " ".join(filter(None, [r.number, r.title])), r.text or "")
+                    for r in records])
     db.commit()
     return db, time.perf_counter() - t
 
 
-def _fts5_query(text: str) -> str:
-    words = re.findall(r"\w+", text)
-    return " OR ".join(f'"{w}"' for w in words) or '""'
+_FILTER = re.compile(r"\b(doc|kind):(\S+)")
+FTS5_SQL = "SELECT id FROM r WHERE r MATCH ?{where} ORDER BY rank LIMIT 10"
 
 
-def _search_figures(records, documents, reports, repeat: int, tmp: Path) -> dict:
-    """Index build time and size, search and FTS5 latency over the mix, resolve latency."""
+def fts5_query(text: str) -> tuple[str, tuple]:
+    """The SQL and parameters asking FTS5 the same thing: quoted phrases as phrases, every
+    other word OR'd, ``doc:``/``kind:`` filters as conditions."""
+    filters = _FILTER.findall(text)
+    text = _FILTER.sub(" ", text)
+    phrases = ['"' + " ".join(re.findall(r"\w+", p)) + '"' for p in re.findall(r'"([^"]+)"', text)]
+    words = [f'"{w}"' for w in re.findall(r"\w+", re.sub(r'"[^"]*"', " ", text))]
+    match = " OR ".join([p for p in phrases if p != '""'] + words) or '""'
+    where = "".join(f" AND {name} = ?" for name, _ in filters)
+    return FTS5_SQL.format(where=where), (match, *[value.lower() for _, value in filters])
+
+
+def _fts5_run(db, text: str) -> list:
+    sql, params = fts5_query(text)
+    return db.execute(sql, params).fetchall()
+
+
+def reaches_index(searcher, text: str) -> bool:
+    """Whether answering ``text`` consults the full-text index (not only the in-memory tables)."""
+    calls = []
+    inner = searcher._scores
+
+    def counting(*args, **kwargs):
+        calls.append(1)
+        return inner(*args, **kwargs)
+
+    searcher._scores = counting
+    try:
+        searcher.search(text)
+    finally:
+        del searcher._scores
+    return bool(calls)
+
+
+def _class_figures(searcher, db, classes: dict[str, list[str]], reached: dict[str, bool], repeat: int) -> dict:
+    """Per class: our latency and FTS5's on the same queries, interleaved, and the most CPU
+    one query took; plus ``fulltext``/``fts5_fulltext`` over the queries that reach the index."""
+    out: dict = {"classes": {}}
+    full, fts_full = [], []
+    worst_cpu = (0.0, "")
+    for name, queries in classes.items():
+        ours, theirs, cpu = [], [], []
+        for _ in range(repeat):
+            for q in queries:
+                c, t = time.thread_time(), time.perf_counter()
+                searcher.search(q)
+                ours.append(time.perf_counter() - t)
+                cpu.append((time.thread_time() - c, q))
+                t = time.perf_counter()
+                _fts5_run(db, q)
+                theirs.append(time.perf_counter() - t)
+                if reached[q]:
+                    full.append(ours[-1])
+                    fts_full.append(theirs[-1])
+        most = max(cpu)
+        worst_cpu = max(worst_cpu, most)
+        out["classes"][name] = {"search": _summary(ours), "fts5": _summary(theirs),
+                                "reach_index": sum(1 for q in queries if reached[q]), "queries": len(queries),
+                                "max_cpu_ms": round(most[0] * 1e3, 2)}
+        out["classes"][name]["vs_fts5"] = round(statistics.median(ours) / statistics.median(theirs), 2)
+    out["fulltext"] = _summary(full)
+    out["fts5_fulltext"] = _summary(fts_full)
+    out["fulltext_vs_fts5"] = {"p50": round(out["fulltext"]["p50_us"] / out["fts5_fulltext"]["p50_us"], 2),
+                               "p99": round(out["fulltext"]["p99_us"] / out["fts5_fulltext"]["p99_us"], 2)}
+    out["max_cpu"] = {"ms": round(worst_cpu[0] * 1e3, 2), "query": worst_cpu[1]}
+    return out
+
+
+def _search_figures(records, documents, reports, repeat: int, tmp: Path, classes: bool = True) -> dict:
+    """Index build time and size, search and FTS5 latency over the mix and per query class,
+    resolve latency."""
     from kb.index import write_index
     from kb.resolve import Resolver
     from kb.search import Searcher
@@ -96,13 +203,15 @@ def _search_figures(records, documents, reports, repeat: int, tmp: Path) -> dict
     searcher = Searcher(store, cache_size=0)  # every query does its work
     resolver = Resolver(store)
     db, fts_build = _fts5(records)
-    sql = "SELECT id FROM r WHERE r MATCH ? ORDER BY rank LIMIT 10"
-    for q in QUERY_MIX:  # warm both
-        searcher.search(q)
-        db.execute(sql, (_fts5_query(q),)).fetchall()
+    has_cr = any(r.doc == "cr" for r in records)
+    by_class = query_classes(has_cr)
+    everything = QUERY_MIX + [q for qs in by_class.values() for q in qs]
+    reached = {q: reaches_index(searcher, q) for q in everything}  # also warms both engines
+    for q in everything:
+        _fts5_run(db, q)
     from kb.questions import CR_QUESTIONS, QUESTIONS
 
-    suite = [q for q, _ in QUESTIONS + (CR_QUESTIONS if any(r.doc == "cr" for r in records) else [])]
+    suite = [q for q, _ in QUESTIONS + (CR_QUESTIONS if has_cr else [])]
     suite_s = []
     for _ in range(repeat):
         for q in suite:
@@ -116,13 +225,12 @@ def _search_figures(records, documents, reports, repeat: int, tmp: Path) -> dict
             searcher.search(q)
             search.append(time.perf_counter() - t)
             t = time.perf_counter()
-            db.execute(sql, (_fts5_query(q),)).fetchall()
+            _fts5_run(db, q)
             fts.append(time.perf_counter() - t)
         for q in ("907.4b", "CR 702.187c", "rule 115", "Token Cards j", "907.4l"):
             t = time.perf_counter()
             resolver.resolve(q)
             resolve.append(time.perf_counter() - t)
-    searcher.close()
     out: dict[str, Any] = {
         "records": len(records),
         "index_build": {"p50_ms": round(statistics.median(index_s) * 1e3, 1), "bytes": size},
@@ -133,6 +241,9 @@ def _search_figures(records, documents, reports, repeat: int, tmp: Path) -> dict
         "resolve": _summary(resolve),
     }
     out["search_vs_fts5"] = round(out["search"]["p50_us"] / out["fts5"]["p50_us"], 2)
+    if classes:
+        out.update(_class_figures(searcher, db, by_class, reached, repeat * 2))
+    searcher.close()
     return out
 
 
@@ -173,7 +284,7 @@ def run(corpus: Path, cr: Path | None = None, repeat: int = 5, scale: int = 10) 
         records = _scaled(built.records, scale)
         docs = documents + [{**d, "slug": f"{d['slug']}{n}"} for n in range(1, scale) for d in documents]
         with tempfile.TemporaryDirectory() as tmp:
-            result[f"x{scale}"] = _search_figures(records, docs, {}, max(1, repeat // 2), Path(tmp))
+            result[f"x{scale}"] = _search_figures(records, docs, {}, max(1, repeat // 2), Path(tmp), classes=False)
     return result
 
 
@@ -209,13 +320,37 @@ def _children(pid: int) -> list[int]:
     return out
 
 
+def unique_queries(store, n: int, seed: int = 11) -> list[str]:
+    """``n`` different search queries: every query class first, then one to three words drawn
+    (seeded) from the records' titles and texts, as people combine them."""
+    import random
+
+    has_cr = any(r.doc == "cr" for r in store.records.values())
+    slugs = {d["slug"] for d in store.documents}
+    out = list(dict.fromkeys(q for qs in query_classes(has_cr).values() for q in qs
+                             if "doc:" not in q or q.split("doc:")[1].split()[0] in slugs))
+    rng = random.Random(seed)
+    records = sorted(store.records.values(), key=lambda r: r.id)
+    words = sorted({w for r in records for w in re.findall(r"[a-z]{3,}", f"{r.title or ''} {r.text or ''}".lower())})
+    seen = set(out)
+    while len(out) < n:
+        q = " ".join(rng.sample(words, rng.choice((1, 2, 2, 3))))
+        if q not in seen:
+            seen.add(q)
+            out.append(q)
+    return out[:n]
+
+
 def run_http(data: Path, corpus: Path, clients: int = 4, seconds: float = 3.0, workers: int = 2,
-             cache: bool = False) -> dict:
+             cache: bool = False, cr: Path | None = None) -> dict:
     """Serve ``data`` with ``kb serve`` on loopback and measure it; every request must succeed.
 
-    With ``cache`` the search answer cache stays on, as in service; by default it is off so the
-    figures are the work itself."""
+    ``cr``: the official rules ``data`` was built with, passed on to ``kb serve`` (which would
+    otherwise rebuild without them). With ``cache`` the search answer cache stays on, as in
+    service; by default it is off so the figures are the work itself. Every search request asks
+    a different query (``unique_queries``), so even a cache could not answer from memory."""
     import http.client
+    import itertools
     import subprocess
     import sys
     import threading
@@ -225,11 +360,12 @@ def run_http(data: Path, corpus: Path, clients: int = 4, seconds: float = 3.0, w
 
     store = Store.open(data)
     ids = [r.id for r in store.records.values() if r.kind in ("rule", "card", "ruling")][:500]
+    queries = QUERY_MIX if cache else unique_queries(store, 40_000)  # the cache is for repeated queries
     port = _free_port()
     started = time.perf_counter()
     proc = subprocess.Popen(
         [sys.executable, "-m", "kb.cli", "--corpus", str(corpus), "--data", str(data), "serve",
-         "--port", str(port), "--workers", str(workers)],
+         "--port", str(port), "--workers", str(workers)] + (["--cr", str(cr)] if cr else []),
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         env={**os.environ, "KB_SEARCH_CACHE": "2048" if cache else "0"},
     )
@@ -249,12 +385,14 @@ def run_http(data: Path, corpus: Path, clients: int = 4, seconds: float = 3.0, w
         result: dict[str, Any] = {
             "cold_start_ms": round(cold * 1e3), "clients": clients, "workers": workers, "search_cache": cache,
         }
-        # Warm every worker and thread on every endpoint before anything is timed.
+        # Warm every worker and thread on every endpoint before anything is timed (with the
+        # fixed mix: the timed search queries are all new to the server).
         warm = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
         for i in range(300):
             template = list(HTTP_TARGETS.values())[i % len(HTTP_TARGETS)]
             warm.request("GET", template.format(q=quote(QUERY_MIX[i % len(QUERY_MIX)]), id=ids[i % len(ids)]))
             warm.getresponse().read()
+        unique = itertools.count()  # next() is atomic: each request takes the next query
         for name, template in HTTP_TARGETS.items():
             latencies: list[float] = []
             errors: list[int] = []
@@ -267,7 +405,8 @@ def run_http(data: Path, corpus: Path, clients: int = 4, seconds: float = 3.0, w
                 i = k
                 mine, bad = [], []
                 while time.perf_counter() < deadline:
-                    path = template.format(q=quote(QUERY_MIX[i % len(QUERY_MIX)]), id=ids[i % len(ids)])
+                    q = queries[next(unique) % len(queries)] if "{q}" in template else ""
+                    path = template.format(q=quote(q), id=ids[i % len(ids)])
                     t = time.perf_counter()
                     conn.request("GET", path)
                     response = conn.getresponse()
@@ -294,6 +433,8 @@ def run_http(data: Path, corpus: Path, clients: int = 4, seconds: float = 3.0, w
             }
         for name in ("search", "record_page"):
             result[name]["vs_health"] = round(result[name]["rps"] / result["health"]["rps"], 2)
+        result["search_ratio"] = result["search"]["vs_health"]  # uncached /api/search over /api/health
+        result["unique_queries"] = min(next(unique), len(queries))
         result["rss_mb_per_worker"] = [round(_rss_kb(pid) / 1024, 1) for pid in _children(proc.pid)]
         return result
     finally:

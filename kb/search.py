@@ -26,6 +26,7 @@ from __future__ import annotations
 import html
 import re
 import threading
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -33,14 +34,14 @@ from pathlib import Path
 from whoosh import query as Q
 from whoosh.scoring import BM25F
 
-from kb import rank
+from kb import engine, rank
 from kb.ids import fold, record_url
 from kb.index import analyzer, open_index, plain
 from kb.model import KINDS, Record
 from kb.rank import Candidate, Ranker
 from kb.refs import parse_ref
 from kb.resolve import Resolver, edit_distance
-from kb.snippet import clip, snippet, stem
+from kb.snippet import Positions, clip, snippet, stem
 from kb.spelling import Spelling
 from kb.store import Store
 from kb.vocabulary import Expansion, Vocabulary
@@ -167,8 +168,9 @@ def _effective(document: dict) -> str:
 
 
 class Searcher:
-    def __init__(self, store: Store, index_path: Path | None = None, cache_size: int = 2048):
+    def __init__(self, store: Store, index_path: Path | None = None, cache_size: int = 2048, fast: bool = True):
         self.store = store
+        self.fast = fast  # False: every query through plain Whoosh (the reference tests/test_engine.py compares with)
         self.resolver = Resolver(store)
         self.ix = open_index(index_path or store.path / "index")
         # Whoosh's searcher reads its files through shared handles (seek, then read), so two
@@ -178,11 +180,12 @@ class Searcher:
         self._opened: list = []
         self._opened_lock = threading.Lock()
         self.docs = {d["slug"] for d in store.documents} | {"keywords"}
-        # docnum -> (doc, kind), for facets without touching stored fields per hit.
-        self.facet_of = {}
-        self.ids = {}
+        # docnum -> doc, kind, id: facets without touching stored fields per hit.
+        self.ids: dict[int, str] = {}
+        self.doc_of: list[str] = [""] * self.searcher.doc_count_all()
+        self.kind_of: list[str] = list(self.doc_of)
         for n, f in self.searcher.iter_docs():
-            self.facet_of[n] = (f["doc"], f["kind"])
+            self.doc_of[n], self.kind_of[n] = f["doc"], f["kind"]
             self.ids[n] = f["id"]
         self.docnums = {rid: n for n, rid in self.ids.items()}
         # Newest document first where several answer alike (the current official rules first).
@@ -200,6 +203,10 @@ class Searcher:
             (w.decode() if isinstance(w, bytes) else w for w in self.searcher.lexicon("exact")),
             lambda w: self.searcher.doc_frequency("exact", w),
         )
+        # Every posting of the fields queries use, scored once per build (kb.engine), and each hit's
+        # stem positions for snippets, filled as hits need them and never changed once stored.
+        self.postings = engine.Postings(self.searcher)
+        self._positions: dict[int, Positions] = {}
         # A build never changes, so neither does an answer: a tournament hall asking for the same
         # rule after an announcement is answered from memory. (kb bench measures with it off.)
         self._cached = lru_cache(maxsize=cache_size)(self._search) if cache_size else None
@@ -460,22 +467,19 @@ class Searcher:
         whoosh_query = self._build_query(text, extra)
         if whoosh_query is None:
             return
-        # Collecting every match (limit=None) is cheaper here than Whoosh's top-N path, whose
-        # block-quality optimisation builds union arrays for these small OR queries.
-        results = self.searcher.search(whoosh_query, limit=None, filter=self._filter(query.doc, query.kind))
-        top: list[Candidate] = []
-        total = 0
+        # Every match, scored as Whoosh scores it (what searcher.search(limit=None) returns).
+        scores = self._scores(whoosh_query, self._filter(query.doc, query.kind))
+        for rid in exclude:
+            scores.pop(self.docnums.get(rid, -1), None)
+        order = engine.ranked(scores)
+        total = len(order)
         window = max(query.offset + query.limit, rank.WINDOW)
-        for hit in results:
-            docnum = hit.docnum
-            if self.ids[docnum] in exclude:
-                continue
-            total += 1
-            if len(top) < window:
-                top.append(Candidate(self.store.records[self.ids[docnum]], hit.score, docnum))
-            d, k = self.facet_of[docnum]
-            found.facets["doc"][d] = found.facets["doc"].get(d, 0) + 1
-            found.facets["kind"][k] = found.facets["kind"].get(k, 0) + 1
+        top = [Candidate(self.store.records[self.ids[d]], scores[d], d) for d in order[:window]]
+        # Facet values in the order of their best match, as a result list shows them.
+        for name, value_of in (("doc", self.doc_of), ("kind", self.kind_of)):
+            facet = found.facets[name]
+            for value, n in Counter(map(value_of.__getitem__, order)).items():
+                facet[value] = facet.get(value, 0) + n
         # A word naming the document or kind asked about is a preference (kb.rank), not a topic.
         naming = {stem(w) for w in re.findall(r"\w+", fold(query.text).lower())
                   if w in rank.DOC_NAMES or w in rank.KIND_NAMES}
@@ -491,6 +495,16 @@ class Searcher:
 
         top = self.ranker.rerank(top, weights, _pairs(text), (query.named_doc, query.named_kind), add)
         found.top, found.total = top[:query.offset + query.limit], max(total, len(top))
+
+    def _scores(self, query, filter_query) -> dict[int, float]:
+        """docnum -> score for every match: Whoosh's scores over cached postings (kb.engine), or
+        plain Whoosh for a query the engine does not evaluate (and when ``fast`` is off)."""
+        if self.fast:
+            try:
+                return engine.scores(self.postings, self.searcher, query, filter_query)
+            except engine.Unsupported:
+                pass
+        return engine.whoosh_scores(self.searcher, query, filter_query)
 
     def _terms(self, text: str) -> set[str]:
         """What a snippet marks: the query's stems and its exact (phrase) words."""
@@ -521,8 +535,12 @@ class Searcher:
     def _hit(self, c: Candidate, terms: set[str]) -> Hit:
         """A result for the page: the record's fields and a highlighted snippet."""
         record = c.record
-        body = plain(record.text or record.rules_text or "")
-        return self._make_hit(record, snippet(body, terms), float(c.score))
+        where = self._positions.get(c.docnum) if c.docnum is not None else None
+        if where is None:
+            where = Positions(plain(record.text or record.rules_text or ""))
+            if c.docnum is not None:
+                where = self._positions.setdefault(c.docnum, where)
+        return self._make_hit(record, snippet(where, terms), float(c.score))
 
     def _lead_hit(self, record: Record) -> Hit:
         return self._make_hit(record, html.escape(clip(plain(record.text or record.rules_text or ""))), 1000.0)

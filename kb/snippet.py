@@ -1,36 +1,59 @@
 """Search-result snippets: escaped text around the matched words, matches in <mark>.
 
 Cheaper than Whoosh's highlighter, which re-analyses each hit's whole text:
-tokens are matched against the query's stems through a cached stemmer.
+a record's tokens are stemmed once (``Positions``: each stem's and word's
+spans), and a snippet for any query looks its stems up.
 """
 from __future__ import annotations
 
 import html
+from bisect import bisect_left
 
 from kb.words import TOKEN_RE, fold, stem
 
 # stem and TOKEN_RE are kb.words', named here too for the modules that import them from snippets.
-__all__ = ["snippet", "clip", "stem", "TOKEN_RE"]
+__all__ = ["snippet", "clip", "stem", "Positions", "TOKEN_RE"]
 
 
-def snippet(body: str, terms: set[str], width: int = 220) -> str:
+class Positions:
+    """Where each stem and each word sits in one record's text: a snippet for any query is then
+    a few dict lookups instead of re-tokenising and stemming the whole text per hit.
+
+    Built once per record and never changed (kb.search keeps one per record and build).
+    """
+
+    __slots__ = ("body", "spans")
+
+    def __init__(self, body: str):
+        self.body = body
+        spans: dict[str, list[tuple[int, int]]] = {}
+        for m in TOKEN_RE.finditer(body):
+            low = m.group(0).lower()
+            if not low.isascii():
+                low = fold(low)
+            span = (m.start(), m.end())
+            spans.setdefault(stem(low), []).append(span)
+            spans.setdefault("=" + low, []).append(span)
+        self.spans = spans
+
+
+def snippet(body: str | Positions, terms: set[str], width: int = 220) -> str:
     """Escaped text around the first matched words, matches wrapped in <mark>.
 
     A word matches when its stem is a query stem or, for phrase words
     (``=word``), when it is that word. Cheaper than re-analysing the whole
-    text through Whoosh's highlighter for every hit.
+    text through Whoosh's highlighter for every hit; cheaper still from a
+    record's ``Positions``.
     """
-    spans = []
-    for m in TOKEN_RE.finditer(body):
-        low = m.group(0).lower()
-        if not low.isascii():
-            low = fold(low)
-        if stem(low) in terms or "=" + low in terms:
-            spans.append((m.start(), m.end()))
+    where = body if isinstance(body, Positions) else Positions(body)
+    body = where.body
+    table = where.spans
+    spans = sorted({span for t in terms if t in table for span in table[t]})
     if not spans:
         return html.escape(clip(body, width))
-    # Start where the most matches fall within one snippet's width.
-    first = max(range(len(spans)), key=lambda i: (sum(1 for a, _ in spans[i:] if a < spans[i][0] + width - 60), -i))
+    # Start where the most matches fall within one snippet's width (the first such place).
+    starts = [a for a, _ in spans]
+    first = max(range(len(spans)), key=lambda i: (bisect_left(starts, starts[i] + width - 60, i) - i, -i))
     spans = spans[first:]
     start = max(0, spans[0][0] - 60)
     if start:
@@ -48,7 +71,6 @@ def snippet(body: str, terms: set[str], width: int = 220) -> str:
         pos = b
     out.append(html.escape(body[pos:end]))
     return ("… " if start else "") + "".join(out).strip() + (" …" if end < len(body) else "")
-
 
 
 def clip(text: str, n: int = 200) -> str:

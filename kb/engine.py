@@ -1,0 +1,453 @@
+"""How search drives Whoosh: cached postings with precomputed scores, combined as whole sets.
+
+Whoosh stays the index, the analysis and the scoring model. The query is a
+Whoosh query, its matcher tree is built by Whoosh's own query classes (which
+choose the tree's shape and so the order scores are added in), and every
+posting's score is the one Whoosh's weighting gives it. What changes is how
+the tree is run:
+
+- **postings cached per build** (``Postings``): every posting of the title,
+  body and number fields is read and scored with the searcher's weighting
+  (BM25F's own ``_score``) when the build is opened; queries never touch the
+  term files again (Whoosh reads 4-6 hash-file records per term per field per
+  query); other fields' terms are read once, on first use;
+- **whole-set evaluation** (``scores``): instead of stepping the matcher
+  tree one document at a time in Python (Whoosh's collector, ~40% of a query),
+  each node of the tree is evaluated over whole dicts (unions in C, Python only
+  where two postings lists overlap), giving exactly the scores Whoosh gives,
+  in the same order of additions;
+- **the collector's quirk, kept**: Whoosh's unlimited collector "replaces" the
+  matcher every 10 matches, dropping exhausted terms; ``Or(scale=...)``'s
+  coordination bonus (``CoordMatcher``) then counts only the terms still
+  active, so a document's score depends on where it sits in the index. The
+  evaluation reproduces that, so the answers are Whoosh's to the last bit
+  (``tests/test_engine.py`` checks every ranked id against plain Whoosh);
+- **phrases** from cached positions: a ``Phrase`` becomes one pre-scored leaf
+  (its words' scores summed as Whoosh's intersection tree sums them, counted
+  as that many terms by a coordination bonus, as Whoosh counts them).
+
+A tree with a node this module does not know (the preloaded array union Whoosh
+picks for 3+ clauses on an index under 5,000 documents, a phrase with slop, a
+weighting with a ``final`` step) is searched by plain Whoosh instead: slower,
+never different.
+
+Shared state is guarded: a build's postings are computed once (when it is
+opened, or on first use under a lock) and never changed afterwards; everything
+a query mutates (the matcher objects, the dicts it builds) is its own.
+"""
+from __future__ import annotations
+
+import copy
+import threading
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass
+
+from whoosh import matching as M
+from whoosh import query as Q
+from whoosh.matching.binary import DisjunctionMaxMatcher, UnionMatcher
+from whoosh.matching.wrappers import CoordMatcher, WrappingMatcher
+from whoosh.codec.whoosh3 import W3LeafMatcher
+from whoosh.scoring import WeightLengthScorer
+from whoosh.searching import SearchContext
+
+__all__ = ["Postings", "Unsupported", "scores", "ranked", "whoosh_scores"]
+
+REPLACE_EVERY = 10  # whoosh.collectors.ScoredCollector(replace=10): the matcher is replaced every 10 matches
+
+
+class Unsupported(Exception):
+    """A query or matcher tree this module does not evaluate; plain Whoosh searches it."""
+
+
+@dataclass(frozen=True)
+class _Term:
+    ids: tuple[int, ...]  # ascending docnums
+    scores: tuple[float, ...]  # the weighting's score of each posting
+    by_doc: dict  # docnum -> score; read-only once built
+    last: int  # the highest docnum: the term's matcher is exhausted past it
+
+
+class Postings:
+    """One build's postings, as scored by one weighting.
+
+    The fields every query uses (``EAGER``) are read and scored when the build is opened
+    (~0.1 s with the official rules) and never change afterwards; a term of another field
+    is computed on first use outside the lock and stored under it (two threads asking for
+    the same new term both compute it and one result wins).
+    """
+
+    EAGER = ("title", "body", "number")
+
+    def __init__(self, searcher, eager: tuple[str, ...] = EAGER):
+        self.weighting = searcher.weighting
+        self.schema = searcher.schema
+        self.doc_count = searcher.doc_count_all()
+        self.live_docs = searcher.doc_count()  # the same in an optimized index without deletions
+        self._terms: dict[tuple[str, bytes], _Term | None] = {}
+        self._filters: dict = {}
+        self._positions: dict[tuple[str, bytes], dict[int, frozenset[int]]] = {}
+        self._lengths: dict[str, list[int]] = {}
+        self._lock = threading.Lock()
+        reader = searcher.reader()
+        for fieldname in eager:
+            if fieldname in self.schema and self.schema[fieldname].scorable:
+                for btext in list(reader.lexicon(fieldname)):
+                    self._terms[fieldname, btext] = self._read(searcher, fieldname, btext)
+
+    def term(self, searcher, fieldname: str, btext: bytes) -> _Term | None:
+        key = (fieldname, btext)
+        try:
+            return self._terms[key]
+        except KeyError:
+            pass
+        entry = self._read(searcher, fieldname, btext) if key in searcher.reader() else None
+        with self._lock:
+            return self._terms.setdefault(key, entry)
+
+    def _read(self, searcher, fieldname: str, btext: bytes) -> _Term:
+        """A term's docnums and scores: block by block with the scorer's own ``_score(weight,
+        length)`` where Whoosh's BM25F leaf matcher allows it, else posting by posting."""
+        scorer = self.weighting.scorer(searcher, fieldname, btext)
+        m = searcher.reader().postings(fieldname, btext, scorer=scorer)
+        ids: list[int] = []
+        scores: list[float]
+        if type(m) is W3LeafMatcher and isinstance(scorer, WeightLengthScorer) and hasattr(scorer, "dfl"):
+            weights: list[float] = []
+            while m.is_active():  # a block at a time, through the leaf matcher's own readers
+                if m._ids is None:
+                    m._read_ids()
+                if m._weights is None:
+                    m._read_weights()
+                ids.extend(m._ids[m._i:])
+                weights.extend(m._weights[m._i:])
+                m._next_block()
+            lengths = self._field_lengths(searcher, fieldname)
+            scores = list(map(scorer._score, weights, map(lengths.__getitem__, ids)))
+        else:
+            scores = []
+            while m.is_active():
+                ids.append(m.id())
+                scores.append(m.score())
+                m.next()
+        return _Term(tuple(ids), tuple(scores), dict(zip(ids, scores, strict=True)), ids[-1])
+
+    def _field_lengths(self, searcher, fieldname: str) -> list[int]:
+        """Every document's length in a field, as the scorer's ``dfl()`` reads it."""
+        lengths = self._lengths.get(fieldname)
+        if lengths is None:
+            lengths = [searcher.doc_field_length(d, fieldname, 1) for d in range(self.doc_count)]
+            with self._lock:
+                lengths = self._lengths.setdefault(fieldname, lengths)
+        return lengths
+
+    def positions(self, searcher, fieldname: str, btext: bytes) -> dict[int, frozenset[int]]:
+        """docnum -> the word positions of a term in a field (phrases), read once on first use."""
+        key = (fieldname, btext)
+        try:
+            return self._positions[key]
+        except KeyError:
+            pass
+        m = searcher.reader().postings(fieldname, btext)
+        found = {}
+        while m.is_active():
+            found[m.id()] = frozenset(m.value_as("positions"))
+            m.next()
+        with self._lock:
+            return self._positions.setdefault(key, found)
+
+    def allowed(self, searcher, filter_query) -> frozenset[int]:
+        """The docnums a filter query (``doc:``/``kind:`` terms) lets through."""
+        try:
+            return self._filters[filter_query]
+        except KeyError:
+            docs = frozenset(searcher.docs_for_query(filter_query))
+        with self._lock:
+            return self._filters.setdefault(filter_query, docs)
+
+
+# -- building Whoosh's matcher tree over cached postings --------------------------------
+class _Leaf(M.ListMatcher):
+    """A term's matcher over its cached postings: Whoosh's ListMatcher with the scores precomputed."""
+
+    def __init__(self, entry: _Term, term):
+        super().__init__(entry.ids, term=term)
+        self.entry = entry
+
+    def score(self):
+        return self.entry.scores[self._i]
+
+
+class _PhraseLeaf(M.ListMatcher):
+    """A phrase's matches: the documents where its words stand side by side, each scored as
+    Whoosh's phrase matcher scores it (the words' scores summed over its binary tree of
+    intersections). Counts as ``words`` terms in a coordination bonus, as Whoosh's does."""
+
+    def __init__(self, entry: _Term, words: int):
+        super().__init__(entry.ids)
+        self.entry = entry
+        self.words = words
+        self.matching = dict.fromkeys(entry.ids, words) if words != 1 else {}
+
+    def score(self):
+        return self.entry.scores[self._i]
+
+
+class _Phrase(Q.Phrase):
+    """``Phrase`` whose matcher is a ``_PhraseLeaf`` over cached postings and positions."""
+
+    def matcher(self, searcher, context=None):
+        if not isinstance(searcher, _View) or self.slop != 1:
+            raise Unsupported("a phrase with slop")
+        field = searcher.schema[self.fieldname]
+        try:
+            words = [field.to_bytes(w) for w in self.words]
+        except ValueError:
+            return M.NullMatcher()
+        entries = [searcher.entry(self.fieldname, w) for w in words]
+        if any(e is None for e in entries):
+            return M.NullMatcher()  # Phrase.matcher: a word the field lacks matches nothing
+        cache, s = searcher.cache, searcher.searcher
+        where = [cache.positions(s, self.fieldname, w) for w in words]
+        docs = set.intersection(*(set(e.ids) for e in entries))
+        ids = []
+        for d in sorted(docs):
+            starts: list[int] | frozenset[int] = where[0][d]
+            for i, positions in enumerate(where[1:], 1):
+                starts = [p for p in starts if p + i in positions[d]]
+                if not starts:
+                    break
+            if starts:
+                ids.append(d)
+        scores = [_tree_sum([e.by_doc[d] for e in entries]) for d in ids]
+        leaf = _PhraseLeaf(_Term(tuple(ids), tuple(scores), dict(zip(ids, scores, strict=True)),
+                                 ids[-1] if ids else -1), len(words))
+        return leaf if self.boost == 1.0 else WrappingMatcher(leaf, boost=self.boost)
+
+
+def _tree_sum(scores: list[float]) -> float:
+    """Sum as whoosh.util.make_binary_tree nests IntersectionMatcher.score: halves, left + right."""
+    if len(scores) == 1:
+        return scores[0]
+    half = len(scores) // 2
+    return _tree_sum(scores[:half]) + _tree_sum(scores[half:])
+
+
+class _Reader:
+    """The little of an IndexReader that query classes ask while building matchers."""
+
+    def __init__(self, view: _View):
+        self.view = view
+        self.schema = view.schema
+
+    def __contains__(self, term) -> bool:
+        return self.view.entry(*term) is not None
+
+    def doc_frequency(self, fieldname, btext) -> int:
+        entry = self.view.entry(fieldname, btext)
+        return len(entry.ids) if entry else 0
+
+    def doc_count_all(self) -> int:
+        return self.view.cache.doc_count
+
+    def doc_count(self) -> int:
+        return self.view.cache.live_docs
+
+
+class _View:
+    """Stands in for a Whoosh searcher while a query builds its matcher tree."""
+
+    def __init__(self, postings: Postings, searcher):
+        self.cache = postings
+        self.searcher = searcher
+        self.schema = postings.schema
+        self.weighting = postings.weighting
+        self._reader = _Reader(self)
+
+    def entry(self, fieldname, btext):
+        if isinstance(btext, str):
+            btext = self.schema[fieldname].to_bytes(btext)
+        return self.cache.term(self.searcher, fieldname, btext)
+
+    def reader(self):
+        return self._reader
+
+    def doc_count_all(self) -> int:
+        return self.cache.doc_count
+
+    def postings(self, fieldname, btext, weighting=None, qf=1):
+        if weighting is not None and weighting is not self.weighting:
+            raise Unsupported("a weighting other than the searcher's")
+        return _Leaf(self.entry(fieldname, btext), (fieldname, btext))
+
+
+_QUERIES = (Q.Term, Q.Or, Q.DisjunctionMax, Q.Phrase)
+
+
+def _prepare(query):
+    """The query with each ``Phrase`` as a ``_Phrase`` (a copy: the caller's query is not changed);
+    ``Unsupported`` for a query class the evaluation does not know."""
+    if type(query) not in _QUERIES and not isinstance(query, Q.Or):
+        raise Unsupported(type(query).__name__)
+    if isinstance(query, Q.Or) and getattr(query, "minmatch", None):
+        raise Unsupported("Or(minmatch=...)")
+    if type(query) is Q.Phrase:
+        return _Phrase(query.fieldname, query.words, slop=query.slop, boost=query.boost)
+    if isinstance(query, Q.Or | Q.DisjunctionMax):
+        subs = [_prepare(q) for q in query.subqueries]
+        if all(a is b for a, b in zip(subs, query.subqueries, strict=True)):
+            return query
+        query = copy.copy(query)
+        query.subqueries = subs
+    return query
+
+
+# -- evaluating the tree over whole sets --------------------------------------------
+def _keys(m) -> set[int]:
+    """Every docnum the matcher would yield."""
+    cls = type(m)
+    if cls is _Leaf or cls is _PhraseLeaf:
+        return set(m.entry.ids)
+    if isinstance(m, M.NullMatcherClass):
+        return set()
+    if cls is UnionMatcher or cls is DisjunctionMaxMatcher:
+        return _keys(m.a) | _keys(m.b)
+    if cls is CoordMatcher or cls is WrappingMatcher:
+        return _keys(m.child)
+    raise Unsupported(cls.__name__)
+
+
+def _units(m) -> list[tuple[int, _Term]]:
+    """The terms under ``m`` as a coordination bonus counts them: (how many, postings)."""
+    cls = type(m)
+    if cls is _Leaf:
+        return [(1, m.entry)]
+    if cls is _PhraseLeaf:
+        return [(m.words, m.entry)]
+    if isinstance(m, M.NullMatcherClass):
+        return []
+    if cls is UnionMatcher or cls is DisjunctionMaxMatcher:
+        return _units(m.a) + _units(m.b)
+    if cls is CoordMatcher or cls is WrappingMatcher:
+        return _units(m.child)
+    raise Unsupported(cls.__name__)
+
+
+def _scores(m, replaced) -> tuple[dict[int, float], dict[int, int]]:
+    """What Whoosh's collector would read from ``m``: docnum -> score (possibly a cached dict: do
+    not change it), and docnum -> how many of its terms match that document, for the documents
+    where that is not 1 (a coordination bonus counts them; ``matching_terms``).
+
+    ``replaced(node, child)``: the docnums at which the collector replaced the matcher (every
+    10th match).
+    """
+    cls = type(m)
+    if cls is _Leaf:
+        return m.entry.by_doc, {}
+    if cls is _PhraseLeaf:
+        return m.entry.by_doc, m.matching
+    if isinstance(m, M.NullMatcherClass):
+        return {}, {}
+    if cls is UnionMatcher or cls is DisjunctionMaxMatcher:
+        (a, ma), (b, mb) = _scores(m.a, replaced), _scores(m.b, replaced)
+        out, matching = {**a, **b}, {**ma, **mb}
+        both = a.keys() & b.keys()
+        if cls is UnionMatcher:
+            for d in both:
+                out[d] = a[d] + b[d]  # UnionMatcher.score: a.score() + b.score()
+        else:
+            for d in both:
+                out[d] = max(a[d], b[d])
+        for d in both:
+            matching[d] = ma.get(d, 1) + mb.get(d, 1)
+        return out, matching
+    if cls is WrappingMatcher:
+        child, matching = _scores(m.child, replaced)
+        boost = m.boost
+        return {d: s * boost for d, s in child.items()}, matching
+    if cls is CoordMatcher:
+        return _coord(m, replaced)
+    raise Unsupported(cls.__name__)
+
+
+def _coord(m: CoordMatcher, replaced) -> tuple[dict[int, float], dict[int, int]]:
+    """CoordMatcher.score, with the term count it has after each replacement."""
+    child, matching = _scores(m.child, replaced)
+    units = _units(m.child)
+    points = replaced(m, child)
+    # After the replacement at docnum p, the tree holds only the terms with a posting at or after
+    # p: the term count drops at the first replacement after a term's last posting.
+    drops = sorted({points[i] for last in {entry.last for _, entry in units}
+                    if (i := bisect_right(points, last)) < len(points)})
+    total = sum(n for n, _ in units)
+    if not drops:
+        return _sqr_all(m, total, child, list(child), matching), matching
+    docs = sorted(child)
+    out: dict[int, float] = {}
+    counts = [total] + [sum(n for n, entry in units if entry.last >= p) for p in drops]
+    bounds = [0] + drops + [docs[-1] + 1]
+    for termcount, start, end in zip(counts, bounds, bounds[1:], strict=False):
+        part = docs[bisect_left(docs, start):bisect_left(docs, end)]
+        some = {d: k for d, k in matching.items() if start <= d < end}
+        out.update(_sqr_all(m, termcount, child, part, some))
+    return out, matching
+
+
+def _sqr_all(m: CoordMatcher, termcount: int, child: dict[int, float], docs: list[int],
+             matching: dict[int, int]) -> dict[int, float]:
+    """``CoordMatcher._sqr(score, matching)`` for ``docs``, one term count:
+    ``(score + (matching - 1) / (termcount - scale) ** 2) * ((termcount - 1) / termcount)``.
+
+    Where one term matches, the bonus is 0.0 and ``score + 0.0`` is ``score``: those documents
+    are one multiplication each, done in C; the rest get Whoosh's own expression.
+    """
+    scale = m._scale
+    if termcount == 0 or termcount == scale:
+        return dict.fromkeys(docs, 0)
+    factor = (termcount - 1) / termcount
+    out = dict(zip(docs, map(factor.__mul__, map(child.__getitem__, docs)), strict=True))
+    for d, k in matching.items():
+        out[d] = (child[d] + ((k - 1) / (termcount - scale) ** 2)) * factor
+    return out
+
+
+def scores(postings: Postings, searcher, query, filter_query=None) -> dict[int, float]:
+    """docnum -> score for every match of what ``searcher.search(query, limit=None,
+    filter=filter_query)`` finds, computed over cached postings. A new dict: the caller may change it.
+
+    Raises ``Unsupported`` for a query it cannot evaluate exactly (see the module docstring).
+    """
+    if postings.weighting.use_final:
+        raise Unsupported("a weighting with a final() step")
+    query = _prepare(query)
+    view = _View(postings, searcher)
+    try:
+        m = query.matcher(view, SearchContext(weighting=postings.weighting))
+    except AttributeError as exc:  # the query asked the stand-in for something only a real searcher has
+        raise Unsupported(str(exc)) from exc
+
+    points: list[list[int]] = []
+
+    def replaced(node, child: dict[int, float]) -> list[int]:
+        """The docnums at which the collector replaces the matcher: every 10th match."""
+        if node is m:  # the top of the tree: its matches are its child's
+            return sorted(child)[::REPLACE_EVERY]
+        if not points:
+            points.append(sorted(_keys(m))[::REPLACE_EVERY])
+        return points[0]
+
+    out, _ = _scores(m, replaced)
+    out = dict(out) if type(m) is _Leaf or type(m) is _PhraseLeaf else out
+    if filter_query is not None:
+        allowed = postings.allowed(searcher, filter_query)
+        out = {d: out[d] for d in out.keys() & allowed}
+    return out
+
+
+def ranked(scored: dict[int, float]) -> list[int]:
+    """Docnums in Whoosh's order: score descending, equal scores by docnum."""
+    return sorted(sorted(scored), key=scored.__getitem__, reverse=True)  # stable: ties keep docnum order
+
+
+def whoosh_scores(searcher, query, filter_query=None) -> dict[int, float]:
+    """The same from plain Whoosh: the reference ``scores`` must equal (and the fallback)."""
+    return {hit.docnum: hit.score for hit in searcher.search(query, limit=None, filter=filter_query)}
