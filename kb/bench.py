@@ -182,6 +182,36 @@ def _class_figures(searcher, db, classes: dict[str, list[str]], reached: dict[st
     return out
 
 
+def _step_figures(store, db, queries: list[str], repeat: int) -> dict:
+    """What each way of driving Whoosh costs on the queries that reach the index, each against
+    FTS5 in the same loop: ``plain_whoosh`` (Whoosh's collector over its own postings: the
+    reference, as search ran before kb.engine), ``engine`` (kb.engine; snippets re-tokenise
+    each hit), ``engine_positions`` (and per-record snippet positions: what search runs)."""
+    from kb.search import Searcher
+
+    out = {}
+    for name, fast in (("plain_whoosh", False), ("engine", True), ("engine_positions", True)):
+        searcher = Searcher(store, cache_size=0, fast=fast)
+        for q in queries:  # warm
+            searcher.search(q)
+        ours, theirs = [], []
+        for _ in range(repeat):
+            for q in queries:
+                if name == "engine":
+                    searcher._positions.clear()  # as before: every hit's text tokenised again
+                t = time.perf_counter()
+                searcher.search(q)
+                ours.append(time.perf_counter() - t)
+                t = time.perf_counter()
+                _fts5_run(db, q)
+                theirs.append(time.perf_counter() - t)
+        searcher.close()
+        step = out[name] = {"search": _summary(ours), "fts5": _summary(theirs)}
+        step["p50_vs_fts5"] = round(step["search"]["p50_us"] / step["fts5"]["p50_us"], 2)
+        step["p99_vs_fts5"] = round(step["search"]["p99_us"] / step["fts5"]["p99_us"], 2)
+    return out
+
+
 def _search_figures(records, documents, reports, repeat: int, tmp: Path, classes: bool = True) -> dict:
     """Index build time and size, search and FTS5 latency over the mix and per query class,
     resolve latency."""
@@ -243,6 +273,8 @@ def _search_figures(records, documents, reports, repeat: int, tmp: Path, classes
     out["search_vs_fts5"] = round(out["search"]["p50_us"] / out["fts5"]["p50_us"], 2)
     if classes:
         out.update(_class_figures(searcher, db, by_class, reached, repeat * 2))
+        full = list(dict.fromkeys(q for qs in by_class.values() for q in qs if reached[q]))
+        out["steps"] = _step_figures(store, db, full, max(1, repeat // 2))
     searcher.close()
     return out
 

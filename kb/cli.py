@@ -319,6 +319,9 @@ def _print_classes(result: dict) -> None:
           f"fts5 p50 {fts['p50_us']:.0f} us, p99 {fts['p99_us']:.0f} us; "
           f"ratio p50 {ratio['p50']}x, p99 {ratio['p99']}x (target <= 3x)")
     print(f"most CPU one query took: {result['max_cpu']['ms']} ms ({result['max_cpu']['query']!r}; target < 200 ms)")
+    for name, step in result.get("steps", {}).items():
+        print(f"  step {name:17} p50 {step['search']['p50_us']:7.0f} us ({step['p50_vs_fts5']}x fts5)  "
+              f"p99 {step['search']['p99_us']:8.0f} us ({step['p99_vs_fts5']}x fts5)")
 
 
 # -- serve -------------------------------------------------------------------

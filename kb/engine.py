@@ -6,8 +6,8 @@ choose the tree's shape and so the order scores are added in), and every
 posting's score is the one Whoosh's weighting gives it. What changes is how
 the tree is run:
 
-- **postings cached per build** (``Postings``): every posting of the title,
-  body and number fields is read and scored with the searcher's weighting
+- **postings cached per build** (``Postings``): every posting of the scored
+  fields queries use (title, body) is read and scored with the searcher's weighting
   (BM25F's own ``_score``) when the build is opened; queries never touch the
   term files again (Whoosh reads 4-6 hash-file records per term per field per
   query); other fields' terms are read once, on first use;
@@ -70,7 +70,7 @@ class _Term:
 class Postings:
     """One build's postings, as scored by one weighting.
 
-    The fields every query uses (``EAGER``) are read and scored when the build is opened
+    The scored fields every query uses (``EAGER``) are read and scored when the build is opened
     (~0.1 s with the official rules) and never change afterwards; a term of another field
     is computed on first use outside the lock and stored under it (two threads asking for
     the same new term both compute it and one result wins).
@@ -89,10 +89,20 @@ class Postings:
         self._lengths: dict[str, list[int]] = {}
         self._lock = threading.Lock()
         reader = searcher.reader()
-        for fieldname in eager:
-            if fieldname in self.schema and self.schema[fieldname].scorable:
-                for btext in list(reader.lexicon(fieldname)):
-                    self._terms[fieldname, btext] = self._read(searcher, fieldname, btext)
+        self.eager = tuple(f for f in eager if f in self.schema and self.schema[f].scorable)
+        for fieldname in self.eager:
+            for btext in list(reader.lexicon(fieldname)):
+                self._terms[fieldname, btext] = self._read(searcher, fieldname, btext)
+
+    def doc_count_all(self) -> int:
+        return self.doc_count
+
+    def doc_frequency(self, fieldname: str, text: str) -> int:
+        """Whoosh's ``searcher.doc_frequency`` for a field read when the build opened, from memory."""
+        if fieldname not in self.eager:
+            raise ValueError(f"{fieldname!r} was not read when the build opened")
+        entry = self._terms.get((fieldname, self.schema[fieldname].to_bytes(text)))
+        return len(entry.ids) if entry else 0
 
     def term(self, searcher, fieldname: str, btext: bytes) -> _Term | None:
         key = (fieldname, btext)
@@ -362,8 +372,8 @@ def _scores(m, replaced) -> tuple[dict[int, float], dict[int, int]]:
         return out, matching
     if cls is WrappingMatcher:
         child, matching = _scores(m.child, replaced)
-        boost = m.boost
-        return {d: s * boost for d, s in child.items()}, matching
+        # WrappingMatcher.score is child.score() * boost: boost * score is the same product, in C.
+        return dict(zip(child, map(float(m.boost).__mul__, child.values()), strict=True)), matching
     if cls is CoordMatcher:
         return _coord(m, replaced)
     raise Unsupported(cls.__name__)

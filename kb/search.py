@@ -484,7 +484,7 @@ class Searcher:
         naming = {stem(w) for w in re.findall(r"\w+", fold(query.text).lower())
                   if w in rank.DOC_NAMES or w in rank.KIND_NAMES}
         stems = [s for s in _content_stems(_PHRASE.sub(" ", text)) if s not in naming]
-        weights = rank.weights(self.searcher, stems)
+        weights = rank.weights(self.postings, stems)  # document frequencies from memory, as Whoosh counts them
 
         def add(rid: str) -> Candidate | None:
             record = self.store.records.get(rid)
