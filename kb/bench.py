@@ -390,16 +390,20 @@ def run_http(data: Path, corpus: Path, clients: int = 4, seconds: float = 3.0, w
 
     from kb.store import Store
 
+    from kb import bench_discord
+
     store = Store.open(data)
     ids = [r.id for r in store.records.values() if r.kind in ("rule", "card", "ruling")][:500]
     queries = QUERY_MIX if cache else unique_queries(store, 40_000)  # the cache is for repeated queries
     port = _free_port()
+    discord_key = bench_discord.signing_key()  # the endpoint is on for this run only
     started = time.perf_counter()
     proc = subprocess.Popen(
         [sys.executable, "-m", "kb.cli", "--corpus", str(corpus), "--data", str(data), "serve",
          "--port", str(port), "--workers", str(workers)] + (["--cr", str(cr)] if cr else []),
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        env={**os.environ, "KB_SEARCH_CACHE": "2048" if cache else "0"},
+        env={**os.environ, "KB_SEARCH_CACHE": "2048" if cache else "0",
+             "KB_DISCORD_PUBLIC_KEY": bench_discord.public_hex(discord_key)},
     )
     try:
         cold = None
@@ -463,7 +467,11 @@ def run_http(data: Path, corpus: Path, clients: int = 4, seconds: float = 3.0, w
                 "requests": len(latencies), "errors": len(errors),
                 "rps": round(len(latencies) / elapsed), **_summary(latencies),
             }
-        for name in ("search", "record_page"):
+        for kind, name in ((2, "discord"), (4, "discord_autocomplete")):
+            bench_discord.measure(port, discord_key, clients, min(seconds, 0.5), kind)  # warm
+            result[name] = bench_discord.measure(port, discord_key, clients, seconds, kind)
+            result[name]["p99_vs_health"] = round(result[name]["p99_us"] / result["health"]["p99_us"], 2)
+        for name in ("search", "record_page", "discord", "discord_autocomplete"):
             result[name]["vs_health"] = round(result[name]["rps"] / result["health"]["rps"], 2)
         result["search_ratio"] = result["search"]["vs_health"]  # uncached /api/search over /api/health
         result["unique_queries"] = min(next(unique), len(queries))

@@ -282,9 +282,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
             f"cold start {http['cold_start_ms']} ms, "
             f"RSS per worker {http['rss_mb_per_worker']} MB"
         )
-        for name in ("health", "search", "record_page"):
+        for name in ("health", "search", "record_page", "discord", "discord_autocomplete"):
             h = http[name]
             ratio = f", {h['vs_health']}x health" if "vs_health" in h else ""
+            if "p99_vs_health" in h:
+                ratio += f", p99 {h['p99_vs_health']}x health's"
             print(
                 f"  {name:12} {h['rps']:6d} req/s  p50 {h['p50_us'] / 1000:6.2f} ms  p99 {h['p99_us'] / 1000:6.2f} ms  "
                 f"{h['errors']} errors / {h['requests']}{ratio}"
