@@ -315,3 +315,13 @@ def test_document_contents_read_as_a_document(cr_client, store):
     assert "depth-2" in sub["class"] and sub.select_one(".child-text").get_text(strip=True)
     # a chapter lists its sections only
     assert [li["id"] for li in soup(cr_client.get("/cr/7")).select("ul.children > li")][:2] == ["700", "701"]
+
+
+def test_a_range_on_a_page_links_to_all_its_rules(cr_client, cr_store):
+    citing = next(r for r in cr_store.records.values() if r.doc == "cr" and "603.7d–f" in r.text)
+    link = soup(cr_client.get("/" + citing.id)).select_one("a.ref.range")
+    assert link.get_text() == "rules 603.7d–f"
+    assert link["data-ids"] == "cr/603.7d cr/603.7e cr/603.7f"
+    assert link["title"].startswith("603.7d: ") and " · 603.7f: " in link["title"]
+    page = soup(cr_client.get(link["href"]))
+    assert [a["href"] for a in page.select(".disambiguation li > a")] == ["/cr/603.7d", "/cr/603.7e", "/cr/603.7f"]

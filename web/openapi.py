@@ -180,6 +180,16 @@ def spec(base_url: str) -> dict:
                 "Record": {
                     "type": "object",
                     "required": ["id", "doc", "kind", "text", "refs", "children", "cited_by", "source"],
+                    "properties": {
+                        "url": {"type": "string", "description": RELATIVE},
+                        "text": {"type": "string", "description": "plain text; `_italic_` markup of the FAQ kept"},
+                        "summary": {"type": "string", "description": (
+                            "what a preview shows: the text, or a card's first ruling and their count, or a headed "
+                            "rule's first sub-rule when its own text is only a translation line")},
+                        "refs": {"type": "array", "description": (
+                            "outgoing references {text, target, url, start, end, field, note}; every member of a "
+                            "range (\"603.7d–f\") is one, sharing the written span")},
+                    },
                 },
                 "Records": {"type": "array", "items": {"$ref": "#/components/schemas/Record"}},
                 "Resolution": {

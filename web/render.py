@@ -12,6 +12,7 @@ from __future__ import annotations
 import html
 import re
 import threading
+from urllib.parse import quote, urlencode
 from collections.abc import Mapping
 
 import markdown
@@ -151,6 +152,20 @@ def _link(ref: Ref, label: str, records: dict[str, Record]) -> str:
     return f'<span class="ref unresolved" title="{title}">{text}</span>'
 
 
+_PREFIX = re.compile(r"^(?:comprehensive\s+rules?|rules?|CR)\s*", re.IGNORECASE)
+
+
+def _range_link(members: list[Ref], label: str, records: Mapping[str, Record]) -> str:
+    """A range's span links to the page listing its rules, in the document its first member is in."""
+    first = members[0].target or ""
+    doc = first.split("/", 1)[0]
+    written = _PREFIX.sub("", " ".join(label.split()))
+    href = f"/r/{quote(written, safe='')}?{urlencode({'doc': doc})}"
+    title = " · ".join(preview(records.get(m.target or ""), 80, records) for m in members)
+    return (f'<a class="ref range" href="{html.escape(href)}" title="{html.escape(title)}" '
+            f'data-ids="{html.escape(" ".join(m.target or "" for m in members))}">{html.escape(label)}</a>')
+
+
 def render_text(text: str, refs: list[Ref], records: dict[str, Record], block: bool = True) -> Markup:
     """HTML for one field of a record, with its references linked."""
     spans = sorted(((r.start, r.end, r) for r in refs if r.start is not None and r.end is not None),
@@ -158,12 +173,15 @@ def render_text(text: str, refs: list[Ref], records: dict[str, Record], block: b
     pieces: list[str] = []
     held: list[str] = []
     pos = 0
-    for start, end, ref in spans:
+    for i, (start, end, ref) in enumerate(spans):
         if start < pos or end > len(text):
             continue
+        # The members of a range or list share one written span ("rules 603.7d–f"): one link to them all.
+        members = [r for s, e, r in spans[i:] if (s, e) == (start, end) and r.target]
         pieces.append(text[pos:start])
         pieces.append(f"\ue000{len(held)}\ue001")
-        held.append(_link(ref, text[start:end], records))
+        held.append(_range_link(members, text[start:end], records) if len(members) > 1
+                    else _link(ref, text[start:end], records))
         pos = end
     pieces.append(text[pos:])
     escaped = html.escape("".join(pieces), quote=False)
