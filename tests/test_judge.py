@@ -325,3 +325,8 @@ def test_a_range_on_a_page_links_to_all_its_rules(cr_client, cr_store):
     assert link["title"].startswith("603.7d: ") and " · 603.7f: " in link["title"]
     page = soup(cr_client.get(link["href"]))
     assert [a["href"] for a in page.select(".disambiguation li > a")] == ["/cr/603.7d", "/cr/603.7e", "/cr/603.7f"]
+
+
+def test_an_undated_document_says_no_effective_date(client):
+    text = " ".join(soup(client.get("/uncommander/token-cards/j")).select_one(".docmeta").get_text(" ").split())
+    assert text == "UnCommander Rules · as published by EDH Silver (undated)"
