@@ -307,6 +307,7 @@ def test_document_contents_read_as_a_document(cr_client, store):
     # two levels: chapters and their sections, each section's page reads on with the text
     assert page.select_one('.toc a[href="/cr/702"]') is not None
     assert page.select_one('.toc a[href="/cr/702.19"]') is None
+    assert page.select_one(".doc-text") is None  # 4,000 rules read section by section, not on one page
     section = soup(cr_client.get("/cr/702"))
     items = section.select("ul.children > li")
     ids = [li["id"] for li in items]
@@ -330,3 +331,13 @@ def test_a_range_on_a_page_links_to_all_its_rules(cr_client, cr_store):
 def test_an_undated_document_says_no_effective_date(client):
     text = " ".join(soup(client.get("/uncommander/token-cards/j")).select_one(".docmeta").get_text(" ").split())
     assert text == "UnCommander Rules · as published by EDH Silver (undated)"
+
+
+def test_a_small_document_reads_as_one_long_page(client, store):
+    page = soup(client.get("/uncommander"))
+    blocks = page.select(".doc-text .rule")
+    assert len(blocks) == len(store.by_doc("uncommander"))
+    j = page.select_one('.doc-text [id="token-cards/j"]')
+    assert j.select_one("a")["href"] == "/uncommander/token-cards/j"
+    assert j.select_one(".child-text").get_text(strip=True).startswith("Token cards only exist in the game.")
+    assert page.select_one(".toc") is not None  # the contents still come first

@@ -190,7 +190,7 @@ def record(record_id: str):
             page = _PAGES.put(key, render_template(
                 "document.html", title=doc["title"], status=200, canonical=BASE_MARK + "/" + record_id,
                 description=f"{doc['title']}, {doc.get('version') or ''}: table of contents",
-                alternate=f"/api/documents/{record_id}", doc=doc))
+                alternate=f"/api/documents/{record_id}", doc=doc, reading=_whole_document(kb, record_id)))
         return Response(page.replace(BASE_MARK, _html.escape(public_url())), mimetype="text/html")
     r = kb.store.get(record_id)
     if r is None and record_id.startswith("api/"):
@@ -268,6 +268,28 @@ def _record_page(kb, r, host_url: str, url: str) -> str:
         chat=f"{label}: {preview(r, 300, kb.store.records).split(': ', 1)[-1]} {host_url.rstrip('/')}/{r.id}",
         definitions=[kb.store.get(ref.target) for ref in r.refs if ref.field == "definitions" and ref.target],
     )
+
+
+WHOLE_DOCUMENT_MAX = 1500  # records; a larger document (the official rules) reads section by section
+
+
+def _whole_document(kb, slug: str) -> list[tuple]:
+    """(record, depth, label, body HTML) for every record in reading order, when the document is small enough
+    to read as one long page (Yawgatog's way); [] otherwise."""
+    store = kb.store
+    ids = store.order.get(slug, [])
+    if not ids or len(ids) > WHOLE_DOCUMENT_MAX:
+        return []
+    out = []
+    for rid in ids:
+        r = store.records[rid]
+        depth, parent = 0, r.parent
+        while parent:
+            depth, parent = depth + 1, store.records[parent].parent if parent in store.records else None
+        body = body_text(r, store.records) or r.rules_text or ""
+        html = render_text(body, [x for x in r.refs if x.field == "text"], store.records) if body else ""
+        out.append((r, depth, store.label(r), html))
+    return out
 
 
 def _reading(store, r) -> list[tuple]:
