@@ -22,6 +22,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
+pytestmark = pytest.mark.slow  # builds a wheel, a venv and the knowledge base (about a minute)
+
 
 @pytest.fixture(scope="module")
 def installed(tmp_path_factory):
