@@ -211,6 +211,8 @@ def nearby(kb: Opened, res) -> list[Record]:
         key = (kb.build_id, doc)
         ordered = _SORTED.get(key)
         if ordered is None:
+            if len(_SORTED) >= 32:  # a few builds' worth; older builds go
+                _SORTED.clear()
             ordered = _SORTED[key] = sorted((_natural(n), n) for n in table)
         same = [(k, n) for k, n in ordered if len(k) == depth]
         i = bisect_left(same, (_natural(number), number))
