@@ -138,7 +138,7 @@ def card_choices(store: Store, resolver, text: str, limit: int = 25) -> list[Rec
     starts = [r for k, _, r in table.cards if k.startswith(key) or k.startswith("the " + key)]
     words = [r for _, w, r in table.cards if _words_fit(typed, w) and r not in starts]
     out = (starts + words)[:limit]
-    if len(out) < limit:
+    if not out:  # a typo: only when no name fits as typed (the typo search reads every name)
         card, _ = resolver.card(text)
         if card is not None and card not in out:
             out.append(card)
