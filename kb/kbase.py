@@ -53,7 +53,10 @@ class KnowledgeBase:
     def _open(path: Path) -> Opened:
         store = Store.open_build(path)
         # KB_SEARCH_CACHE=0 turns the per-build answer cache off (kb bench measures the work itself).
-        return Opened(store, Searcher(store, cache_size=int(os.environ.get("KB_SEARCH_CACHE", "2048"))))
+        searcher = Searcher(store, cache_size=int(os.environ.get("KB_SEARCH_CACHE", "2048")))
+        if os.environ.get("KB_WARM") == "1":  # kb serve: a record's first hit costs what later ones do
+            threading.Thread(target=searcher.warm, name="kb-warm", daemon=True).start()
+        return Opened(store, searcher)
 
     def current(self) -> Opened:
         now = time.monotonic()

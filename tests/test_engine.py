@@ -141,3 +141,15 @@ def test_threads_filling_the_caches_get_the_answers_one_thread_gets(store):
 @pytest.mark.parametrize("text", ["", "a", '"', "the of and", "doc:treachery", "x" * 40])
 def test_odd_queries_behave_the_same(store, text):
     same_answers(store, [text], [{}])
+
+
+def test_warming_fills_every_records_tables_and_changes_no_answer(store):
+    queries = broad_queries(store, False, drawn=20)
+    cold = Searcher(store, cache_size=0)
+    expected = {q: cold.search(q).to_json() for q in queries}
+    cold.close()
+    warmed = Searcher(store, cache_size=0)
+    warmed.warm()  # kb serve runs this in a background thread per worker (KB_WARM=1)
+    assert len(warmed._positions) == len(warmed.ids)
+    assert {q: warmed.search(q).to_json() for q in queries} == expected
+    warmed.close()
