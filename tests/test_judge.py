@@ -186,7 +186,6 @@ def test_cr_chapter(cr_client):
 
 
 @pytest.mark.slow  # a full build with the 2025 rules
-@pytest.mark.slow
 @pytest.mark.skipif(not (SHARED_CR / "MagicCompRules_20250207.txt").exists(), reason="needs ../shared/cr")
 def test_kb_check_reports_dangling_citations_inside_the_official_rules(tmp_path):
     data = tmp_path / "data"
