@@ -38,12 +38,12 @@ from kb.model import Record
 from kb.snippet import TOKEN_RE, stem
 from kb.store import Store
 
-__all__ = ["Candidate", "Ranker", "SIGNALS", "WINDOW", "DOC_NAMES", "KIND_NAMES", "pairs", "weights"]
+__all__ = ["Candidate", "Ranker", "SIGNALS", "NUMBER_ALT", "WINDOW", "DOC_NAMES", "KIND_NAMES", "pairs", "weights"]
 
 # Every signal, on by default; measuring one means turning it off (see the README's Search section).
 # The first six act in this module, the others in kb.search.
 SIGNALS = {"coverage", "heading", "word pairs", "named", "glossary", "heading only", "history", "older rules",
-           "variants",
+           "variants", "numbers",
            "vocabulary", "titles newest first", "number with words", "card prefixes", "two edits"}
 
 WINDOW = 100  # best Whoosh hits re-ranked (bounded: the per-query cost stays small)
@@ -71,6 +71,12 @@ KIND_NAMES = {"glossary": "glossary", "ruling": "ruling", "rulings": "ruling", "
               "keyword": "keyword"}
 # Small words left out of word pairs on both sides: "outside the game" pairs as "outside game".
 PAIR_STOP = frozenset({"a", "an", "the", "of", "to", "is", "are", "it", "its", "be", "that", "this"})
+
+# Numbers as words and as digits are one word: "a six player game", "6 players: 1 Leader, ...".
+_NUMBERS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+            "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"]
+NUMBER_ALT = {**{stem(w): str(i) for i, w in enumerate(_NUMBERS) if i != 1},
+              **{str(i): stem(w) for i, w in enumerate(_NUMBERS) if i != 1}}  # "one" is rarely a count
 
 _SEE_RULE = re.compile(r"\bSee rules? \d")
 
@@ -150,7 +156,8 @@ class Ranker:
                 parts.append(parent.title)
                 parent = self.store.records.get(parent.parent) if parent.parent else None
             text = plain(" ".join(p for p in parts if p))
-            found = self._stems[record.id] = frozenset(stem(w.lower()) for w in TOKEN_RE.findall(text))
+            stems = {stem(w.lower()) for w in TOKEN_RE.findall(text)}
+            found = self._stems[record.id] = frozenset(stems | {NUMBER_ALT[s] for s in stems if s in NUMBER_ALT})
         return found
 
     def words(self, record: Record) -> str:

@@ -455,6 +455,9 @@ class Searcher:
             fields = [Q.Term("title", w, boost=boost), Q.Term("body", w, boost=boost)]
             if w[:1].isdigit():  # only a number can match the number field
                 fields.append(Q.Term("number", w))
+            alt = rank.NUMBER_ALT.get(w) if "numbers" in rank.SIGNALS else None
+            if alt:  # "six" finds "6 players", "10" finds "ten or more"
+                fields += [Q.Term("title", alt, boost=boost), Q.Term("body", alt, boost=boost)]
             parts.append(Q.Or(fields))
         if not parts:
             return None

@@ -11,7 +11,7 @@ import pytest
 from kb.questions import CR_TABLE_TALK, QUESTIONS, TABLE_TALK, answers
 
 # Answered at rank 1 and in the top 3, out of len(QUESTIONS), with the three bundled documents.
-RANK_1, TOP_3 = 134, 147
+RANK_1, TOP_3 = 135, 146
 
 
 def rank_of(searcher, question: str, expected: set[str]) -> int | None:
