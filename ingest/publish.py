@@ -28,8 +28,10 @@ class Published:
 
 
 def build(corpus_dir: Path, data_dir: Path, cr: Path | None = None,
-          progress: Callable[[str], None] | None = None) -> Published:
-    """Build and publish; ``progress`` hears each step (documents parsed, records linked, the index)."""
+          progress: Callable[[str], None] | None = None, on_wait: Callable[[str], None] | None = None) -> Published:
+    """Build and publish; ``progress`` hears each step (documents parsed, records linked, the index),
+    ``on_wait`` who holds the build lock if another build does. ParseError for a bad document,
+    kb.store.BuildWriteError when the build cannot be written (disk full, read-only)."""
     say = progress or (lambda _: None)
     started = time.perf_counter()
     extra = [cr_profile(Path(cr))] if cr else []
@@ -44,7 +46,7 @@ def build(corpus_dir: Path, data_dir: Path, cr: Path | None = None,
     }
     reports = built.reports()
     say(f"indexing {len(built.records):,} records for search ...")
-    build_id = publish(data_dir, built.records, manifest, reports, write_index=write_index)
+    build_id = publish(data_dir, built.records, manifest, reports, write_index=write_index, on_wait=on_wait)
     done = time.perf_counter()
     say(f"published build {build_id} in {done - started:.1f}s")
     return Published(build_id, {**manifest, "build_id": build_id, "records": len(built.records)}, reports,

@@ -485,7 +485,9 @@ def run_http(data: Path, corpus: Path, clients: int = 4, seconds: float = 3.0, w
             result[name]["vs_health"] = round(result[name]["rps"] / result["health"]["rps"], 2)
         result["search_ratio"] = result["search"]["vs_health"]  # uncached /api/search over /api/health
         result["unique_queries"] = min(next(unique), len(queries))
-        result["rss_mb_per_worker"] = [round(_rss_kb(pid) / 1024, 1) for pid in _children(proc.pid)]
+        # kb serve (the front) -> gunicorn's arbiter -> its workers
+        workers_pids = [w for arbiter in _children(proc.pid) for w in _children(arbiter)]
+        result["rss_mb_per_worker"] = [round(_rss_kb(pid) / 1024, 1) for pid in workers_pids]
         return result
     finally:
         proc.terminate()

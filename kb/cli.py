@@ -40,12 +40,15 @@ def _fail(message: str, code: int = 1) -> int:
 def cmd_build(args: argparse.Namespace) -> int:
     from ingest.errors import ParseError
     from ingest.publish import build
+    from kb.store import BuildWriteError
 
     started = time.perf_counter()
     try:
-        result = build(args.corpus, args.data, cr=args.cr, progress=_progress)
+        result = build(args.corpus, args.data, cr=args.cr, progress=_progress, on_wait=_progress)
     except ParseError as exc:
         return _fail("build failed; the previous build (if any) is still current:\n" + str(exc))
+    except BuildWriteError as exc:
+        return _fail(f"kb build: {exc}")
     for report in result.reports.values():
         print(_report_summary(report))
     print(
@@ -140,8 +143,8 @@ def _open_kb(args: argparse.Namespace):
 
     try:
         return KnowledgeBase(args.data).current()
-    except StoreError as exc:
-        raise SystemExit(f"{exc}\nrun `kb build` first (or `kb serve`, which builds when needed)") from None
+    except StoreError as exc:  # one line: what is wrong, and what to do
+        raise SystemExit(f"{exc}; run `kb build` (or `kb serve`, which builds when needed)") from None
 
 
 def cmd_search(args: argparse.Namespace) -> int:
@@ -331,55 +334,17 @@ def _print_classes(result: dict) -> None:
 
 
 # -- serve -------------------------------------------------------------------
-def ensure_built(corpus: Path, data: Path, cr: Path | None) -> str | None:
-    """Build when the data directory has no usable build or an out-of-date one.
-
-    Returns why it built (None when the current build was fine).
-    """
-    from ingest.build import corpus_digest
-    from ingest.publish import build
-    from kb.store import Store, StoreError
-
-    want = corpus_digest(corpus, [cr] if cr else [])
-    try:
-        store = Store.open(data)
-        reason = None if store.manifest.get("corpus_digest") == want else "the corpus or the code changed"
-    except StoreError as exc:
-        reason = str(exc)
-    if reason:
-        print(f"building: {reason}", file=sys.stderr)
-        build(corpus, data, cr=cr, progress=_progress)
-    return reason
-
-
 def cmd_serve(args: argparse.Namespace) -> int:
-    from ingest.errors import ParseError
+    from kb.serve import prepare, serve
 
-    try:
-        ensure_built(args.corpus, args.data, args.cr)
-    except ParseError as exc:
-        return _fail("cannot serve: the build failed:\n" + str(exc))
-    os.environ["KB_DATA"] = str(Path(args.data).resolve())
-    os.environ.setdefault("KB_WARM", "1")  # each worker fills its per-record search tables in the background
     if args.debug:
         from web import create_app
 
+        prepare(args.corpus, args.data, args.cr)
+        os.environ["KB_DATA"] = str(Path(args.data).resolve())
         create_app().run(host=args.host, port=args.port, debug=True)
         return 0
-    workers = args.workers or os.cpu_count() or 2
-    argv = [
-        sys.executable, "-m", "gunicorn",
-        "--bind", f"{args.host}:{args.port}",
-        "--workers", str(workers),
-        "--worker-class", "gthread", "--threads", "4",
-        "--timeout", "30", "--graceful-timeout", "10",
-        "--access-logfile", "-" if args.access_log else "/dev/null",
-        "web:create_app()",
-    ]
-    print(f"serving {args.data} on http://{args.host}:{args.port} with {workers} workers", file=sys.stderr)
-    os.chdir(PROJECT_ROOT)
-    os.execv(sys.executable, argv)
-    return 0  # not reached
+    return serve(args, PROJECT_ROOT)
 
 
 def build_parser() -> argparse.ArgumentParser:

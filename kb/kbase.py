@@ -3,21 +3,30 @@
 Opened once per process and shared by every request. ``current()`` notices
 when ``kb build`` has published a newer build (the ``current`` symlink moved)
 and switches to it between requests; a request already holding the old
-build finishes on it, since old builds stay on disk for a while.
+build finishes on it, since old builds stay on disk for a while (and a build
+a server holds is never pruned, see ``kb.store.hold_build``).
+
+Opening a build checks all of it: the manifest, the records, and the index,
+opened and queried once. Whatever is wrong is one error, ``StoreError``. A
+server (``fallback=True``) whose ``current`` is damaged serves the newest
+intact build instead; a running server whose new build is damaged keeps the
+one it has.
 """
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import threading
 import time
-from dataclasses import dataclass
+import warnings
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from kb.search import Searcher
-from kb.store import Store, StoreError, current_build_dir
+from kb.store import Store, StoreError, builds_newest_first, current_build_dir, hold_build
 
-__all__ = ["KnowledgeBase", "Opened"]
+__all__ = ["KnowledgeBase", "Opened", "open_checked"]
 
 log = logging.getLogger(__name__)
 
@@ -26,6 +35,7 @@ log = logging.getLogger(__name__)
 class Opened:
     store: Store
     searcher: Searcher
+    held: int | None = field(default=None, repr=False)  # the fd whose shared lock keeps the build from pruning
 
     @property
     def resolver(self):
@@ -35,28 +45,85 @@ class Opened:
     def build_id(self) -> str:
         return self.store.build_id
 
+    def release(self) -> None:
+        if self.held is not None:
+            os.close(self.held)
+            self.held = None
+
+
+def open_checked(path: Path) -> Opened:
+    """Open one build and prove it answers: every failure becomes a StoreError naming the build."""
+    store = Store.open_build(path)
+    # Whoosh failing half-way through a damaged index leaves open files to the garbage collector:
+    # they are closed here, quietly, rather than warned about at some later request.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ResourceWarning)
+        searcher, failure = _open_searcher(path, store)
+        gc.collect()
+    if searcher is None:
+        raise StoreError(failure)
+    if os.environ.get("KB_WARM") == "1":  # kb serve: a record's first hit costs what later ones do
+        threading.Thread(target=searcher.warm, name="kb-warm", daemon=True).start()
+    return Opened(store, searcher, hold_build(path))
+
+
+def _open_searcher(path: Path, store: Store) -> tuple[Searcher | None, str]:
+    searcher = None
+    try:
+        # KB_SEARCH_CACHE=0 turns the per-build answer cache off (kb bench measures the work itself).
+        searcher = Searcher(store, cache_size=int(os.environ.get("KB_SEARCH_CACHE", "2048")))
+        count = searcher.ix.doc_count()
+        if count != len(store.records):
+            raise StoreError(f"{path}: corrupt index ({count} documents for {len(store.records)} records)")
+        searcher.searcher.search(_probe(), limit=1)  # read postings once, not only the table of contents
+        return searcher, ""
+    except Exception as exc:  # Whoosh reports a damaged segment in many ways
+        if searcher is not None:
+            searcher.close()
+        if isinstance(exc, StoreError):
+            return None, str(exc)
+        return None, f"{path}: corrupt index ({exc.__class__.__name__}: {str(exc)[:200]})"
+
+
+def _probe():
+    from whoosh import query as Q
+
+    return Q.Or([Q.Term("body", "rule"), Q.Term("title", "card"), Q.Term("exact", "the")])
+
 
 class KnowledgeBase:
     CHECK_EVERY = 1.0  # seconds between looks at the ``current`` symlink
 
-    def __init__(self, data_dir: Path):
+    def __init__(self, data_dir: Path, fallback: bool = False):
         self.data_dir = Path(data_dir)
         self._lock = threading.Lock()
-        self._opened = self._open(current_build_dir(self.data_dir))
+        self.fallback_reason: str | None = None  # why we serve a build other than ``current``
+        try:
+            self._opened = open_checked(current_build_dir(self.data_dir))
+        except StoreError as exc:
+            if not fallback:
+                raise
+            self._opened = self._newest_intact(exc)
         self._link = self._read_link()
         self._checked = time.monotonic()
 
-    def _read_link(self) -> str:
-        return os.readlink(self.data_dir / "current")
+    def _newest_intact(self, problem: StoreError) -> Opened:
+        for build in builds_newest_first(self.data_dir):
+            try:
+                opened = open_checked(build)
+            except StoreError as exc:
+                log.warning("skipping damaged build: %s", exc)
+                continue
+            self.fallback_reason = f"{problem}; serving the newest intact build, {opened.build_id}"
+            log.warning(self.fallback_reason)
+            return opened
+        raise StoreError(f"{problem}; and no intact build in {self.data_dir / 'builds'}")
 
-    @staticmethod
-    def _open(path: Path) -> Opened:
-        store = Store.open_build(path)
-        # KB_SEARCH_CACHE=0 turns the per-build answer cache off (kb bench measures the work itself).
-        searcher = Searcher(store, cache_size=int(os.environ.get("KB_SEARCH_CACHE", "2048")))
-        if os.environ.get("KB_WARM") == "1":  # kb serve: a record's first hit costs what later ones do
-            threading.Thread(target=searcher.warm, name="kb-warm", daemon=True).start()
-        return Opened(store, searcher)
+    def _read_link(self) -> str:
+        try:
+            return os.readlink(self.data_dir / "current")
+        except OSError:
+            return ""
 
     def current(self) -> Opened:
         now = time.monotonic()
@@ -65,13 +132,17 @@ class KnowledgeBase:
         with self._lock:
             if now - self._checked >= self.CHECK_EVERY:
                 self._checked = now
-                try:
-                    link = self._read_link()
-                    if link != self._link:
-                        self._opened = self._open(current_build_dir(self.data_dir))
+                link = self._read_link()
+                if link and link != self._link:
+                    try:
+                        opened = open_checked(current_build_dir(self.data_dir))
+                    except (OSError, StoreError) as exc:
+                        # Keep answering from the build we have; the link is looked at again next time.
+                        log.warning("cannot open the new build in %s (%s); still serving %s",
+                                    self.data_dir, exc, self._opened.build_id)
                         self._link = link
-                except (OSError, ValueError, StoreError) as exc:
-                    # Keep answering from the build we have; the next look tries again.
-                    log.warning("cannot open the new build in %s (%s); still serving %s",
-                                self.data_dir, exc, self._opened.build_id)
+                    else:
+                        old, self._opened, self._link = self._opened, opened, link
+                        self.fallback_reason = None
+                        old.release()
         return self._opened

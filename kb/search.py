@@ -28,16 +28,17 @@ import re
 import threading
 from collections import Counter
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 
 from whoosh import query as Q
 from whoosh.scoring import BM25F
 
 from kb import engine, rank
+from kb.cache import ByteLRU
 from kb.ids import fold, record_url
 from kb.index import analyzer, open_index, plain
 from kb.model import KINDS, Record
+from kb.querylimits import limit_query
 from kb.rank import Candidate, Ranker
 from kb.refs import parse_ref
 from kb.resolve import Resolver, edit_distance
@@ -53,6 +54,14 @@ MAX_LIMIT = 100
 MAX_OFFSET = 10_000
 MAX_TERMS = 24
 MAX_CORRECTIONS = 8  # unknown words looked up for "did you mean"
+
+
+ANSWER_CACHE_BYTES = 16 * 1024 * 1024
+
+
+def _answer_bytes(results: Results) -> int:
+    """About what a cached answer weighs: its query, its hits' strings and their objects."""
+    return 2 * len(results.query) + sum(600 + 2 * (len(h.snippet) + len(h.label) + len(h.id)) for h in results.hits) + 1500
 
 
 class QueryError(ValueError):
@@ -111,6 +120,7 @@ class _Query:
     words: Expansion  # the text in the documents' words
     named_doc: str | None = None  # a document the question names ("... in treachery")
     named_kind: str | None = None  # a kind of record it names ("... glossary", "rulings")
+    limited: str | None = None  # what kb.querylimits left out, said in the note
 
 
 @dataclass
@@ -209,7 +219,8 @@ class Searcher:
         self._positions: dict[int, Positions] = {}
         # A build never changes, so neither does an answer: a tournament hall asking for the same
         # rule after an announcement is answered from memory. (kb bench measures with it off.)
-        self._cached = lru_cache(maxsize=cache_size)(self._search) if cache_size else None
+        # Bounded by bytes, not entries: unique queries must not grow a worker without end (kb.cache).
+        self._cached = ByteLRU(ANSWER_CACHE_BYTES, _answer_bytes) if cache_size else None
 
     @staticmethod
     def _version(document: dict) -> str:
@@ -257,7 +268,9 @@ class Searcher:
         """Answer a query (see the module docstring); repeated queries come from a small cache."""
         if self._cached is None:
             return self._search(q, doc, kind, limit, offset)
-        return self._cached(q, doc, kind, limit, offset)
+        key = (q, doc, kind, limit, offset)
+        answer = self._cached.get(key)
+        return answer if answer is not None else self._cached.put(key, self._search(q, doc, kind, limit, offset))
 
     def _search(self, q: str, doc: str | None, kind: str | None, limit: int, offset: int) -> Results:
         query = self._parse(q, doc, kind, limit, offset)
@@ -281,7 +294,7 @@ class Searcher:
                 doc = value.lower()
             else:
                 kind = value.lower()
-        text = _FILTER.sub(" ", q).strip()
+        text, limited = limit_query(_FILTER.sub(" ", q).strip())  # bounded work per query (kb.querylimits)
         if doc and doc not in self.docs:
             raise QueryError(f"unknown document {doc!r}; known: {', '.join(sorted(self.docs))}")
         if kind and kind not in KINDS:
@@ -291,7 +304,8 @@ class Searcher:
         named = [rank.DOC_NAMES[w] for w in re.findall(r"\w+", fold(text).lower()) if w in rank.DOC_NAMES]
         named_doc = named[0] if named and named[0] in self.docs and not doc else None
         kinds = [rank.KIND_NAMES[w] for w in re.findall(r"\w+", text.lower()) if w in rank.KIND_NAMES]
-        return _Query(q, text, doc, kind, limit, offset, words, named_doc, kinds[0] if kinds and not kind else None)
+        return _Query(q, text, doc, kind, limit, offset, words, named_doc, kinds[0] if kinds and not kind else None,
+                      limited)
 
     # -- 2. lead: references, cards, titles ------------------------------------------------
     def _lead(self, query: _Query) -> _Lead:
@@ -547,6 +561,7 @@ class Searcher:
         elif query.words.used and not lead.complete:
             searched_for = query.words.text
             note = "; ".join(filter(None, [note, f"showing results for {query.words.note}"]))
+        note = "; ".join(filter(None, [note, query.limited]))
         return Results(query.raw, len(lead.records) + found.total, page, facets,
                        did_you_mean=found.suggestion if not lead.records else None, redirect=lead.redirect,
                        note=note or None, offset=query.offset, limit=query.limit, matched_by=lead.matched_by,

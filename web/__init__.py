@@ -37,6 +37,9 @@ def create_app(config: dict | None = None) -> Flask:
         KB_PUBLIC_URL=os.environ.get("KB_PUBLIC_URL") or None,
         KB_DISCORD_PUBLIC_KEY=os.environ.get("KB_DISCORD_PUBLIC_KEY", ""),  # on when set (web/discord.py)
         KB_DISCORD_MAX_AGE=float(os.environ.get("KB_DISCORD_MAX_AGE", "300")),
+        # Set by kb serve: today's corpus digest, and why the build served was not rebuilt.
+        KB_CORPUS_DIGEST=os.environ.get("KB_CORPUS_DIGEST") or None,
+        KB_NOT_REBUILT=os.environ.get("KB_NOT_REBUILT") or None,
         MAX_CONTENT_LENGTH=64 * 1024,  # linkify bodies; anything larger is a 413
         JSON_SORT_KEYS=False,
     )
@@ -48,7 +51,8 @@ def create_app(config: dict | None = None) -> Flask:
     assert isinstance(app.json, DefaultJSONProvider)  # Flask's own, which has these two settings
     app.json.sort_keys = False
     app.json.ensure_ascii = False
-    app.extensions["kb"] = KnowledgeBase(app.config["KB_DATA"])
+    # A server serves the newest intact build when ``current`` is damaged (kb.kbase).
+    app.extensions["kb"] = KnowledgeBase(app.config["KB_DATA"], fallback=True)
 
     from web import discord
     from web.api import api

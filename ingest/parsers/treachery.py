@@ -47,6 +47,22 @@ def detect(text: str) -> bool:
 
 
 @dataclass
+class _Cards:
+    """Where the card-notes reader is: the card and note being filled, what has been seen."""
+
+    names: dict
+    roles: set[str]
+    toc_end: int
+    seen: set[str] = field(default_factory=set)
+    card: "_Block | None" = None
+    note: "_Block | None" = None
+    group: str | None = None
+    blank_before: bool = False
+    rulings: dict[str, int] = field(default_factory=dict)  # card id -> notes so far
+    grouped: set[int] = field(default_factory=set)  # group-heading lines already given to a note
+
+
+@dataclass
 class _Block:
     """Lines gathered for one record before it is made."""
 
@@ -258,103 +274,121 @@ class _Parser:
             previous_blank = False
 
     # -- card notes ----------------------------------------------------------------------------
-    def cards(self, start: int, end: int) -> None:  # noqa: C901 -- issue10 is splitting it into named steps
+    # Each line of the card notes goes through these cases in order; the first that takes it wins.
+    # A case returns None when it took the line, else the line (possibly shortened) for the next.
+    _CARD_CASES = ("_card_toc", "_card_noise", "_card_role", "_card_heading", "_card_orphan",
+                   "_card_no_notes", "_card_group", "_card_note")
+
+    def cards(self, start: int, end: int) -> None:
         self.doc.drop(start, "document heading")
         names = {c.name: c for c in self.profile.cards}
-        roles = {(c.role or "").upper() + "S" for c in self.profile.cards}
-        seen: set[str] = set()
-        card = None
-        note = None
-        group = None
-        blank_before = False
-        toc_end = self._toc_end(start, end)
+        st = _Cards(names, {(c.role or "").upper() + "S" for c in self.profile.cards}, self._toc_end(start, end))
+        cases = [getattr(self, name) for name in self._CARD_CASES]
         for i in range(start + 1, end):
-            line = self.lines[i].strip()
-            if i <= toc_end and line and not (line in names and card is None):
-                self.doc.drop(i, "table of contents")
-                continue
-            if self.noise(i):
-                blank_before = True
-                continue
-            if line in roles:
-                self.doc.drop(i, "role heading")
-                blank_before = True
-                continue
-            name, rest = _heading(line, names, self.phrases["no_notes"])
-            if name:
-                if name in seen:
-                    self.problems.append(self.doc.problem(i, f"the notes of {name} once"))
-                seen.add(name)
-                card = self.open(f"{self.slug}/cards/{slugify(name)}", "card", i, title=name, role=names[name].role)
-                card.units.append(i)
-                note, group, blank_before = None, None, False
-                if not rest:
-                    continue
-                line = rest  # the PDF lost the line break after the name ("The Witch No extra rules information.")
-            if card is None:
-                self.problems.append(self.doc.problem(i, "an identity card name from the profile"))
-                continue
-            if line == self.phrases["no_notes"]:
-                card.fields["none"] = True
-                if i not in card.units:
-                    card.units.append(i)
-                continue
-            if line.startswith(self.phrases["group_heading"]):
-                group = re.sub(r"\s*-{3,}$", "", line)
-                card.fields.setdefault("groups", []).append(i)
-                note = None
-                continue
-            bullet = _BULLET.match(line) and not line.startswith(self.not_bullets)
-            text = line[2:] if bullet else line
-            line_no = self.doc.units[i].line
-            after_full_stop = note is not None and not blank_before and ends_sentence(note.lines[-1])
-            if after_full_stop and line_no in self.continued:
-                self.used_continued.add(line_no)
-            # A bullet starts a note; so does a line after a full stop and a blank (a note broken
-            # mid-sentence across a blank goes on: lines 359-363), or after a full stop with no blank
-            # between (lines 604-605) unless the profile's continued_notes names it (lines 546-547).
-            new = (
-                note is None
-                or bullet
-                or (blank_before and ends_sentence(note.lines[-1]))
-                or (after_full_stop and line_no not in self.continued)
-            )
-            if new and not bullet and _looks_like_heading(line):
+            line: str | None = self.lines[i].strip()
+            for case in cases:
+                line = case(st, i, line)
+                if line is None:
+                    break
+        self._check_cards(st, start)
+
+    def _card_toc(self, st: "_Cards", i: int, line: str) -> str | None:
+        if i <= st.toc_end and line and not (line in st.names and st.card is None):
+            self.doc.drop(i, "table of contents")
+            return None
+        return line
+
+    def _card_noise(self, st: "_Cards", i: int, line: str) -> str | None:
+        if self.noise(i):
+            st.blank_before = True
+            return None
+        return line
+
+    def _card_role(self, st: "_Cards", i: int, line: str) -> str | None:
+        if line in st.roles:
+            self.doc.drop(i, "role heading")
+            st.blank_before = True
+            return None
+        return line
+
+    def _card_heading(self, st: "_Cards", i: int, line: str) -> str | None:
+        name, rest = _heading(line, st.names, self.phrases["no_notes"])
+        if not name:
+            return line
+        if name in st.seen:
+            self.problems.append(self.doc.problem(i, f"the notes of {name} once"))
+        st.seen.add(name)
+        st.card = self.open(f"{self.slug}/cards/{slugify(name)}", "card", i, title=name, role=st.names[name].role)
+        st.card.units.append(i)
+        st.note, st.group, st.blank_before = None, None, False
+        # The PDF lost the line break after the name ("The Witch No extra rules information.").
+        return rest or None
+
+    def _card_orphan(self, st: "_Cards", i: int, line: str) -> str | None:
+        if st.card is None:
+            self.problems.append(self.doc.problem(i, "an identity card name from the profile"))
+            return None
+        return line
+
+    def _card_no_notes(self, st: "_Cards", i: int, line: str) -> str | None:
+        if line != self.phrases["no_notes"]:
+            return line
+        st.card.fields["none"] = True
+        if i not in st.card.units:
+            st.card.units.append(i)
+        return None
+
+    def _card_group(self, st: "_Cards", i: int, line: str) -> str | None:
+        if not line.startswith(self.phrases["group_heading"]):
+            return line
+        st.group = re.sub(r"\s*-{3,}$", "", line)
+        st.card.fields.setdefault("groups", []).append(i)
+        st.note = None
+        return None
+
+    def _card_note(self, st: "_Cards", i: int, line: str) -> None:
+        bullet = bool(_BULLET.match(line)) and not line.startswith(self.not_bullets)
+        if self._starts_note(st, i, bullet):
+            if not bullet and _looks_like_heading(line):
                 # A card heading the profile does not name ("The Newcomer"): not a note of the card above.
                 self.problems.append(self.doc.problem(i, "an identity card name from the profile"))
-                continue
-            if new:
-                n = sum(1 for b in self.blocks if b.kind == "ruling" and b.fields.get("parent") == card.id) + 1
-                note = self.open(f"{card.id}/{n}", "ruling", i, parent=card.id, group=group)
-                if (
-                    card.fields.get("groups")
-                    and card.fields["groups"][-1] not in note.units
-                    and _group_pending(card, note, self.blocks)
-                ):
-                    note.units.append(card.fields["groups"][-1])
-            assert note is not None  # a note opens above whenever there was none
-            self.add(note, i, text)
-            blank_before = False
+                return None
+            st.note = self._open_note(st, i)
+        self.add(st.note, i, line[2:] if bullet else line)
+        st.blank_before = False
+        return None
+
+    def _starts_note(self, st: "_Cards", i: int, bullet: bool) -> bool:
+        """A bullet starts a note; so does a line after a full stop and a blank (a note broken
+        mid-sentence across a blank goes on: lines 359-363), or after a full stop with no blank
+        between (lines 604-605) unless the profile's continued_notes names it (lines 546-547)."""
+        note = st.note
+        if note is None:
+            return True
+        full_stop = ends_sentence(note.lines[-1])
+        line_no = self.doc.units[i].line
+        if full_stop and not st.blank_before and line_no in self.continued:
+            self.used_continued.add(line_no)
+            return bullet
+        return bullet or full_stop
+
+    def _open_note(self, st: "_Cards", i: int) -> _Block:
+        card = st.card
+        n = st.rulings[card.id] = st.rulings.get(card.id, 0) + 1  # counted, not rescanned: linear
+        note = self.open(f"{card.id}/{n}", "ruling", i, parent=card.id, group=st.group)
+        groups = card.fields.get("groups")
+        if groups and groups[-1] not in st.grouped:  # the first ruling after a group heading owns it
+            st.grouped.add(groups[-1])
+            note.units.append(groups[-1])
+        return note
+
+    def _check_cards(self, st: "_Cards", start: int) -> None:
         for line_no in sorted(self.continued - self.used_continued):
             # a profile entry that no longer matches the document must not pass unnoticed
-            self.problems.append(
-                Problem(
-                    self.doc.file,
-                    line_no,
-                    "a note line after a full stop (profile continued_notes)",
-                    self.lines[line_no - 1].strip() if line_no <= len(self.lines) else "no such line",
-                )
-            )
-        missing = [n for n in names if n not in seen]
-        for name in missing:
-            self.problems.append(
-                Problem(
-                    self.doc.file,
-                    self.doc.units[start].line,
-                    f"the notes of {name} (named in the profile)",
-                    "no such card heading",
-                )
-            )
+            self.problems.append(Problem(self.doc.file, line_no, "a note line after a full stop (profile continued_notes)",
+                                         self.lines[line_no - 1].strip() if line_no <= len(self.lines) else "no such line"))
+        for name in (n for n in st.names if n not in st.seen):
+            self.problems.append(Problem(self.doc.file, self.doc.units[start].line, f"the notes of {name} (named in the profile)", "no such card heading"))
 
     def _toc_end(self, start: int, end: int) -> int:
         """The last line of the dotted table of contents (lines 322-351)."""
@@ -367,6 +401,10 @@ class _Parser:
     # -- records --------------------------------------------------------------------------------
     def records(self) -> list[Record]:
         out = []
+        rulings_of: dict[str, list[_Block]] = {}
+        for b in self.blocks:
+            if b.kind == "ruling":
+                rulings_of.setdefault(b.fields["parent"], []).append(b)
         for b in self.blocks:
             for i in b.units:
                 self.doc.label(i, b.id)
@@ -374,7 +412,7 @@ class _Parser:
             source = Source(self.doc.file, min(u.line for u in units), max(u.line for u in units))
             f = b.fields
             if b.kind == "card":
-                rulings = [x for x in self.blocks if x.kind == "ruling" and x.fields.get("parent") == b.id]
+                rulings = rulings_of.get(b.id, [])
                 text = self.phrases["no_notes"] if f.get("none") else "\n".join(_note_text(x) for x in rulings)
                 if f.get("none") and rulings:
                     self.problems.append(
@@ -465,12 +503,6 @@ def _heading(line: str, names: dict, no_notes: str) -> tuple[str | None, str]:
             if _BULLET.match(rest) or rest == no_notes:
                 return name, rest
     return None, ""
-
-
-def _group_pending(card: _Block, note: _Block, blocks: list[_Block]) -> bool:
-    """Is this the first ruling after the card's latest group heading?"""
-    heading = card.fields["groups"][-1]
-    return not any(b.kind == "ruling" and heading in b.units for b in blocks)
 
 
 def parse(text: str, profile: Profile) -> ParseResult:

@@ -1,0 +1,248 @@
+"""The front ``kb serve`` puts before gunicorn: whole requests in, whole responses out.
+
+gunicorn's threaded workers read a request in a worker thread, so eight
+connections that send one byte each held all eight threads and the service
+stopped answering. This front is one asyncio event loop: a connection costs
+a few kilobytes until its request is complete, and only a complete request
+(head within ``HEAD_TIMEOUT``, body within ``BODY_TIMEOUT``, sizes bounded)
+is forwarded to gunicorn over a unix socket; the whole answer is read back
+and written to the client at the client's pace, so a slow reader holds no
+worker either. A client that is too slow gets a 408 and is closed.
+
+Costly requests (search, linkify, autocomplete) pass through a fair gate:
+at most ``slots`` at a time in gunicorn, waiting clients served in turn by
+address, so one client's expensive queries cannot take every worker thread
+and cheap requests (``/api/health``, record pages) always find one free.
+"""
+from __future__ import annotations
+
+import asyncio
+import collections
+import json
+import logging
+from dataclasses import dataclass, field
+
+__all__ = ["Front", "Limits", "COSTLY_PATHS"]
+
+log = logging.getLogger(__name__)
+
+COSTLY_PATHS = ("/api/search", "/search", "/api/linkify", "/api/autocomplete")
+_HOP = {b"connection", b"keep-alive", b"proxy-connection", b"te", b"trailer", b"upgrade", b"x-forwarded-for"}
+
+
+@dataclass(frozen=True)
+class Limits:
+    head_timeout: float = 10.0  # seconds for the request line and headers, from their first byte
+    body_timeout: float = 10.0
+    idle_timeout: float = 15.0  # a keep-alive connection waiting for its next request
+    write_timeout: float = 30.0  # a client reading the answer
+    upstream_timeout: float = 60.0
+    gate_timeout: float = 20.0  # a costly request waiting for a slot
+    max_head: int = 16 * 1024
+    max_body: int = 1024 * 1024  # the app refuses more than 64 KB itself, with its own message
+    max_connections: int = 4096
+
+
+class _Reject(Exception):
+    def __init__(self, status: int, code: str, message: str):
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+_REASONS = {400: "Bad Request", 408: "Request Timeout", 411: "Length Required", 413: "Content Too Large",
+            414: "URI Too Long", 431: "Request Header Fields Too Large", 502: "Bad Gateway",
+            503: "Service Unavailable"}
+
+
+def _error(status: int, code: str, message: str) -> bytes:
+    body = json.dumps({"error": {"code": code, "message": message}}).encode()
+    return (f"HTTP/1.1 {status} {_REASONS.get(status, 'Error')}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n").encode() + body
+
+
+@dataclass
+class _Gate:
+    """At most ``slots`` costly requests at once; waiters served round-robin by client address."""
+
+    slots: int
+    busy: int = 0
+    waiting: "collections.OrderedDict[str, collections.deque]" = field(default_factory=collections.OrderedDict)
+
+    async def acquire(self, client: str, timeout: float) -> None:
+        if self.busy < self.slots and not self.waiting:
+            self.busy += 1
+            return
+        future = asyncio.get_running_loop().create_future()
+        self.waiting.setdefault(client, collections.deque()).append(future)
+        try:
+            await asyncio.wait_for(asyncio.shield(future), timeout)
+        except BaseException:
+            if future.done() and not future.cancelled():
+                self.release()  # granted just as we gave up: pass it on
+            else:
+                future.cancel()
+                queue = self.waiting.get(client)
+                if queue is not None and future in queue:
+                    queue.remove(future)
+                    if not queue:
+                        del self.waiting[client]
+            raise
+
+    def release(self) -> None:
+        while self.waiting:
+            client, queue = next(iter(self.waiting.items()))
+            future = queue.popleft()
+            del self.waiting[client]
+            if queue:
+                self.waiting[client] = queue  # to the back of the line: the next client goes first
+            if not future.done():
+                future.set_result(None)
+                return
+        self.busy -= 1
+
+
+class Front:
+    def __init__(self, upstream: str, slots: int, limits: Limits = Limits()):
+        self.upstream = upstream  # gunicorn's unix socket
+        self.limits = limits
+        self.gate = _Gate(slots)
+        self.connections = 0
+        self.served = 0
+
+    async def start(self, host: str, port: int) -> asyncio.AbstractServer:
+        return await asyncio.start_server(self._connection, host, port, limit=self.limits.max_head,
+                                          reuse_address=True, backlog=1024)
+
+    # -- one client connection ------------------------------------------------------------------
+    async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.connections += 1
+        peer = writer.get_extra_info("peername")
+        client = peer[0] if isinstance(peer, tuple) else "local"
+        try:
+            if self.connections > self.limits.max_connections:
+                await self._send(writer, _error(503, "busy", "too many connections; try again shortly"))
+                return
+            keep = True
+            first = True
+            while keep:
+                try:
+                    request = await self._read_request(reader, first)
+                except _Reject as r:
+                    await self._send(writer, _error(r.status, r.code, r.message))
+                    return
+                if request is None:
+                    return
+                first = False
+                method, target, head, body, keep = request
+                answer, keep_ok = await self._forward(client, method, target, head, body)
+                answer, keep = _with_connection(answer, keep and keep_ok)
+                await self._send(writer, answer)
+                self.served += 1
+        except (ConnectionError, asyncio.TimeoutError, asyncio.IncompleteReadError, OSError):
+            pass
+        finally:
+            self.connections -= 1
+            writer.close()
+
+    async def _send(self, writer: asyncio.StreamWriter, data: bytes) -> None:
+        writer.write(data)
+        await asyncio.wait_for(writer.drain(), self.limits.write_timeout)
+
+    async def _read_request(self, reader: asyncio.StreamReader, first: bool):
+        """(method, target, head bytes to forward, body, keep-alive) or None when the client left."""
+        lim = self.limits
+        try:
+            start = await asyncio.wait_for(reader.read(1), lim.head_timeout if first else lim.idle_timeout)
+        except asyncio.TimeoutError:
+            if first:
+                raise _Reject(408, "request_timeout", f"no request within {lim.head_timeout:g} s") from None
+            return None
+        if not start:
+            return None
+        try:
+            rest = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), lim.head_timeout)
+        except asyncio.TimeoutError:
+            raise _Reject(408, "request_timeout",
+                          f"the request line and headers must arrive within {lim.head_timeout:g} s") from None
+        except asyncio.LimitOverrunError:
+            raise _Reject(414, "uri_too_long",
+                          f"request line and headers over {lim.max_head} bytes (query too long?)") from None
+        except asyncio.IncompleteReadError:
+            return None
+        head = (start + rest).lstrip(b"\r\n")
+        lines = head[:-4].split(b"\r\n")
+        parts = lines[0].split(b" ")
+        if len(parts) != 3 or not parts[2].startswith(b"HTTP/1."):
+            raise _Reject(400, "bad_request", "malformed request line")
+        method, target, version = parts
+        headers = []
+        length = 0
+        keep = version == b"HTTP/1.1"
+        for line in lines[1:]:
+            name, sep, value = line.partition(b":")
+            if not sep or not name or name != name.strip():
+                raise _Reject(400, "bad_request", "malformed header line")
+            low, value = name.lower(), value.strip()
+            if low == b"content-length":
+                if not value.isdigit() or length:
+                    raise _Reject(400, "bad_request", "invalid Content-Length")
+                length = int(value)
+            elif low == b"transfer-encoding":
+                raise _Reject(411, "length_required", "send the body with a Content-Length (no chunked uploads)")
+            elif low == b"connection":
+                tokens = value.lower()
+                keep = b"close" not in tokens if version == b"HTTP/1.1" else b"keep-alive" in tokens
+            if low not in _HOP:
+                headers.append(line)
+        if length > lim.max_body:
+            raise _Reject(413, "request_entity_too_large", f"the body is over {lim.max_body} bytes")
+        body = b""
+        if length:
+            try:
+                body = await asyncio.wait_for(reader.readexactly(length), lim.body_timeout)
+            except asyncio.TimeoutError:
+                raise _Reject(408, "request_timeout", f"the body must arrive within {lim.body_timeout:g} s") from None
+        out = b"\r\n".join([lines[0], *headers, b"Connection: close", b"", b""])
+        return method, target, out, body, keep
+
+    # -- to gunicorn and back ---------------------------------------------------------------------
+    async def _forward(self, client: str, method: bytes, target: bytes, head: bytes, body: bytes) -> tuple[bytes, bool]:
+        path = target.split(b"?", 1)[0].decode("latin-1")
+        costly = path in COSTLY_PATHS
+        if costly:
+            try:
+                await self.gate.acquire(client, self.limits.gate_timeout)
+            except asyncio.TimeoutError:
+                return _error(503, "busy", "too many costly requests waiting; try again shortly"), False
+        try:
+            return await asyncio.wait_for(self._upstream(head, body), self.limits.upstream_timeout), True
+        except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError) as exc:
+            log.warning("upstream failed for %s: %r", path, exc)
+            return _error(502, "bad_gateway", "the application server did not answer; try again shortly"), False
+        finally:
+            if costly:
+                self.gate.release()
+
+    async def _upstream(self, head: bytes, body: bytes) -> bytes:
+        reader, writer = await asyncio.open_unix_connection(self.upstream, limit=1 << 20)
+        try:
+            writer.write(head + body)
+            await writer.drain()
+            return await reader.read(-1)  # gunicorn closes after the answer (Connection: close)
+        finally:
+            writer.close()
+
+
+def _with_connection(answer: bytes, keep: bool) -> tuple[bytes, bool]:
+    """The answer with our own Connection header; keep-alive only when its length is known."""
+    split = answer.find(b"\r\n\r\n")
+    if split < 0:
+        return _error(502, "bad_gateway", "the application server sent a broken answer"), False
+    lines = answer[:split].split(b"\r\n")
+    kept = [line for line in lines[1:] if line.split(b":", 1)[0].strip().lower() not in (b"connection", b"keep-alive")]
+    framed = any(line.lower().startswith((b"content-length:", b"transfer-encoding:")) for line in kept)
+    status = lines[0].split(b" ", 2)[1:2]
+    bodiless = status and (status[0] in (b"204", b"304") or status[0].startswith(b"1"))
+    keep = keep and (framed or bool(bodiless))
+    connection = b"Connection: keep-alive" if keep else b"Connection: close"
+    return b"\r\n".join([lines[0], *kept, connection]) + answer[split:], keep

@@ -1,0 +1,173 @@
+"""``kb serve``: choose the build to serve, start gunicorn behind the front, supervise both.
+
+Which build: the current one when it is intact and built from today's corpus;
+otherwise a rebuild; and when the rebuild is impossible (the corpus no
+longer builds, the data directory is read-only or full) the last good build,
+with a loud warning on stderr and ``"stale": true`` in ``/api/health``. A
+server only refuses to start when there is no intact build at all.
+
+How: gunicorn (threaded workers, one Whoosh searcher per thread) listens on a
+unix socket in a private temporary directory; the asyncio front
+(``kb.front``) listens on the public address and hands it only complete
+requests. Both stop together: SIGTERM or Ctrl-C stops the front and
+gunicorn; gunicorn exiting stops the front.
+"""
+from __future__ import annotations
+
+import asyncio
+import ctypes
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["Plan", "prepare", "serve", "THREADS"]
+
+THREADS = 8  # gunicorn threads per worker; the front lets at most THREADS - 1 costly requests in
+
+
+@dataclass
+class Plan:
+    build_id: str
+    digest: str  # what the corpus (and code) digest is today
+    stale: bool
+    why: str | None  # why the build served is not a fresh one, said loudly
+
+
+def _say(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def prepare(corpus: Path, data: Path, cr: Path | None, say=_say) -> Plan:
+    """Make sure there is something good to serve; raise SystemExit when there is nothing."""
+    from ingest.build import corpus_digest
+    from ingest.errors import ParseError
+    from ingest.publish import build
+    from kb.kbase import KnowledgeBase, open_checked
+    from kb.store import BuildWriteError, StoreError, current_build_dir
+
+    want = corpus_digest(corpus, [cr] if cr else [])
+    try:
+        opened = open_checked(current_build_dir(data))
+        fresh = opened.store.manifest.get("corpus_digest") == want
+        build_id = opened.build_id
+        opened.searcher.close()
+        opened.release()
+        if fresh:
+            return Plan(build_id, want, False, None)
+        reason = f"build {build_id} is out of date (the corpus or the code changed)"
+    except StoreError as exc:
+        reason = str(exc)
+    failure = None
+    if Path(data).exists() and not os.access(data, os.W_OK):
+        failure = f"the data directory {data} is read-only"
+    else:
+        say(f"building: {reason}")
+        try:
+            result = build(corpus, data, cr=cr, progress=lambda line: say(f"  {line}"), on_wait=say)
+            return Plan(result.build_id, want, False, None)
+        except ParseError as exc:
+            failure = "the corpus no longer builds:\n" + str(exc)
+        except BuildWriteError as exc:
+            failure = str(exc)
+    try:
+        kb = KnowledgeBase(data, fallback=True)
+    except StoreError as exc:
+        raise SystemExit(f"cannot serve: {reason}; not rebuilt because {failure}; {exc}") from None
+    served = kb.current()
+    why = f"NOT REBUILT: {failure}. Serving the last good build, {served.build_id} ({reason})."
+    bar = "!" * 78
+    say(f"{bar}\n{why}\n{bar}")
+    stale = served.store.manifest.get("corpus_digest") != want or kb.fallback_reason is not None
+    served.searcher.close()
+    served.release()
+    return Plan(served.build_id, want, stale, why)
+
+
+def _die_with_parent() -> None:  # pragma: no cover - runs in the child between fork and exec
+    """gunicorn gets SIGTERM if kb serve dies without cleaning up (Linux prctl PR_SET_PDEATHSIG)."""
+    try:
+        ctypes.CDLL(None).prctl(1, signal.SIGTERM)
+    except (OSError, AttributeError):
+        pass
+
+
+def serve(args, project_root: Path) -> int:
+    plan = prepare(args.corpus, args.data, args.cr)
+    workers = args.workers or os.cpu_count() or 2
+    rundir = Path(tempfile.mkdtemp(prefix="kb-serve-"))
+    sock = rundir / "gunicorn.sock"
+    env = {"KB_WARM": "1",  # each worker fills its per-record search tables in the background
+           **os.environ, "KB_DATA": str(Path(args.data).resolve()), "KB_CORPUS_DIGEST": plan.digest,
+           "KB_NOT_REBUILT": plan.why or ""}
+    argv = [
+        sys.executable, "-m", "gunicorn",
+        "--bind", f"unix:{sock}",
+        "--workers", str(workers),
+        "--worker-class", "gthread", "--threads", str(THREADS),
+        "--timeout", "30", "--graceful-timeout", "10",
+        "--limit-request-line", "0",  # the front bounds the head (16 KB); the app says "query too long"
+        "--access-logfile", "-" if args.access_log else "/dev/null",
+        "web:create_app()",
+    ]
+    gunicorn = subprocess.Popen(argv, cwd=project_root, env=env, preexec_fn=_die_with_parent)
+    try:
+        return asyncio.run(_run(gunicorn, sock, args.host, args.port, workers, args.data))
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        if gunicorn.poll() is None:
+            gunicorn.terminate()
+            try:
+                gunicorn.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                gunicorn.kill()
+        shutil.rmtree(rundir, ignore_errors=True)
+
+
+async def _run(gunicorn: subprocess.Popen, sock: Path, host: str, port: int, workers: int, data: Path) -> int:
+    from kb.front import Front
+
+    deadline = time.monotonic() + 120
+    while not _answers(sock):
+        if gunicorn.poll() is not None:
+            _say(f"gunicorn exited with {gunicorn.returncode} before it listened")
+            return 1
+        if time.monotonic() > deadline:
+            _say("gunicorn did not listen within 120 s")
+            return 1
+        await asyncio.sleep(0.05)
+    front = Front(str(sock), slots=THREADS - 1)
+    server = await front.start(host, port)
+    _say(f"serving {data} on http://{host}:{port} with {workers} workers")
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    while not stop.is_set() and gunicorn.poll() is None:
+        try:
+            await asyncio.wait_for(stop.wait(), 0.5)
+        except asyncio.TimeoutError:
+            pass
+    server.close()
+    if gunicorn.poll() is not None:
+        _say(f"gunicorn exited with {gunicorn.returncode}; stopping")
+        return gunicorn.returncode or 1
+    return 0
+
+
+def _answers(sock: Path) -> bool:
+    if not sock.exists():
+        return False
+    with socket.socket(socket.AF_UNIX) as s:
+        try:
+            s.connect(str(sock))
+            return True
+        except OSError:
+            return False

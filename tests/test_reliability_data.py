@@ -1,0 +1,297 @@
+"""Issue 10, items 4-6 and 9: builds that never delete what is served, damaged data directories,
+serving the last good build, and a full disk. In process where the property is the library's,
+with ``kb`` subprocesses where it is the command's."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import CORPUS, ROOT
+
+
+def run_kb(*args, **kw):
+    return subprocess.run([sys.executable, "-m", "kb.cli", *map(str, args)], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120, **kw)
+
+
+@pytest.fixture(scope="module")
+def built_records():
+    from ingest.build import build_corpus
+
+    built = build_corpus(CORPUS)
+    return built
+
+
+def _publish(data: Path, built, small: bool = True) -> str:
+    """Publish the built corpus (by default only Treachery's records: these tests publish often)."""
+    from kb.index import write_index
+    from kb.store import publish
+
+    records = [r for r in built.records if r.doc == "treachery"] if small else built.records
+    documents = [d for d in built.documents() if d["slug"] == "treachery"] if small else built.documents()
+    manifest = {"corpus_digest": "test", "documents": documents}
+    return publish(data, records, manifest, built.reports(), write_index=write_index)
+
+
+@pytest.fixture(scope="module")
+def two_builds(tmp_path_factory, built_records):
+    """A data directory with an older and a newer (current) intact build."""
+    data = tmp_path_factory.mktemp("two-builds") / "data"
+    older = _publish(data, built_records, small=False)
+    newer = _publish(data, built_records, small=False)
+    return data, older, newer
+
+
+@pytest.fixture()
+def damaged_copy(two_builds, tmp_path):
+    data, older, newer = two_builds
+    copy = tmp_path / "data"
+    shutil.copytree(data, copy, symlinks=True)
+    return copy, older, newer
+
+
+# -- 4. builds ----------------------------------------------------------------------------------
+def test_a_clock_that_steps_back_never_prunes_the_live_build(tmp_path, built_records):
+    from kb.store import KEEP_BUILDS, Store
+
+    data = tmp_path / "data"
+    for _ in range(KEEP_BUILDS):
+        _publish(data, built_records)
+    for build in (data / "builds").iterdir():  # these builds were made "in the future"
+        build.rename(build.with_name("2999" + build.name[4:]))
+    latest = sorted((data / "builds").iterdir())[-1].name
+    (data / "current").unlink()
+    os.symlink(Path("builds") / latest, data / "current")
+    live = _publish(data, built_records)  # today's name sorts before every other
+    assert Store.open(data).build_id == live
+    assert len(list((data / "builds").iterdir())) == KEEP_BUILDS
+
+
+def test_pruning_keeps_a_build_a_running_server_holds(tmp_path, built_records):
+    from kb.kbase import KnowledgeBase
+    from kb.store import KEEP_BUILDS
+
+    data = tmp_path / "data"
+    first = _publish(data, built_records)
+    held = KnowledgeBase(data).current()  # a server reading the first build
+    for _ in range(KEEP_BUILDS + 1):
+        _publish(data, built_records)
+    assert (data / "builds" / first).is_dir()
+    assert held.build_id == first and held.searcher.search("unveil").total
+    held.release()
+    _publish(data, built_records)
+    assert not (data / "builds" / first).exists()
+
+
+def test_a_second_build_waits_for_the_lock_and_says_who_holds_it(tmp_path, built_records):
+    from kb.store import build_lock
+
+    data = tmp_path / "data"
+    _publish(data, built_records)
+    with build_lock(data):
+        proc = subprocess.Popen([sys.executable, "-m", "kb.cli", "--data", str(data), "build"], cwd=ROOT,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        first_line = proc.stderr.readline()  # blocks until the second build reports the wait
+        assert "waiting for the build lock" in first_line and f"pid {os.getpid()}" in first_line
+        assert proc.poll() is None
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err
+
+
+def test_partial_builds_of_a_killed_build_are_cleaned(tmp_path, built_records):
+    data = tmp_path / "data"
+    _publish(data, built_records)
+    junk = data / "builds" / ".tmp-20260101T000000-dead00"
+    (junk / "index").mkdir(parents=True)
+    (junk / "records.json").write_text("[", encoding="utf-8")
+    os.symlink("builds/nothing", data / ".current-20260101T000000-dead00")
+    _publish(data, built_records)
+    assert not junk.exists() and not list(data.glob(".current-*"))
+
+
+# -- 5. damaged data directories --------------------------------------------------------------------
+def _segment(build: Path) -> Path:
+    return next((build / "index").glob("*.seg"))
+
+
+def _toc(build: Path) -> Path:
+    return next((build / "index").glob("*.toc"))
+
+
+def _manifest(build: Path, change) -> None:
+    path = build / "manifest.json"
+    path.write_text(json.dumps(change(json.loads(path.read_text()))), encoding="utf-8")
+
+
+def _current_is(kind: str):
+    def damage(build: Path) -> None:
+        data = build.parent.parent
+        (data / "current").unlink()
+        if kind == "dir":
+            shutil.copytree(build, data / "current")
+        elif kind == "file":
+            (data / "current").write_text("builds/x\n", encoding="utf-8")
+        else:
+            os.symlink("builds/20000101T000000-gone00", data / "current")
+    return damage
+
+
+DAMAGE = {
+    "segment deleted": lambda b: _segment(b).unlink(),
+    "segment truncated": lambda b: os.truncate(_segment(b), _segment(b).stat().st_size // 2),
+    "segment emptied": lambda b: os.truncate(_segment(b), 0),
+    "segment zero-filled": lambda b: _segment(b).write_bytes(b"\0" * _segment(b).stat().st_size),
+    "toc missing": lambda b: _toc(b).unlink(),
+    "toc garbage": lambda b: _toc(b).write_bytes(b"garbage" * 50),
+    "index removed": lambda b: shutil.rmtree(b / "index"),
+    "index a file": lambda b: (shutil.rmtree(b / "index"), (b / "index").write_text("x")),
+    "manifest []": lambda b: (b / "manifest.json").write_text("[]"),
+    "manifest null": lambda b: (b / "manifest.json").write_text("null"),
+    "manifest garbage": lambda b: (b / "manifest.json").write_text("{not json"),
+    "manifest missing": lambda b: (b / "manifest.json").unlink(),
+    "manifest without documents": lambda b: _manifest(b, lambda m: {k: v for k, v in m.items() if k != "documents"}),
+    "manifest without build_id": lambda b: _manifest(b, lambda m: {k: v for k, v in m.items() if k != "build_id"}),
+    "manifest documents null": lambda b: _manifest(b, lambda m: {**m, "documents": None}),
+    "records missing": lambda b: (b / "records.json").unlink(),
+    "records garbage": lambda b: (b / "records.json").write_text("{not json"),
+    "records []": lambda b: (b / "records.json").write_text("[]"),
+    "records zero-filled": lambda b: (b / "records.json").write_bytes(b"\0" * 1000),
+    "records of strings": lambda b: (b / "records.json").write_text('["a", "b"]'),
+    "reports missing": lambda b: (b / "reports.json").unlink(),
+    "current a directory": _current_is("dir"),
+    "current a file": _current_is("file"),
+    "current dangling": _current_is("dangling"),
+}
+
+
+@pytest.mark.parametrize("damage", DAMAGE)
+def test_a_damaged_build_is_one_error_and_a_server_falls_back(damaged_copy, damage):
+    from kb.kbase import KnowledgeBase
+    from kb.store import StoreError
+
+    data, older, newer = damaged_copy
+    DAMAGE[damage](data / "builds" / newer)
+    with pytest.raises(StoreError):
+        KnowledgeBase(data)
+    served = KnowledgeBase(data, fallback=True).current()  # what kb serve's workers do
+    newest_intact = newer if damage.startswith("current") else older
+    assert served.build_id == newest_intact and served.searcher.search("nut counters").total > 0
+    served.release()
+
+
+@pytest.mark.parametrize("damage", ["segment zero-filled", "toc garbage", "manifest null", "current a directory",
+                                    "records of strings"])
+def test_kb_search_says_what_is_wrong_in_one_line(damaged_copy, damage):
+    data, _, newer = damaged_copy
+    DAMAGE[damage](data / "builds" / newer)
+    out = run_kb("--data", data, "search", "unveil")
+    lines = out.stderr.strip().splitlines()
+    assert out.returncode != 0 and len(lines) == 1 and "Traceback" not in out.stderr, out.stderr
+    assert "corrupt" in lines[0] or "not a link" in lines[0] or "missing" in lines[0]
+
+
+@pytest.mark.parametrize("damage", ["segment truncated", "manifest []", "current a file", "index removed"])
+def test_kb_serve_rebuilds_a_damaged_data_directory(damaged_copy, damage):
+    from kb.kbase import KnowledgeBase
+    from kb.serve import prepare
+
+    data, older, newer = damaged_copy
+    DAMAGE[damage](data / "builds" / newer)
+    said: list[str] = []
+    plan = prepare(CORPUS, data, None, say=said.append)
+    assert not plan.stale and plan.build_id not in (older, newer) and said[0].startswith("building:")
+    assert KnowledgeBase(data).current().build_id == plan.build_id
+
+
+def test_a_running_server_keeps_its_build_when_the_new_one_is_damaged(damaged_copy):
+    from kb.kbase import KnowledgeBase
+
+    data, older, newer = damaged_copy
+    kb = KnowledgeBase(data)
+    kb.CHECK_EVERY = 0
+    assert kb.current().build_id == newer
+    broken = data / "builds" / "20991231T000000-broken"
+    shutil.copytree(data / "builds" / older, broken)
+    DAMAGE["segment zero-filled"](broken)
+    _manifest(broken, lambda m: {**m, "build_id": broken.name})
+    os.symlink(Path("builds") / broken.name, data / ".next")
+    os.replace(data / ".next", data / "current")
+    assert kb.current().build_id == newer and kb.current().searcher.search("unveil").total
+
+
+# -- 6. serving the last good build ---------------------------------------------------------
+def test_serve_prepares_the_last_good_build_when_the_corpus_no_longer_builds(tmp_path):
+    from kb.serve import prepare
+
+    corpus = tmp_path / "corpus"
+    shutil.copytree(CORPUS, corpus)
+    data = tmp_path / "data"
+    assert run_kb("--corpus", corpus, "--data", data, "build").returncode == 0
+    good = os.readlink(data / "current")
+    profile = corpus / "treachery.toml"
+    profile.write_text(profile.read_text(encoding="utf-8") + '\n[[cards]]\nname = "The Nobody"\nrole = "Traitor"\n',
+                       encoding="utf-8")
+    said: list[str] = []
+    plan = prepare(corpus, data, None, say=said.append)
+    assert plan.stale and plan.build_id == good.rsplit("/", 1)[-1]
+    assert "NOT REBUILT: the corpus no longer builds" in said[-1] and "The Nobody" in said[-1]
+    assert os.readlink(data / "current") == good
+
+
+# -- 9. a full disk ------------------------------------------------------------------------------------
+def _tmpfs(path: Path, size: str) -> bool:
+    path.mkdir()
+    if os.geteuid() != 0 or not shutil.which("mount"):
+        return False
+    return subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(path)],
+                          capture_output=True).returncode == 0
+
+
+def test_a_full_disk_during_a_build_is_one_line_and_keeps_the_previous_build(tmp_path):
+    data = tmp_path / "small"
+    if not _tmpfs(data, "32m"):
+        pytest.skip("needs root to mount a small tmpfs (a real full disk)")
+    try:
+        assert run_kb("--data", data, "build").returncode == 0
+        first = os.readlink(data / "current")
+        free = os.statvfs(data)
+        with open(data / "filler", "wb") as f:  # leave 512 KB: less than any build needs
+            f.truncate(0)
+            f.write(b"\0" * (free.f_bavail * free.f_frsize - 512 * 1024))
+        out = run_kb("--data", data, "build")
+        lines = out.stderr.strip().splitlines()
+        assert out.returncode == 1 and "Traceback" not in out.stderr, out.stderr
+        assert lines[-1].startswith("kb build: cannot write a build to") and "the disk is full" in lines[-1]
+        assert os.readlink(data / "current") == first and not list((data / "builds").glob(".tmp-*"))
+        assert run_kb("--data", data, "search", "unveil").returncode == 0
+        (data / "filler").unlink()
+    finally:
+        subprocess.run(["umount", str(data)], capture_output=True)
+
+
+def test_builds_interleaving_from_threads_leave_one_intact_current(tmp_path, built_records):
+    from kb.kbase import KnowledgeBase
+
+    data = tmp_path / "data"
+    errors: list[BaseException] = []
+
+    def one() -> None:
+        try:
+            _publish(data, built_records)
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=one) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=120)
+    assert not errors
+    assert KnowledgeBase(data).current().searcher.search("unveil").total
