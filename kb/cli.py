@@ -333,6 +333,20 @@ def _print_classes(result: dict) -> None:
               f"p99 {step['search']['p99_us']:8.0f} us ({step['p99_vs_fts5']}x fts5)")
 
 
+# -- soak --------------------------------------------------------------------
+def cmd_soak(args: argparse.Namespace) -> int:
+    from kb.soak import print_soak, run_soak
+
+    parts = tuple(args.only.split(",")) if args.only else ("slow", "hostile", "memory")
+    result = run_soak(args.corpus, design=args.design, slow=args.slow, seconds=args.seconds,
+                      requests=args.requests, workers=args.workers, parts=parts)
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        print_soak(result)
+    return 0
+
+
 # -- serve -------------------------------------------------------------------
 def cmd_serve(args: argparse.Namespace) -> int:
     from kb.serve import prepare, serve
@@ -403,6 +417,17 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("discord", help="the Discord slash commands (see the README's Discord section)")
     p.add_argument("what", choices=["commands"], help="commands: print their definitions as Discord's API takes them")
     p.set_defaults(func=cmd_discord)
+
+    p = sub.add_parser("soak", help="the server under slow clients, hostile queries and unique requests (kb.soak)")
+    p.add_argument("--design", choices=("front", "gthread", "gevent"), default="front",
+                   help="front: kb serve as shipped; gthread/gevent: gunicorn alone, to compare designs")
+    p.add_argument("--slow", type=int, default=256, help="slow connections held open")
+    p.add_argument("--seconds", type=float, default=30.0, help="seconds the slow connections are held")
+    p.add_argument("--requests", type=int, default=20_000, help="unique requests before memory is read")
+    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--only", default=None, help="comma-separated parts: slow,hostile,memory")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_soak)
 
     p = sub.add_parser("show", help="show the record a reference, id or card name means")
     p.add_argument("ref")

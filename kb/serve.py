@@ -32,6 +32,13 @@ __all__ = ["Plan", "prepare", "serve", "THREADS"]
 THREADS = 8  # gunicorn threads per worker; the front lets at most THREADS - 1 costly requests in
 
 
+def costly_slots(workers: int) -> int:
+    """Costly requests let into gunicorn at once. Fewer than a worker's threads, so every worker
+    keeps a thread for /api/health and pages; about two per worker, since each worker's searches
+    share one core (the GIL) and more at once only make every request wait longer."""
+    return max(1, min(THREADS - 1, 2 * workers))
+
+
 @dataclass
 class Plan:
     build_id: str
@@ -143,7 +150,7 @@ async def _run(gunicorn: subprocess.Popen, sock: Path, host: str, port: int, wor
             _say("gunicorn did not listen within 120 s")
             return 1
         await asyncio.sleep(0.05)
-    front = Front(str(sock), slots=THREADS - 1)
+    front = Front(str(sock), slots=costly_slots(workers))
     server = await front.start(host, port)
     _say(f"serving {data} on http://{host}:{port} with {workers} workers")
     stop = asyncio.Event()

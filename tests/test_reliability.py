@@ -114,3 +114,45 @@ def test_pages_vary_on_accept(client):
         assert "Accept" in client.get(path).headers.get("Vary", ""), path
     as_json = client.get("/no/such/record", headers={"Accept": "application/json"})
     assert as_json.status_code == 404 and json.loads(as_json.data)["error"]["code"] == "not_found"
+
+
+# -- 8. linear ingest, bounded input --------------------------------------------------------------
+def _parse_seconds(extra_notes: int) -> float:
+    import time
+
+    from ingest.parsers import get_parser
+    from ingest.profile import load_profile
+    from tests.conftest import CORPUS
+
+    profile = load_profile(CORPUS / "treachery.toml")
+    text = (CORPUS / "treachery.txt").read_text(encoding="utf-8")
+    text += "".join(f"\nExtra note number {k} about the card applies as written.\n" for k in range(extra_notes))
+    parse = get_parser(profile.parser)
+    best = float("inf")
+    for _ in range(2):
+        started = time.process_time()
+        result = parse(text, profile)
+        best = min(best, time.process_time() - started)
+    assert not result.problems and len(result.records) > extra_notes
+    return best
+
+
+def test_treachery_card_notes_parse_in_linear_time():
+    """Four times the notes, about four times the work (it was sixteen: every note rescanned every block)."""
+    ratio = _parse_seconds(6000) / _parse_seconds(1500)
+    assert ratio < 8, f"4x the notes cost {ratio:.1f}x the time"
+
+
+def test_a_document_over_the_size_limit_is_refused_with_its_size(tmp_path):
+    import subprocess
+
+    from ingest.encoding import MAX_DOCUMENT_BYTES
+    from tests.conftest import ROOT
+
+    big = tmp_path / "big.txt"
+    with open(big, "wb") as f:
+        f.truncate(MAX_DOCUMENT_BYTES + 1024 * 1024)  # sparse: costs no disk
+    out = subprocess.run([sys.executable, "-m", "kb.cli", "inspect", str(big)], cwd=ROOT, capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode == 1 and "Traceback" not in out.stderr
+    assert f"{big}:1: expected a document of at most 8 MB, found '9.0 MB'" in out.stderr

@@ -273,7 +273,7 @@ def test_a_full_disk_during_a_build_is_one_line_and_keeps_the_previous_build(tmp
         assert run_kb("--data", data, "search", "unveil").returncode == 0
         (data / "filler").unlink()
     finally:
-        subprocess.run(["umount", str(data)], capture_output=True)
+        subprocess.run(["umount", "-l", str(data)], capture_output=True)
 
 
 def test_builds_interleaving_from_threads_leave_one_intact_current(tmp_path, built_records):

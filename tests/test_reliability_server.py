@@ -1,0 +1,267 @@
+"""Issue 10 against a real ``kb serve`` over loopback sockets: concurrent rendering, slow clients,
+costly queries, long request lines, and serving the last good build. Every load is bounded in
+count and time; every wait is on a condition with a deadline."""
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+
+from tests.conftest import CORPUS, ROOT
+
+PUBLIC = "http://kb.test"
+
+
+def _port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Served:
+    """``kb serve`` in a subprocess, its stderr kept in a file for the test to read."""
+
+    def __init__(self, data: Path, tmp: Path, corpus: Path = CORPUS, workers: int = 2, env: dict | None = None):
+        self.port = _port()
+        self.data = data
+        self.log = tmp / f"serve-{self.port}.log"
+        self._err = open(self.log, "wb")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "kb.cli", "--corpus", str(corpus), "--data", str(data), "serve",
+             "--port", str(self.port), "--workers", str(workers)],
+            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=self._err, env={**os.environ, **(env or {})},
+        )
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline:
+            try:
+                if self.get("/api/health", timeout=1)[0] == 200:
+                    return
+            except OSError:
+                pass
+            if self.proc.poll() is not None:
+                break
+            time.sleep(0.1)
+        self.stop()
+        raise RuntimeError("kb serve did not answer: " + self.stderr())
+
+    def get(self, path: str, timeout: float = 10, headers: dict | None = None) -> tuple[int, bytes]:
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+        try:
+            conn.request("GET", path, headers=headers or {})
+            response = conn.getresponse()
+            return response.status, response.read()
+        finally:
+            conn.close()
+
+    def health(self) -> dict:
+        return json.loads(self.get("/api/health")[1])
+
+    def stderr(self) -> str:
+        return self.log.read_text(errors="replace")
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self._err.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("reliability")
+    served = Served(tmp / "data", tmp, env={"KB_PUBLIC_URL": PUBLIC})
+    yield served
+    served.stop()
+
+
+# -- 1. every record page, concurrently, from a cold cache --------------------------------------------
+def test_every_record_page_from_16_clients_matches_a_serial_render(server):
+    from kb.store import Store
+    from web import create_app
+
+    data = server.data
+    ids = sorted(Store.open(data).records)
+
+    def fetch(share: list[str]) -> list[tuple[str, int, bytes]]:
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+        out = []
+        try:
+            for rid in share:
+                conn.request("GET", "/" + quote(rid))
+                response = conn.getresponse()
+                out.append((rid, response.status, response.read()))
+        finally:
+            conn.close()
+        return out
+
+    with ThreadPoolExecutor(16) as pool:
+        served = [page for share in pool.map(fetch, [ids[k::16] for k in range(16)]) for page in share]
+    serial = create_app({"KB_DATA": str(data), "KB_PUBLIC_URL": PUBLIC, "TESTING": True}).test_client()
+    wrong = [rid for rid, status, body in served if status != 200 or body != serial.get("/" + quote(rid)).data]
+    assert not wrong, f"{len(wrong)} of {len(ids)} pages differ from a serial render: {wrong[:5]}"
+
+
+# -- 2. slow clients -------------------------------------------------------------------------------
+def test_slow_clients_do_not_stop_health_or_record_pages(server):
+    held = []
+    for _ in range(64):  # eight times gunicorn's worker threads
+        s = socket.create_connection(("127.0.0.1", server.port), timeout=5)
+        s.sendall(b"G")
+        held.append(s)
+    try:
+        for round_ in range(12):
+            for s in held:  # one more byte of a request line that never ends
+                s.sendall(b"E" if round_ == 0 else b"x")
+            assert server.get("/api/health", timeout=5)[0] == 200
+            status, body = server.get("/treachery/907.4b", timeout=5)
+            assert status == 200 and b"907.4b" in body
+    finally:
+        for s in held:
+            s.close()
+    assert server.get("/api/health", timeout=5)[0] == 200  # and after they leave
+
+
+def test_a_client_too_slow_to_send_its_head_is_told_and_closed(server):
+    from kb.front import Limits
+
+    with socket.create_connection(("127.0.0.1", server.port), timeout=Limits().head_timeout + 10) as s:
+        s.sendall(b"GET /api/health HTTP/1.1\r\n")
+        answer = s.recv(4096)  # waits for the front's head timeout, never for ever
+    assert answer.startswith(b"HTTP/1.1 408") and b'"request_timeout"' in answer
+
+
+# -- 3. costly queries ------------------------------------------------------------------------------
+def test_costly_queries_from_eight_clients_do_not_starve_health(server):
+    phrases = " ".join(f'"a the {w}"' for w in ["of", "to", "a", "and", "in", "is", "be", "that", "it", "for"] * 6)
+    stop = threading.Event()
+    statuses: list[int] = []
+
+    def attacker(k: int) -> None:
+        for i in range(12):
+            if stop.is_set():
+                return
+            status, _ = server.get("/api/search?q=" + quote(f"{phrases[:480]} z{k}x{i}"), timeout=30)
+            statuses.append(status)
+
+    threads = [threading.Thread(target=attacker, args=(k,)) for k in range(8)]
+    for t in threads:
+        t.start()
+    try:
+        for _ in range(10):
+            assert server.get("/api/health", timeout=5)[0] == 200
+            assert server.get("/treachery/907.4b", timeout=5)[0] == 200
+    finally:
+        stop.set()
+        for t in threads:
+            t.join(timeout=60)
+    assert statuses and set(statuses) == {200}
+    note = json.loads(server.get("/api/search?q=" + quote(phrases[:480]))[1])["note"]
+    assert note and note.startswith("query shortened")
+
+
+# -- 9. request lines longer than gunicorn's --------------------------------------------------------
+def test_a_5000_character_query_gets_our_message(server):
+    status, body = server.get("/api/search?q=" + "a" * 5000)
+    assert status == 400 and "query too long" in json.loads(body)["error"]["message"]
+    status, body = server.get("/search?q=" + "a" * 5000, headers={"Accept": "text/html"})
+    assert status == 400 and b"query too long" in body
+    status, body = server.get("/api/search?q=" + "a" * 40_000)
+    assert status == 414 and "query too long" in json.loads(body)["error"]["message"]
+
+
+def test_health_says_which_build_and_that_it_is_fresh(server):
+    health = server.health()
+    assert health["stale"] is False and health["built_from"] and health["build_id"]
+
+
+# -- 6. the last good build ---------------------------------------------------------------------------
+def test_serve_keeps_serving_when_the_corpus_no_longer_builds(tmp_path):
+    corpus = tmp_path / "corpus"
+    shutil.copytree(CORPUS, corpus)
+    data = tmp_path / "data"
+    built = subprocess.run([sys.executable, "-m", "kb.cli", "--corpus", str(corpus), "--data", str(data), "build"],
+                           cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert built.returncode == 0, built.stderr
+    good = os.readlink(data / "current").rsplit("/", 1)[-1]
+    profile = corpus / "treachery.toml"
+    profile.write_text(profile.read_text(encoding="utf-8") + '\n[[cards]]\nname = "The Nobody"\nrole = "Traitor"\n',
+                       encoding="utf-8")
+    served = Served(data, tmp_path, corpus=corpus, workers=1)
+    try:
+        health = served.health()
+        assert health["build_id"] == good and health["stale"] is True
+        assert "the corpus no longer builds" in health["stale_reason"]
+        assert "NOT REBUILT" in served.stderr() and "The Nobody" in served.stderr()
+        assert served.get("/treachery/907.4b")[0] == 200
+    finally:
+        served.stop()
+
+
+@pytest.fixture()
+def read_only(tmp_path):
+    """A built data directory seen through a read-only mount (or without write permission)."""
+    data = tmp_path / "data"
+    built = subprocess.run([sys.executable, "-m", "kb.cli", "--data", str(data), "build"], cwd=ROOT,
+                           capture_output=True, text=True, timeout=120)
+    assert built.returncode == 0, built.stderr
+    view = tmp_path / "ro"
+    view.mkdir()
+    if os.geteuid() == 0:
+        if subprocess.run(["mount", "--bind", "-o", "ro", str(data), str(view)], capture_output=True).returncode:
+            pytest.skip("cannot make a read-only bind mount here")
+        yield view
+        subprocess.run(["umount", "-l", str(view)], capture_output=True)
+    else:
+        view.rmdir()
+        shutil.copytree(data, view, symlinks=True)
+        for path in [view, *view.rglob("*")]:
+            if not path.is_symlink():
+                path.chmod(path.stat().st_mode & 0o555)
+        yield view
+
+
+def test_replicas_serve_a_read_only_data_directory_even_when_stale(read_only, tmp_path):
+    corpus = tmp_path / "corpus"
+    shutil.copytree(CORPUS, corpus)
+    (corpus / "uncommander.toml").write_text((corpus / "uncommander.toml").read_text(encoding="utf-8") + "\n# changed\n",
+                                              encoding="utf-8")
+    fresh = Served(read_only, tmp_path, workers=1)
+    stale = Served(read_only, tmp_path, corpus=corpus, workers=1)
+    try:
+        a, b = fresh.health(), stale.health()
+        assert a["build_id"] == b["build_id"] and a["stale"] is False
+        assert b["stale"] is True and "read-only" in b["stale_reason"]
+        assert stale.get("/api/records/treachery/907.4b")[0] == 200
+    finally:
+        fresh.stop()
+        stale.stop()
+
+
+def test_serve_starts_on_a_damaged_data_directory(tmp_path):
+    data = tmp_path / "data"
+    built = subprocess.run([sys.executable, "-m", "kb.cli", "--data", str(data), "build"], cwd=ROOT,
+                           capture_output=True, text=True, timeout=120)
+    assert built.returncode == 0
+    build = (data / "current").resolve()
+    segment = next((build / "index").glob("*.seg"))
+    segment.write_bytes(b"\0" * segment.stat().st_size)
+    served = Served(data, tmp_path, workers=1)
+    try:
+        assert served.health()["stale"] is False and served.health()["build_id"] != build.name
+        assert "corrupt index" in served.stderr()
+    finally:
+        served.stop()
