@@ -66,7 +66,7 @@ class _Gate:
 
     slots: int
     busy: int = 0
-    waiting: "collections.OrderedDict[str, collections.deque]" = field(default_factory=collections.OrderedDict)
+    waiting: collections.OrderedDict[str, collections.deque] = field(default_factory=collections.OrderedDict)
 
     async def acquire(self, client: str, timeout: float) -> None:
         if self.busy < self.slots and not self.waiting:
@@ -138,7 +138,7 @@ class Front:
                 answer, keep = _with_connection(answer, keep and keep_ok)
                 await self._send(writer, answer)
                 self.served += 1
-        except (ConnectionError, asyncio.TimeoutError, asyncio.IncompleteReadError, OSError):
+        except (TimeoutError, ConnectionError, asyncio.IncompleteReadError, OSError):
             pass
         finally:
             self.connections -= 1
@@ -153,7 +153,7 @@ class Front:
         lim = self.limits
         try:
             start = await asyncio.wait_for(reader.read(1), lim.head_timeout if first else lim.idle_timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             if first:
                 raise _Reject(408, "request_timeout", f"no request within {lim.head_timeout:g} s") from None
             return None
@@ -161,7 +161,7 @@ class Front:
             return None
         try:
             rest = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), lim.head_timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             raise _Reject(408, "request_timeout",
                           f"the request line and headers must arrive within {lim.head_timeout:g} s") from None
         except asyncio.LimitOverrunError:
@@ -169,40 +169,15 @@ class Front:
                           f"request line and headers over {lim.max_head} bytes (query too long?)") from None
         except asyncio.IncompleteReadError:
             return None
-        head = (start + rest).lstrip(b"\r\n")
-        lines = head[:-4].split(b"\r\n")
-        parts = lines[0].split(b" ")
-        if len(parts) != 3 or not parts[2].startswith(b"HTTP/1."):
-            raise _Reject(400, "bad_request", "malformed request line")
-        method, target, version = parts
-        headers = []
-        length = 0
-        keep = version == b"HTTP/1.1"
-        for line in lines[1:]:
-            name, sep, value = line.partition(b":")
-            if not sep or not name or name != name.strip():
-                raise _Reject(400, "bad_request", "malformed header line")
-            low, value = name.lower(), value.strip()
-            if low == b"content-length":
-                if not value.isdigit() or length:
-                    raise _Reject(400, "bad_request", "invalid Content-Length")
-                length = int(value)
-            elif low == b"transfer-encoding":
-                raise _Reject(411, "length_required", "send the body with a Content-Length (no chunked uploads)")
-            elif low == b"connection":
-                tokens = value.lower()
-                keep = b"close" not in tokens if version == b"HTTP/1.1" else b"keep-alive" in tokens
-            if low not in _HOP:
-                headers.append(line)
+        method, target, out, length, keep = _parse_head((start + rest).lstrip(b"\r\n"))
         if length > lim.max_body:
             raise _Reject(413, "request_entity_too_large", f"the body is over {lim.max_body} bytes")
         body = b""
         if length:
             try:
                 body = await asyncio.wait_for(reader.readexactly(length), lim.body_timeout)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 raise _Reject(408, "request_timeout", f"the body must arrive within {lim.body_timeout:g} s") from None
-        out = b"\r\n".join([lines[0], *headers, b"Connection: close", b"", b""])
         return method, target, out, body, keep
 
     # -- to gunicorn and back ---------------------------------------------------------------------
@@ -212,11 +187,11 @@ class Front:
         if costly:
             try:
                 await self.gate.acquire(client, self.limits.gate_timeout)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 return _error(503, "busy", "too many costly requests waiting; try again shortly"), False
         try:
             return await asyncio.wait_for(self._upstream(head, body), self.limits.upstream_timeout), True
-        except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError) as exc:
+        except (TimeoutError, OSError, asyncio.IncompleteReadError) as exc:
             log.warning("upstream failed for %s: %r", path, exc)
             return _error(502, "bad_gateway", "the application server did not answer; try again shortly"), False
         finally:
@@ -231,6 +206,35 @@ class Front:
             return await reader.read(-1)  # gunicorn closes after the answer (Connection: close)
         finally:
             writer.close()
+
+
+def _parse_head(head: bytes) -> tuple[bytes, bytes, bytes, int, bool]:
+    """(method, target, the head to forward, Content-Length, keep-alive) of a request head."""
+    lines = head[:-4].split(b"\r\n")
+    parts = lines[0].split(b" ")
+    if len(parts) != 3 or not parts[2].startswith(b"HTTP/1."):
+        raise _Reject(400, "bad_request", "malformed request line")
+    method, target, version = parts
+    headers = []
+    length = 0
+    keep = version == b"HTTP/1.1"
+    for line in lines[1:]:
+        name, sep, value = line.partition(b":")
+        if not sep or not name or name != name.strip():
+            raise _Reject(400, "bad_request", "malformed header line")
+        low, value = name.lower(), value.strip()
+        if low == b"content-length":
+            if not value.isdigit() or length:
+                raise _Reject(400, "bad_request", "invalid Content-Length")
+            length = int(value)
+        elif low == b"transfer-encoding":
+            raise _Reject(411, "length_required", "send the body with a Content-Length (no chunked uploads)")
+        elif low == b"connection":
+            tokens = value.lower()
+            keep = b"close" not in tokens if version == b"HTTP/1.1" else b"keep-alive" in tokens
+        if low not in _HOP:
+            headers.append(line)
+    return method, target, b"\r\n".join([lines[0], *headers, b"Connection: close", b"", b""]), length, keep
 
 
 def _with_connection(answer: bytes, keep: bool) -> tuple[bytes, bool]:

@@ -61,7 +61,8 @@ ANSWER_CACHE_BYTES = 16 * 1024 * 1024
 
 def _answer_bytes(results: Results) -> int:
     """About what a cached answer weighs: its query, its hits' strings and their objects."""
-    return 2 * len(results.query) + sum(600 + 2 * (len(h.snippet) + len(h.label) + len(h.id)) for h in results.hits) + 1500
+    hits = sum(600 + 2 * (len(h.snippet) + len(h.label) + len(h.id)) for h in results.hits)
+    return 2 * len(results.query) + hits + 1500
 
 
 class QueryError(ValueError):

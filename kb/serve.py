@@ -26,6 +26,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+import contextlib
 
 __all__ = ["Plan", "prepare", "serve", "THREADS"]
 
@@ -99,10 +100,8 @@ def prepare(corpus: Path, data: Path, cr: Path | None, say=_say) -> Plan:
 
 def _die_with_parent() -> None:  # pragma: no cover - runs in the child between fork and exec
     """gunicorn gets SIGTERM if kb serve dies without cleaning up (Linux prctl PR_SET_PDEATHSIG)."""
-    try:
+    with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL(None).prctl(1, signal.SIGTERM)
-    except (OSError, AttributeError):
-        pass
 
 
 def serve(args, project_root: Path) -> int:
@@ -158,10 +157,8 @@ async def _run(gunicorn: subprocess.Popen, sock: Path, host: str, port: int, wor
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
     while not stop.is_set() and gunicorn.poll() is None:
-        try:
+        with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stop.wait(), 0.5)
-        except asyncio.TimeoutError:
-            pass
     server.close()
     if gunicorn.poll() is not None:
         _say(f"gunicorn exited with {gunicorn.returncode}; stopping")

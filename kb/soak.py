@@ -33,6 +33,7 @@ import threading
 import time
 from pathlib import Path
 from urllib.parse import quote
+import contextlib
 
 __all__ = ["HOSTILE", "run_soak", "hostile_cpu"]
 
@@ -42,7 +43,8 @@ HOSTILE = {
     "61 repeated phrases": ' '.join(['"a a a"'] * 61),
     "61 distinct phrases": ' '.join(f'"a the {w}"' for w in _COMMON * 6),
     "one long phrase of common words": '"' + ' '.join(["the", "a", "of", "to"] * 60) + '"',
-    "96 common words": ' '.join(["the", "a", "of", "to", "card", "player", "rule", "game", "turn", "each", "that", "it"] * 8),
+    "96 common words": ' '.join(
+        ["the", "a", "of", "to", "card", "player", "rule", "game", "turn", "each", "that", "it"] * 8),
     "80 unknown words": ' '.join(f"zzxqa{i}" for i in range(80)),
     "80 typos": ' '.join(["playerz", "cardd", "rulle", "gamme", "turnn", "creaturre", "abilitty", "damagge"] * 10),
     "100 numbers": ' '.join(str(i) for i in range(100, 200)),
@@ -51,7 +53,8 @@ HOSTILE = {
     "accents": "é" * 490,
     "filters": "doc:treachery kind:rule " * 20,
     "quotes": '"' * 490,
-    "phrases and words": ' '.join(f'"{w} {w}" {w}x' for w in ["card", "rule", "player", "game", "turn", "the", "a", "of"] * 5),
+    "phrases and words": ' '.join(
+        f'"{w} {w}" {w}x' for w in ["card", "rule", "player", "game", "turn", "the", "a", "of"] * 5),
 }
 
 
@@ -71,10 +74,8 @@ def hostile_cpu(data: Path, repeat: int = 3) -> dict:
         worst = 0.0
         for i in range(repeat):
             started = time.thread_time()
-            try:
+            with contextlib.suppress(QueryError):
                 kb.searcher.search(_q(text, f" s{i}"))
-            except QueryError:
-                pass
             worst = max(worst, time.thread_time() - started)
         out[name] = round(worst * 1e3, 1)
     return out
@@ -146,10 +147,8 @@ def _rss_mb(pid: int) -> float:
 def _children(pid: int) -> list[int]:
     out = []
     for task in Path(f"/proc/{pid}/task").iterdir():
-        try:
+        with contextlib.suppress(OSError):
             out += [int(c) for c in (task / "children").read_text().split()]
-        except OSError:
-            pass
     return out
 
 

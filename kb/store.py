@@ -15,6 +15,7 @@ reading it until it notices the new ``current``.
 """
 from __future__ import annotations
 
+import contextlib
 import errno
 import fcntl
 import json
@@ -114,10 +115,8 @@ def hold_build(build: Path) -> int | None:
         fd = os.open(Path(build) / "manifest.json", os.O_RDONLY)
     except OSError:
         return None
-    try:
+    with contextlib.suppress(OSError):  # a filesystem without flock: pruning keeps KEEP_BUILDS only
         fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-    except OSError:
-        pass  # a filesystem without flock: pruning falls back to keeping KEEP_BUILDS
     return fd
 
 

@@ -98,8 +98,11 @@ def test_a_second_build_waits_for_the_lock_and_says_who_holds_it(tmp_path, built
     with build_lock(data):
         proc = subprocess.Popen([sys.executable, "-m", "kb.cli", "--data", str(data), "build"], cwd=ROOT,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        first_line = proc.stderr.readline()  # blocks until the second build reports the wait
-        assert "waiting for the build lock" in first_line and f"pid {os.getpid()}" in first_line
+        assert proc.stderr is not None
+        said: list[str] = []  # its progress, then who holds the lock
+        while not said or (said[-1] and "waiting for the build lock" not in said[-1] and len(said) < 200):
+            said.append(proc.stderr.readline())
+        assert "waiting for the build lock" in said[-1] and f"pid {os.getpid()}" in said[-1], said
         assert proc.poll() is None
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == 0, err
@@ -130,6 +133,11 @@ def _manifest(build: Path, change) -> None:
     path.write_text(json.dumps(change(json.loads(path.read_text()))), encoding="utf-8")
 
 
+def _index_a_file(build: Path) -> None:
+    shutil.rmtree(build / "index")
+    (build / "index").write_text("x", encoding="utf-8")
+
+
 def _current_is(kind: str):
     def damage(build: Path) -> None:
         data = build.parent.parent
@@ -151,7 +159,7 @@ DAMAGE = {
     "toc missing": lambda b: _toc(b).unlink(),
     "toc garbage": lambda b: _toc(b).write_bytes(b"garbage" * 50),
     "index removed": lambda b: shutil.rmtree(b / "index"),
-    "index a file": lambda b: (shutil.rmtree(b / "index"), (b / "index").write_text("x")),
+    "index a file": lambda b: _index_a_file(b),
     "manifest []": lambda b: (b / "manifest.json").write_text("[]"),
     "manifest null": lambda b: (b / "manifest.json").write_text("null"),
     "manifest garbage": lambda b: (b / "manifest.json").write_text("{not json"),

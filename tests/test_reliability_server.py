@@ -36,7 +36,7 @@ class Served:
         self.port = _port()
         self.data = data
         self.log = tmp / f"serve-{self.port}.log"
-        self._err = open(self.log, "wb")
+        self._err = open(self.log, "wb")  # noqa: SIM115 -- kb serve writes to it until stop()
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "kb.cli", "--corpus", str(corpus), "--data", str(data), "serve",
              "--port", str(self.port), "--workers", str(workers)],
@@ -237,8 +237,8 @@ def read_only(tmp_path):
 def test_replicas_serve_a_read_only_data_directory_even_when_stale(read_only, tmp_path):
     corpus = tmp_path / "corpus"
     shutil.copytree(CORPUS, corpus)
-    (corpus / "uncommander.toml").write_text((corpus / "uncommander.toml").read_text(encoding="utf-8") + "\n# changed\n",
-                                              encoding="utf-8")
+    profile = corpus / "uncommander.toml"
+    profile.write_text(profile.read_text(encoding="utf-8") + "\n# changed\n", encoding="utf-8")
     fresh = Served(read_only, tmp_path, workers=1)
     stale = Served(read_only, tmp_path, corpus=corpus, workers=1)
     try:

@@ -54,12 +54,18 @@ class _Cards:
     roles: set[str]
     toc_end: int
     seen: set[str] = field(default_factory=set)
-    card: "_Block | None" = None
-    note: "_Block | None" = None
+    card: _Block | None = None
+    note: _Block | None = None
     group: str | None = None
     blank_before: bool = False
     rulings: dict[str, int] = field(default_factory=dict)  # card id -> notes so far
     grouped: set[int] = field(default_factory=set)  # group-heading lines already given to a note
+
+    @property
+    def at(self) -> _Block:
+        """The card being read (every case after ``_card_orphan`` has one)."""
+        assert self.card is not None
+        return self.card
 
 
 @dataclass
@@ -292,26 +298,26 @@ class _Parser:
                     break
         self._check_cards(st, start)
 
-    def _card_toc(self, st: "_Cards", i: int, line: str) -> str | None:
+    def _card_toc(self, st: _Cards, i: int, line: str) -> str | None:
         if i <= st.toc_end and line and not (line in st.names and st.card is None):
             self.doc.drop(i, "table of contents")
             return None
         return line
 
-    def _card_noise(self, st: "_Cards", i: int, line: str) -> str | None:
+    def _card_noise(self, st: _Cards, i: int, line: str) -> str | None:
         if self.noise(i):
             st.blank_before = True
             return None
         return line
 
-    def _card_role(self, st: "_Cards", i: int, line: str) -> str | None:
+    def _card_role(self, st: _Cards, i: int, line: str) -> str | None:
         if line in st.roles:
             self.doc.drop(i, "role heading")
             st.blank_before = True
             return None
         return line
 
-    def _card_heading(self, st: "_Cards", i: int, line: str) -> str | None:
+    def _card_heading(self, st: _Cards, i: int, line: str) -> str | None:
         name, rest = _heading(line, st.names, self.phrases["no_notes"])
         if not name:
             return line
@@ -324,29 +330,29 @@ class _Parser:
         # The PDF lost the line break after the name ("The Witch No extra rules information.").
         return rest or None
 
-    def _card_orphan(self, st: "_Cards", i: int, line: str) -> str | None:
+    def _card_orphan(self, st: _Cards, i: int, line: str) -> str | None:
         if st.card is None:
             self.problems.append(self.doc.problem(i, "an identity card name from the profile"))
             return None
         return line
 
-    def _card_no_notes(self, st: "_Cards", i: int, line: str) -> str | None:
+    def _card_no_notes(self, st: _Cards, i: int, line: str) -> str | None:
         if line != self.phrases["no_notes"]:
             return line
-        st.card.fields["none"] = True
-        if i not in st.card.units:
-            st.card.units.append(i)
+        st.at.fields["none"] = True
+        if i not in st.at.units:
+            st.at.units.append(i)
         return None
 
-    def _card_group(self, st: "_Cards", i: int, line: str) -> str | None:
+    def _card_group(self, st: _Cards, i: int, line: str) -> str | None:
         if not line.startswith(self.phrases["group_heading"]):
             return line
         st.group = re.sub(r"\s*-{3,}$", "", line)
-        st.card.fields.setdefault("groups", []).append(i)
+        st.at.fields.setdefault("groups", []).append(i)
         st.note = None
         return None
 
-    def _card_note(self, st: "_Cards", i: int, line: str) -> None:
+    def _card_note(self, st: _Cards, i: int, line: str) -> None:
         bullet = bool(_BULLET.match(line)) and not line.startswith(self.not_bullets)
         if self._starts_note(st, i, bullet):
             if not bullet and _looks_like_heading(line):
@@ -354,11 +360,12 @@ class _Parser:
                 self.problems.append(self.doc.problem(i, "an identity card name from the profile"))
                 return None
             st.note = self._open_note(st, i)
+        assert st.note is not None  # opened above whenever there was none
         self.add(st.note, i, line[2:] if bullet else line)
         st.blank_before = False
         return None
 
-    def _starts_note(self, st: "_Cards", i: int, bullet: bool) -> bool:
+    def _starts_note(self, st: _Cards, i: int, bullet: bool) -> bool:
         """A bullet starts a note; so does a line after a full stop and a blank (a note broken
         mid-sentence across a blank goes on: lines 359-363), or after a full stop with no blank
         between (lines 604-605) unless the profile's continued_notes names it (lines 546-547)."""
@@ -372,8 +379,8 @@ class _Parser:
             return bullet
         return bullet or full_stop
 
-    def _open_note(self, st: "_Cards", i: int) -> _Block:
-        card = st.card
+    def _open_note(self, st: _Cards, i: int) -> _Block:
+        card = st.at
         n = st.rulings[card.id] = st.rulings.get(card.id, 0) + 1  # counted, not rescanned: linear
         note = self.open(f"{card.id}/{n}", "ruling", i, parent=card.id, group=st.group)
         groups = card.fields.get("groups")
@@ -382,13 +389,16 @@ class _Parser:
             note.units.append(groups[-1])
         return note
 
-    def _check_cards(self, st: "_Cards", start: int) -> None:
+    def _check_cards(self, st: _Cards, start: int) -> None:
         for line_no in sorted(self.continued - self.used_continued):
             # a profile entry that no longer matches the document must not pass unnoticed
-            self.problems.append(Problem(self.doc.file, line_no, "a note line after a full stop (profile continued_notes)",
-                                         self.lines[line_no - 1].strip() if line_no <= len(self.lines) else "no such line"))
+            found = self.lines[line_no - 1].strip() if line_no <= len(self.lines) else "no such line"
+            self.problems.append(
+                Problem(self.doc.file, line_no, "a note line after a full stop (profile continued_notes)", found))
+        heading_line = self.doc.units[start].line
         for name in (n for n in st.names if n not in st.seen):
-            self.problems.append(Problem(self.doc.file, self.doc.units[start].line, f"the notes of {name} (named in the profile)", "no such card heading"))
+            self.problems.append(Problem(self.doc.file, heading_line, f"the notes of {name} (named in the profile)",
+                                         "no such card heading"))
 
     def _toc_end(self, start: int, end: int) -> int:
         """The last line of the dotted table of contents (lines 322-351)."""
