@@ -12,6 +12,9 @@ from pathlib import Path
 
 from ingest.build import build_corpus, corpus_digest
 from ingest.cr import cr_profile
+from ingest.dating import date_citations
+from ingest.history import HISTORY_FILE, Lineages, write_history
+from ingest.releases import Release, load_releases, release_files
 from ingest.vocabulary import load_vocabulary
 from kb.index import write_index
 from kb.store import publish
@@ -27,27 +30,57 @@ class Published:
     seconds: dict
 
 
-def build(corpus_dir: Path, data_dir: Path, cr: Path | None = None,
-          progress: Callable[[str], None] | None = None, on_wait: Callable[[str], None] | None = None) -> Published:
+def build(corpus_dir: Path, data_dir: Path, cr: Path | None = None, cr_history: Path | None = None,
+          releases: list[Release] | None = None, progress: Callable[[str], None] | None = None,
+          on_wait: Callable[[str], None] | None = None) -> Published:
     """Build and publish; ``progress`` hears each step (documents parsed, records linked, the index),
     ``on_wait`` who holds the build lock if another build does. ParseError for a bad document,
-    kb.store.BuildWriteError when the build cannot be written (disk full, read-only)."""
+    kb.store.BuildWriteError when the build cannot be written (disk full, read-only).
+
+    With ``cr_history`` (a folder of official releases) its newest release is the current official rules
+    (``cr`` is then ignored) and the history is written beside the records. ``releases`` are that folder's
+    releases when the caller has parsed them already."""
     say = progress or (lambda _: None)
     started = time.perf_counter()
+    folder = Path(cr_history) if cr_history else None
+    if folder and releases is None:
+        say(f"reading every official release in {folder} ...")
+        releases = load_releases(folder)
+    if folder and releases:
+        cr = folder / releases[-1].file
     extra = [cr_profile(Path(cr))] if cr else []
     built = build_corpus(corpus_dir, extra, progress=say)
+    records = built.records
+    write_extra = None
+    history = None
+    if folder and releases:
+        say(f"matching rules across {len(releases)} official releases ...")
+        lineages = Lineages.build(releases)
+        records, citations, estimates = date_citations(records, lineages)
+        history = {"folder": str(folder.resolve()), "releases": len(releases),
+                   "first": releases[0].effective, "current": releases[-1].effective,
+                   "slips": sum(len(r.slips) for r in releases),
+                   "fallback": [r.file for r in releases if r.decoded["fallback"]]}
+
+        def write_extra(build_dir: Path) -> None:
+            write_history(build_dir / HISTORY_FILE, lineages, citations, estimates)
     ingested = time.perf_counter()
+    digest_paths = [Path(cr)] if cr else []
+    if folder:
+        digest_paths = release_files(folder)
     manifest = {
         "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        "corpus_digest": corpus_digest(corpus_dir, [Path(cr)] if cr else []),
+        "corpus_digest": corpus_digest(corpus_dir, digest_paths),
         "cr": str(Path(cr).resolve()) if cr else None,
+        "cr_history": history,
         "documents": built.documents(),
         "vocabulary": load_vocabulary(corpus_dir, built.records),
     }
     reports = built.reports()
-    say(f"indexing {len(built.records):,} records for search ...")
-    build_id = publish(data_dir, built.records, manifest, reports, write_index=write_index, on_wait=on_wait)
+    say(f"indexing {len(records):,} records for search ...")
+    build_id = publish(data_dir, records, manifest, reports, write_index=write_index, write_extra=write_extra,
+                       on_wait=on_wait)
     done = time.perf_counter()
     say(f"published build {build_id} in {done - started:.1f}s")
-    return Published(build_id, {**manifest, "build_id": build_id, "records": len(built.records)}, reports,
+    return Published(build_id, {**manifest, "build_id": build_id, "records": len(records)}, reports,
                      {"ingest": ingested - started, "publish": done - ingested})

@@ -44,13 +44,19 @@ def cmd_build(args: argparse.Namespace) -> int:
 
     started = time.perf_counter()
     try:
-        result = build(args.corpus, args.data, cr=args.cr, progress=_progress, on_wait=_progress)
+        result = build(args.corpus, args.data, cr=args.cr, cr_history=args.cr_history, progress=_progress,
+                       on_wait=_progress)
     except ParseError as exc:
         return _fail("build failed; the previous build (if any) is still current:\n" + str(exc))
     except BuildWriteError as exc:
         return _fail(f"kb build: {exc}")
     for report in result.reports.values():
         print(_report_summary(report))
+    history = result.manifest.get("cr_history")
+    if history:
+        print(f"official rules history: {history['releases']} releases {history['first']} to {history['current']} "
+              f"(current), 0 unaccounted lines, {history['slips']} slips of the publisher kept and reported, "
+              f"{len(history['fallback'])} decoded as Windows-1252 (the fallback)")
     print(
         f"built {result.manifest['records']} records as {result.build_id} in {time.perf_counter() - started:.2f}s "
         f"(ingest {result.seconds['ingest']:.2f}s, index and publish {result.seconds['publish']:.2f}s) -> {args.data}"
@@ -254,6 +260,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
         if not args.no_http:
             result["http"] = run_http(Path(tmp), args.corpus, clients=args.clients, seconds=args.seconds,
                                       cache=args.search_cache, cr=args.cr)
+    if args.cr_history:
+        from kb.bench_history import run_history
+
+        result["history"] = run_history(args.corpus, args.cr_history, repeat=args.repeat)
     result["bench_seconds"] = round(time.perf_counter() - started, 1)
     if args.json:
         print(json.dumps(result, indent=2))
@@ -296,7 +306,44 @@ def cmd_bench(args: argparse.Namespace) -> int:
             )
         print(f"  search_ratio {http['search_ratio']} ({'repeated' if http['search_cache'] else 'unique'} queries; "
               f"target >= 0.5 uncached)")
+    if "history" in result:
+        _print_history_bench(result["history"])
     print(f"(bench took {result['bench_seconds']} s)")
+    return 0
+
+
+def _print_history_bench(h: dict) -> None:
+    print(f"official rules history ({h['releases']} releases): kb build {h['build_s']} s wall, "
+          f"{h['build_cpu_s']} s CPU; data {h['data_mb']} MB (history.sqlite {h['history_mb']} MB; "
+          f"newest release alone {h['floor_data_mb']} MB)")
+    for name in ("open", "search"):
+        f, w = h[f"{name}_floor"], h[f"{name}_history"]
+        print(f"  {name:7} newest only p50 {f['p50_us']:9.1f} us p99 {f['p99_us']:9.1f} us | with history "
+              f"p50 {w['p50_us']:9.1f} us p99 {w['p99_us']:9.1f} us ({h[f'{name}_vs_floor']}x)")
+    for name in ("rule_at", "lineage", "diff_last_two"):
+        print(f"  {name:14} p50 {h[name]['p50_us']:9.1f} us  p99 {h[name]['p99_us']:9.1f} us  (n={h[name]['n']})")
+
+
+# -- cr update ---------------------------------------------------------------
+def cmd_cr_update(args: argparse.Namespace) -> int:
+    from ingest.errors import ParseError
+    from ingest.publish import build
+    from kb.cr_update import RULES_PAGE, UpdateError, update
+
+    if args.cr_history is None:
+        return _fail("kb cr update: name the history folder with --cr-history DIR or $KB_CR_HISTORY", 2)
+
+    def rebuild() -> str:
+        return build(args.corpus, args.data, cr_history=args.cr_history).build_id
+
+    try:
+        result = update(args.cr_history, rebuild, page_url=args.source or RULES_PAGE)
+    except (UpdateError, ParseError) as exc:
+        return _fail(f"kb cr update: nothing changed: {exc}")
+    if result.status == "already current":
+        print(f"already current: {result.file} is in {args.cr_history}")
+    else:
+        print(f"added {result.file} (effective {result.effective}) to {args.cr_history}; built {result.build_id}")
     return 0
 
 
@@ -354,7 +401,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.debug:
         from web import create_app
 
-        prepare(args.corpus, args.data, args.cr)
+        prepare(args.corpus, args.data, args.cr, cr_history=args.cr_history)
         os.environ["KB_DATA"] = str(Path(args.data).resolve())
         create_app().run(host=args.host, port=args.port, debug=True)
         return 0
@@ -373,6 +420,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--cr", type=Path, default=None, help="also load the official Comprehensive Rules from this file ($KB_CR)"
     )
+    p.add_argument("--cr-history", type=Path, default=None,
+                   help="load every official release in this folder; the newest is current ($KB_CR_HISTORY)")
     p.set_defaults(func=cmd_build)
 
     p = sub.add_parser("inspect", help="parse one document and report every line")
@@ -389,6 +438,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--workers", type=int, default=None, help="worker processes (default: one per core)")
     p.add_argument("--cr", type=Path, default=None, help="also load the official Comprehensive Rules ($KB_CR)")
+    p.add_argument("--cr-history", type=Path, default=None,
+                   help="load every official release in this folder; the newest is current ($KB_CR_HISTORY)")
     p.add_argument("--debug", action="store_true", help="Flask's debug server with its reloader (development only)")
     p.add_argument("--access-log", action="store_true", help="log every request to stdout")
     p.set_defaults(func=cmd_serve)
@@ -411,6 +462,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seconds", type=float, default=3.0, help="seconds of load per HTTP endpoint")
     p.add_argument("--no-http", action="store_true", help="skip the measurements under kb serve")
     p.add_argument("--search-cache", action="store_true", help="keep the search answer cache on under kb serve")
+    p.add_argument("--cr-history", type=Path, default=None,
+                   help="also measure the build, data size and current search with every release in this folder")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_bench)
 
@@ -428,6 +481,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--only", default=None, help="comma-separated parts: slow,hostile,memory")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_soak)
+    p = sub.add_parser("cr", help="the official Comprehensive Rules: kb cr update")
+    cr_sub = p.add_subparsers(dest="cr_command", required=True)
+    u = cr_sub.add_parser("update", help="download the newest official release if it is new, add it, rebuild")
+    u.add_argument("--from", dest="source", default=None, metavar="URL",
+                   help="the rules page to read (default: https://magic.wizards.com/en/rules)")
+    u.add_argument("--cr-history", type=Path, default=None, help="the history folder ($KB_CR_HISTORY)")
+    u.set_defaults(func=cmd_cr_update)
 
     p = sub.add_parser("show", help="show the record a reference, id or card name means")
     p.add_argument("ref")
@@ -451,6 +511,8 @@ def _main(argv: list[str] | None = None) -> int:
     args.corpus = args.corpus or default_corpus()
     if getattr(args, "cr", None) is None and "cr" in vars(args) and os.environ.get("KB_CR"):
         args.cr = Path(os.environ["KB_CR"])
+    if getattr(args, "cr_history", None) is None and "cr_history" in vars(args) and os.environ.get("KB_CR_HISTORY"):
+        args.cr_history = Path(os.environ["KB_CR_HISTORY"])
     return args.func(args)
 
 

@@ -21,8 +21,10 @@ import threading
 import time
 import warnings
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
+from kb.history import History
 from kb.search import Searcher
 from kb.store import Store, StoreError, builds_newest_first, current_build_dir, hold_build
 
@@ -44,6 +46,11 @@ class Opened:
     @property
     def build_id(self) -> str:
         return self.store.build_id
+
+    @cached_property
+    def history(self) -> History | None:
+        """The official rules' history of this build, opened on first use (None without one)."""
+        return History.open_in(self.store.path)
 
     def release(self) -> None:
         if self.held is not None:

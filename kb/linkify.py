@@ -15,6 +15,7 @@ import re
 from urllib.parse import quote
 
 from kb.cardnames import find_card, split_set_code
+from kb.history import dated_matches
 from kb.ids import record_url
 from kb.refs import find_refs
 
@@ -33,6 +34,11 @@ def _official_url(kb, number: str) -> str | None:
 
 def _ref_link(kb, written: str, start: int, end: int, match: str, label: str) -> dict | None:
     res = kb.resolver.resolve(written)
+    if res.query is not None and res.query.date:  # "716.2@2016-07-22": the rule as it stood that day
+        dated, _ = dated_matches(kb.history, res.query)
+        if len(dated) == 1:
+            return {"match": match, "label": label, "id": None, "path": dated[0]["url"], "start": start, "end": end}
+        return None
     if res.matches:
         one = len(res.matches) == 1
         return {"match": match, "label": label, "id": res.matches[0].id if one else None,

@@ -95,6 +95,10 @@ _OFFICIAL_SUFFIX = re.compile(
     re.IGNORECASE,
 )
 
+# A date after a reference asks for the official rules as of that day: "716.2@2016-07-22",
+# "CR 702.19c (2025-02-07)" (the closing bracket may have been stripped with a query's wrapping).
+_DATED = re.compile(r"(?:@|\s*\(\s*)(?P<date>\d{4}-\d{2}-\d{2})(?:\s*\))?(?![\w-])")
+
 MAX_EXPANSION = 30  # a range longer than this is not a citation anyone means
 
 
@@ -110,6 +114,7 @@ class RefQuery:
     section: str | None = None  # an UnCommander section title, as the caller spelled it
     item: tuple[str, ...] = ()  # ("d", "iii") in that section
     invalid_letter: bool = False  # a sub-rule letter l or o, which no rule uses
+    date: str | None = None  # "716.2@2016-07-22", "CR 702.19c (2025-02-07)": the official rules as of that day
 
 
 @dataclass(frozen=True)
@@ -236,7 +241,8 @@ def _doc_slug(written: str | None, doc_names: Mapping[str, str]) -> str | None:
     return doc_names.get(key) or doc_names.get(key.replace(" ", ""))
 
 
-def _query(m: re.Match, written: str, numbers: list[str], official: bool, doc_names: Mapping[str, str]) -> RefQuery:
+def _query(m: re.Match, written: str, numbers: list[str], official: bool, doc_names: Mapping[str, str],
+           date: str | None = None) -> RefQuery:
     kw = (m.group("kw") or "").lower()
     return RefQuery(
         written=written,
@@ -245,6 +251,7 @@ def _query(m: re.Match, written: str, numbers: list[str], official: bool, doc_na
         prefer="cr" if kw == "cr" and not official else None,
         doc=_doc_slug(m.group("doc"), doc_names),
         invalid_letter=any(_invalid(n) for n in numbers),
+        date=date,
     )
 
 
@@ -270,10 +277,14 @@ def _match_at(text: str, m: re.Match, bare: bool, doc_names: Mapping[str, str]) 
     if suffix:
         official = True
         end = suffix.end()
+    dated = _DATED.match(text, end)
+    date = dated.group("date") if dated else None
+    if dated:
+        end = dated.end()
     starts = [m.start()] + [s for s, _ in segments[1:]]
     ends = [_trim_end(text, s, e) for s, e in pairwise(starts)] + [end]
     return [
-        RefMatch(s, e, text[s:e], _query(m, text[s:e], numbers, official, doc_names))
+        RefMatch(s, e, text[s:e], _query(m, text[s:e], numbers, official, doc_names, date))
         for s, e, (_, numbers) in zip(starts, ends, segments, strict=True)
     ]
 
@@ -335,7 +346,7 @@ def parse_ref(text: str, sections: tuple[str, ...] | list[str] = (), bare_number
         matches = _match_at(body, m, bare_numbers, names)
         if matches and matches[-1].end == len(body):
             numbers = [n for r in matches for n in r.query.numbers]
-            return _query(m, body, numbers, matches[0].query.official, names)
+            return _query(m, body, numbers, matches[0].query.official, names, matches[0].query.date)
     if sections:
         # "Token Cards (j)": the closing bracket belongs to the reference.
         for candidate in (text.strip().rstrip(".,;:!?"), body):

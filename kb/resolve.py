@@ -123,6 +123,10 @@ class Resolver:
             return Resolution(text, note=f"{text.strip()[:80]!r} is not a rule reference")
         if query.section:
             return self._section(text, query)
+        if query.date:
+            # "716.2@2016-07-22": the official rules as of a day, which only the history answers
+            # (kb.history.dated_matches); today's 716.2 is another rule.
+            return Resolution(text, query=query)
         docs = self._docs(query, context_doc)
         matches: list[Record] = []
         notes: list[str] = []

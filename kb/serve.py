@@ -52,15 +52,21 @@ def _say(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
-def prepare(corpus: Path, data: Path, cr: Path | None, say=_say) -> Plan:
-    """Make sure there is something good to serve; raise SystemExit when there is nothing."""
+def prepare(corpus: Path, data: Path, cr: Path | None, say=_say, cr_history: Path | None = None) -> Plan:
+    """Make sure there is something good to serve; raise SystemExit when there is nothing.
+
+    With ``cr_history`` the digest covers every release in that folder, so adding one rebuilds."""
     from ingest.build import corpus_digest
     from ingest.errors import ParseError
     from ingest.publish import build
     from kb.kbase import KnowledgeBase, open_checked
+    from ingest.releases import release_files
     from kb.store import BuildWriteError, StoreError, current_build_dir
 
-    want = corpus_digest(corpus, [cr] if cr else [])
+    paths = [cr] if cr else []
+    if cr_history:
+        paths = release_files(Path(cr_history)) if Path(cr_history).is_dir() else []
+    want = corpus_digest(corpus, paths)
     try:
         opened = open_checked(current_build_dir(data))
         fresh = opened.store.manifest.get("corpus_digest") == want
@@ -78,7 +84,8 @@ def prepare(corpus: Path, data: Path, cr: Path | None, say=_say) -> Plan:
     else:
         say(f"building: {reason}")
         try:
-            result = build(corpus, data, cr=cr, progress=lambda line: say(f"  {line}"), on_wait=say)
+            result = build(corpus, data, cr=cr, cr_history=cr_history, progress=lambda line: say(f"  {line}"),
+                           on_wait=say)
             return Plan(result.build_id, want, False, None)
         except ParseError as exc:
             failure = "the corpus no longer builds:\n" + str(exc)
@@ -105,7 +112,7 @@ def _die_with_parent() -> None:  # pragma: no cover - runs in the child between 
 
 
 def serve(args, project_root: Path) -> int:
-    plan = prepare(args.corpus, args.data, args.cr)
+    plan = prepare(args.corpus, args.data, args.cr, cr_history=args.cr_history)
     workers = args.workers or os.cpu_count() or 2
     rundir = Path(tempfile.mkdtemp(prefix="kb-serve-"))
     sock = rundir / "gunicorn.sock"

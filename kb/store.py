@@ -140,17 +140,20 @@ def publish(
     manifest: dict[str, Any],
     reports: dict[str, Any],
     write_index: Callable[[Path, list[Record]], None] | None = None,
+    write_extra: Callable[[Path], None] | None = None,
     on_wait: Callable[[str], None] | None = None,
 ) -> str:
     """Write a complete build and make it current; return its build id.
 
+    ``write_extra(build_dir)`` writes further files into the build before its
+    manifest (the official rules' history, ``history.sqlite``).
     Raises BuildWriteError (one line) when the disk is full or the directory cannot be written.
     """
     data_dir = Path(data_dir)
     try:
         (data_dir / "builds").mkdir(parents=True, exist_ok=True)
         with build_lock(data_dir, on_wait):
-            return _publish_locked(data_dir, list(records), manifest, reports, write_index)
+            return _publish_locked(data_dir, list(records), manifest, reports, write_index, write_extra)
     except OSError as exc:
         raise BuildWriteError(_describe(exc, data_dir)) from None
 
@@ -165,7 +168,8 @@ def _describe(exc: OSError, data_dir: Path) -> str:
 
 
 def _publish_locked(data_dir: Path, records: list[Record], manifest: dict[str, Any], reports: dict[str, Any],
-                    write_index: Callable[[Path, list[Record]], None] | None) -> str:
+                    write_index: Callable[[Path, list[Record]], None] | None,
+                    write_extra: Callable[[Path], None] | None = None) -> str:
     builds = data_dir / "builds"
     _clean_partial(data_dir)  # we hold the lock: every temporary directory is a killed build's
     newest = builds_newest_first(data_dir)
@@ -179,6 +183,8 @@ def _publish_locked(data_dir: Path, records: list[Record], manifest: dict[str, A
         _write_json(tmp / "reports.json", reports)
         if write_index is not None:
             write_index(tmp / "index", records)
+        if write_extra is not None:
+            write_extra(tmp)
         # The manifest goes last: a build directory without one is incomplete.
         _write_json(tmp / "manifest.json", manifest)
         final = builds / build_id

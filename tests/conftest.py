@@ -161,3 +161,25 @@ def cr_releases():
     from ingest.releases import load_releases
 
     return load_releases(CR_HISTORY)
+
+
+@pytest.fixture(scope="session")
+def history_data_dir(tmp_path_factory, cr_releases):
+    """The bundled corpus plus all 62 official releases (the newest current), built once per session."""
+    from ingest.publish import build
+
+    path = tmp_path_factory.mktemp("data-history")
+    build(CORPUS, path, cr_history=CR_HISTORY, releases=cr_releases)
+    return path
+
+
+@pytest.fixture(scope="session")
+def history_app(history_data_dir):
+    from web import create_app
+
+    return create_app({"KB_DATA": str(history_data_dir), "TESTING": True})
+
+
+@pytest.fixture()
+def hclient(history_app):
+    return history_app.test_client()

@@ -56,10 +56,12 @@ def create_app(config: dict | None = None) -> Flask:
 
     from web import discord
     from web.api import api
+    from web.history import history_pages
     from web.pages import pages
 
     discord.init_app(app)
     app.register_blueprint(api)
+    app.register_blueprint(history_pages)
     app.register_blueprint(pages)
 
     @app.after_request

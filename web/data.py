@@ -12,6 +12,7 @@ from urllib.parse import urlencode
 
 from werkzeug.exceptions import BadRequest, NotFound
 
+from kb.history import dated_matches
 from kb.ids import record_url
 from kb.kbase import Opened
 from kb.model import Record
@@ -75,8 +76,23 @@ def record_data(kb: Opened, record_id: str) -> dict[str, Any]:
     data["document"] = doc_meta(kb, record.doc)
     # What hover previews and chat unfurls show: a card's first ruling and their count, a headed rule's first sub-rule.
     data["summary"] = summary(record, kb.store.records)
+    # The effective date of the release (or document version) this record is from, as an ISO date.
+    data["effective"] = (data["document"] or {}).get("effective")
+    if kb.history is not None:
+        if record.doc == "cr" and record.number and kb.history.current_lineage(record.number) is not None:
+            data["history_url"] = f"/cr/{record.number}/history"
+        elif record.doc != "cr":
+            data["dated_citations"] = [
+                c | {"then_url": f"/cr@{c['matches'][-1]}/{c['number']}" if c["matches"] else None,
+                     "now_url": f"/cr/{c['now']}" if c["now"] else None}
+                for c in kb.history.citations(record.id)]
     data["_record"] = record
     return data
+
+
+def _effective(kb: Opened, doc: str) -> str | None:
+    meta = doc_meta(kb, doc)
+    return meta.get("effective") if meta else None
 
 
 def _toc(kb: Opened, record: Record, depth: int | None = None) -> dict[str, Any]:
@@ -92,7 +108,14 @@ def document_data(kb: Opened, slug: str, depth: int | None = None) -> dict[str, 
     meta = doc_meta(kb, slug)
     if meta is None:
         raise NotFound(f"no document {slug!r}")
-    return {**meta, "contents": [_toc(kb, r, depth) for r in kb.store.roots(slug)]}
+    data = {**meta, "contents": [_toc(kb, r, depth) for r in kb.store.roots(slug)]}
+    if kb.history is not None:
+        # When the document's official citations say it was written (UnCommander is undated).
+        data["written_against"] = kb.history.estimate(slug)
+        if slug == "cr":
+            data["history"] = {"releases": len(kb.history.releases), "first": kb.history.releases[0]["effective"],
+                               "url": "/cr/releases"}
+    return data
 
 
 def documents_data(kb: Opened) -> list[dict[str, Any]]:
@@ -143,6 +166,10 @@ def resolve_data(kb: Opened, ref: str, context_doc: str | None = None) -> dict[s
     if not ref or len(ref) > 200:
         raise BadRequest("ref must be between 1 and 200 characters")
     res = kb.resolver.resolve(ref, context_doc=context_doc)
+    if res.query is not None and res.query.date:
+        dated, note = dated_matches(kb.history, res.query)
+        return {"ref": ref, "matches": dated, "note": note, "suggestions": [],
+                "effective": dated[0]["effective"] if dated else None}
     matches = res.matches
     note = res.note
     if not matches and res.query is None:
@@ -152,7 +179,8 @@ def resolve_data(kb: Opened, ref: str, context_doc: str | None = None) -> dict[s
             note = None if distance == 0 else f"card name {ref!r} read as {card.title!r}"
     return {
         "ref": ref,
-        "matches": [{"id": r.id, "url": record_url(r.id), "title": kb.store.label(r), "doc": r.doc} for r in matches],
+        "matches": [{"id": r.id, "url": record_url(r.id), "title": kb.store.label(r), "doc": r.doc,
+                     "effective": _effective(kb, r.doc)} for r in matches],
         "note": note,
         "suggestions": [
             {"id": r.id, "url": record_url(r.id), "title": kb.store.label(r), "doc": r.doc} for r in res.suggestions

@@ -28,6 +28,9 @@ CONVENTIONS = [
 ]
 
 
+_PATH_PARAMS = ("id", "slug", "day", "number", "span")
+
+
 def _get(summary: str, params: Sequence[tuple[str, str, bool]] = (), schema: str = "Object") -> dict:
     return {
         "get": {
@@ -35,8 +38,8 @@ def _get(summary: str, params: Sequence[tuple[str, str, bool]] = (), schema: str
             "parameters": [
                 {
                     "name": n,
-                    "in": "query" if n not in ("id", "slug") else "path",
-                    "required": req or n in ("id", "slug"),
+                    "in": "path" if n in _PATH_PARAMS else "query",
+                    "required": req or n in _PATH_PARAMS,
                     "description": d,
                     "schema": {"type": "integer" if n in ("limit", "offset", "page") else "string"},
                 }
@@ -101,6 +104,19 @@ def spec(base_url: str) -> dict:
             "/api/keywords": _get("Every keyword with its definitions", schema="Array"),
             "/api/autocomplete": _get("Up to 10 completions", [("q", "what has been typed", True)], "Array"),
             "/api/openapi.json": _get("This description"),
+            "/api/cr@{day}/{number}": _get(
+                "An official rule as it stood in the release in force on a day (with where it is now)",
+                [("day", "an ISO date, e.g. 2016-07-22", True), ("number", "a rule number, e.g. 716.2", True)],
+            ),
+            "/api/cr/{number}/history": _get(
+                "Every release span of a current official rule, with word-level changes and former numbers",
+                [("number", "a current rule number, e.g. 727.2", True)],
+            ),
+            "/api/diff/cr/{span}": _get(
+                "Added, removed, changed and moved official rules between the releases in force on two days",
+                [("span", "two ISO dates, e.g. 2026-06-19..2026-08-07", True)],
+            ),
+            "/api/cr/releases": _get("Every official release loaded, with its encoding, line endings and slips"),
             "/api/linkify": {
                 "post": {
                     "summary": "Turn a message's rule references and [[Card Names]] into links",

@@ -123,7 +123,7 @@ def short_ref(ref: str):
     if len(data["matches"]) == 1:
         return redirect(_with_note(data["matches"][0]["url"], ref, data["note"]), code=302)
     status = 200 if data["matches"] else 404
-    records = [kb.store.get(m["id"]) for m in data["matches"]]
+    records = [kb.store.get(m["id"]) for m in data["matches"] if m["id"]]
     several_docs = len({r.doc for r in records}) > 1
     what = f"{ref} is in {len({r.doc for r in records})} documents" if several_docs else f"{ref}: {len(records)} rules"
     title = f"{ref} — which document?" if several_docs else f"{ref} — {len(records)} rules"

@@ -138,8 +138,10 @@ def _link(ref: Ref, label: str, records: dict[str, Record]) -> str:
         if ref.suggested:  # written against an older version of the official rules
             now = html.escape(ref.suggested.split("/", 1)[1])
             suggested, suggested_href = html.escape(ref.suggested), html.escape(record_url(ref.suggested))
+            # The rules history says it exactly ("written against ..."); the title heuristic says "probably".
+            word = "" if (ref.note or "").startswith("written against") else "probably "
             link += (
-                f' <span class="drift" title="{html.escape(ref.note or "")}">(probably '
+                f' <span class="drift" title="{html.escape(ref.note or "")}">({word}'
                 f'<a class="ref" href="{suggested_href}" data-id="{suggested}">{now}</a> now)</span>'
             )
         return link

@@ -1,0 +1,140 @@
+"""Official citations checked against every release: when did the cited number mean what the sentence says?
+
+A variant document cites the official rules by number ("due to rule 716.2 in
+the official CR", "see 702.139 in the official Comprehensive Rules").
+With the whole history loaded, each citation is checked against every
+release: it *matches* a release when the number exists there and the title
+of its topic (the section NNN, or the keyword rule 701.N/702.N, as in
+ingest.drift) is in the citing sentence. Treachery's "716.2" about restarting
+the game matches only the release of 2016-07-22 (716 was "Restarting the
+Game" only then); the lineage of 716.2 in that release says where its text
+is now (727.2).
+
+From all of a document's citations, the releases that the most citations
+match estimate when the document was written against the rules (UnCommander
+is undated; its citations say mid-2020 to early 2021).
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ingest.drift import _sentence, _stems, topic_of
+from ingest.history import Lineages
+from ingest.links import text_fields
+from kb.model import Record
+from kb.refs import parse_ref
+
+__all__ = ["date_citations", "month_year"]
+
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
+           "October", "November", "December")
+
+
+def month_year(iso: str) -> str:
+    """"2020-07-03" -> "July 2020"."""
+    return f"{_MONTHS[int(iso[5:7]) - 1]} {iso[:4]}"
+
+
+def _cited_number(ref) -> str | None:
+    if ref.target and ref.target.startswith("cr/"):
+        return ref.target.split("/", 1)[1]
+    if ref.external or "official" in ref.text.lower():
+        query = parse_ref(ref.text, bare_numbers=True)
+        return query.numbers[0] if query and query.numbers else None
+    return None
+
+
+def _runs(indices: list[int]) -> list[tuple[int, int]]:
+    runs: list[tuple[int, int]] = []
+    for i in indices:
+        if runs and runs[-1][1] == i - 1:
+            runs[-1] = (runs[-1][0], i)
+        else:
+            runs.append((i, i))
+    return runs
+
+
+def date_citations(records: list[Record], lineages: Lineages) -> tuple[list[Record], list[dict], dict[str, dict]]:
+    """(records with exact drift notes, one row per official citation, one estimate per document)."""
+    releases = lineages.releases
+    newest = len(releases) - 1
+    numbers = [{rid.split("/", 1)[1]: rule for rid, rule in rules.items()} for rules in lineages.per_release()]
+    topics = [{n: _stems(rule.content[0]) for n, rule in rel.items() if rule.content[0] and topic_of(n) == n}
+              for rel in numbers]
+    rows: list[dict] = []
+    out: list[Record] = []
+    for record in records:
+        if record.doc in ("cr", "keywords") or not record.refs:
+            out.append(record)
+            continue
+        fields = dict(text_fields(record))
+        refs = []
+        for ref in record.refs:
+            number = _cited_number(ref)
+            text = fields.get(ref.field)
+            topic = topic_of(number) if number else None
+            if number is None or text is None or ref.start is None or ref.end is None or topic is None:
+                refs.append(ref)
+                continue
+            sentence = _stems(_sentence(text, ref.start, ref.end).replace(ref.text, " "))
+            matches = [i for i in range(len(releases))
+                       if number in numbers[i] and topics[i].get(topic) and topics[i][topic] <= sentence]
+            now = None
+            note = "its topic's title is in no release's version of the citing sentence"
+            if matches:
+                last = matches[-1]
+                now = lineages.current_number(last, "cr/" + number)
+                span = _span_text(releases, matches)
+                title = numbers[last][topic].content[0]
+                if now is None:
+                    note = f"written against {span}, when {topic} was {title!r}; that rule was deleted later"
+                elif now == number and last == newest:
+                    note = f"means what it says in {span}, the current release included"
+                else:
+                    note = f"written against {span}, when {topic} was {title!r}; it is {now} now"
+                if last != newest or now != number:
+                    ref = replace(ref, suggested=f"cr/{now}" if now else None, note=note)
+                elif ref.suggested:  # the heuristic guessed a drift the history does not confirm
+                    ref = replace(ref, suggested=None, note=None)
+            rows.append({"record": record.id, "ref": ref.text, "number": number, "field": ref.field, "start": ref.start,
+                         "matches": [releases[i].effective for i in matches], "now": now, "note": note})
+            refs.append(ref)
+        out.append(record.with_(refs=tuple(refs)))
+    return out, rows, _estimates(rows, releases)
+
+
+def _span_text(releases, matches: list[int]) -> str:
+    runs = _runs(matches)
+    parts = []
+    for a, b in runs:
+        if a == b:
+            parts.append(f"the release of {releases[a].effective}")
+        else:
+            parts.append(f"the releases of {releases[a].effective} to {releases[b].effective}")
+    return ", ".join(parts)
+
+
+def _estimates(rows: list[dict], releases) -> dict[str, dict]:
+    index = {r.effective: i for i, r in enumerate(releases)}
+    by_doc: dict[str, list[dict]] = {}
+    for row in rows:
+        by_doc.setdefault(row["record"].split("/", 1)[0], []).append(row)
+    estimates = {}
+    for doc, cited in by_doc.items():
+        dated = [row for row in cited if row["matches"]]
+        if not dated:
+            continue
+        counts = [0] * len(releases)
+        for row in dated:
+            for effective in row["matches"]:
+                counts[index[effective]] += 1
+        best = max(counts)
+        a, b = max(_runs([i for i, n in enumerate(counts) if n == best]), key=lambda run: run[1] - run[0])
+        first, last = releases[a].effective, releases[b].effective
+        when = month_year(first) if a == b else f"{month_year(first)} to {month_year(last)}"
+        estimates[doc] = {
+            "first": first, "last": last, "matching": best, "dated": len(dated), "citations": len(cited),
+            "summary": (f"its official citations match the {'release' if a == b else 'releases'} of {when} "
+                        f"({best} of {len(dated)} datable citations; {len(cited)} in all)"),
+        }
+    return estimates

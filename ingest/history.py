@@ -1,0 +1,300 @@
+"""The history of the official rules: rule identity across releases, stored as what changed.
+
+Input: every release, parsed (ingest.releases). Output: ``history.sqlite``
+beside the build's records, read lazily by kb.history.
+
+**Identity across renumbering.** Consecutive releases are matched rule by
+rule (numbered records: chapters, sections, rules, sub-rules), in four steps,
+each only over what the earlier steps left unmatched:
+
+1. same number, same text once rule numbers inside it are masked
+   ("See rule 716.2" and "See rule 717.2" read alike);
+2. same masked text under another number, when that text occurs equally
+   often among the unmatched on both sides (paired in reading order): a rule
+   that moved, e.g. 716.2 -> 717.2 when a section is inserted before it;
+3. same number, text changed but still similar (word-level similarity
+   >= 0.5): the rule was edited in place;
+4. another number, similar text (>= 0.75, each the other's best): moved
+   and edited.
+
+What no step matches is new (in the newer release) or deleted (in the older).
+A lineage is the chain of matched rules; each keeps its spans: consecutive
+releases where it had one number and one text.
+
+**Storage: SQLite**, one file per build. About 62 releases x 4,000 rules are
+225,000 (rule, release) pairs but only ~10,000 distinct texts; stored as
+spans over shared texts the file is a few MB. SQLite answers "the rule
+numbered N in force on date D", "every span of lineage L" and "all rules of
+release R" from indexes without loading anything at start-up (kb serve opens
+it on first use), it is in the standard library, and it is written inside
+the build directory, so it is published atomically with the rest of the build.
+"""
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+from pathlib import Path
+
+from ingest.releases import Release
+from kb.history import HISTORY_FILE
+
+__all__ = ["Lineages", "match_releases", "write_history", "mask_numbers", "similarity", "HISTORY_FILE"]
+
+_NUMBER = re.compile(r"\b\d{3}(?:\.\d+[a-z]{0,2})?\b")
+SAME_NUMBER_SIMILARITY = 0.5
+MOVED_SIMILARITY = 0.75
+
+
+def mask_numbers(text: str) -> str:
+    """Rule numbers masked, so that renumbered cross-references do not count as changes."""
+    return _NUMBER.sub("#", text)
+
+
+def similarity(a: str, b: str) -> float:
+    """Word-level similarity in [0, 1] (difflib's ratio over words)."""
+    return SequenceMatcher(None, a.split(), b.split(), autojunk=False).ratio()
+
+
+def _similar(a: _Rule, b: _Rule, threshold: float) -> float:
+    """``similarity`` when it can reach ``threshold``; 0 when the shared words already say it cannot."""
+    if not a.words or not b.words:
+        return 0.0
+    # Shared distinct words bound the ratio from above (up to repeated words): skip the costly ones.
+    shared = len(a.words & b.words)
+    if 2 * shared / (len(a.words) + len(b.words)) < threshold - 0.15:
+        return 0.0
+    return similarity(a.masked, b.masked)
+
+
+@dataclass(frozen=True)
+class _Rule:
+    id: str  # record id in its release ("cr/702.175-2" for the second of a number used twice)
+    number: str
+    kind: str
+    parent: str | None
+    content: tuple  # (title, text, examples): what is shown and compared
+    masked: str  # title, text and examples as one string, rule numbers masked
+    words: frozenset[str]  # the distinct words of ``masked``
+
+
+def _rules(release: Release) -> list[_Rule]:
+    out = []
+    for r in release.records:
+        if r.number is None or r.kind not in ("rule", "chapter"):
+            continue
+        masked = mask_numbers(" ".join(filter(None, [r.title, r.text, *r.examples])))
+        out.append(_Rule(r.id, r.number, r.kind, r.parent, (r.title, r.text, r.examples), masked,
+                         frozenset(masked.split())))
+    return out
+
+
+def match_releases(old: list[_Rule], new: list[_Rule]) -> dict[int, tuple[int, str, float]]:
+    """new index -> (old index, method, similarity) for every rule of ``new`` that continues one of ``old``."""
+    m = _Matching(old, new)
+    m.same()
+    m.moved()
+    m.edited()
+    m.moved_and_edited()
+    return m.matched
+
+
+class _Matching:
+    """The four steps of the module docstring, each over what the earlier ones left."""
+
+    def __init__(self, old: list[_Rule], new: list[_Rule]):
+        self.old, self.new = old, new
+        self.matched: dict[int, tuple[int, str, float]] = {}
+        self.used: set[int] = set()
+        self.old_by_id = {r.id: i for i, r in enumerate(old)}
+
+    def take(self, n: int, o: int, method: str, score: float) -> None:
+        self.matched[n] = (o, method, score)
+        self.used.add(o)
+
+    def same(self) -> None:
+        for n, r in enumerate(self.new):
+            o = self.old_by_id.get(r.id)
+            if o is not None and self.old[o].masked == r.masked:
+                self.take(n, o, "same", 1.0)
+
+    def moved(self) -> None:
+        groups_old: dict[tuple[str, str], list[int]] = {}
+        groups_new: dict[tuple[str, str], list[int]] = {}
+        for o, r in enumerate(self.old):
+            if o not in self.used:
+                groups_old.setdefault((r.kind, r.masked), []).append(o)
+        for n, r in enumerate(self.new):
+            if n not in self.matched:
+                groups_new.setdefault((r.kind, r.masked), []).append(n)
+        for key, ns in groups_new.items():
+            os_ = groups_old.get(key, [])
+            if len(os_) == len(ns):
+                for n, o in zip(ns, os_, strict=True):
+                    self.take(n, o, "moved", 1.0)
+
+    def edited(self) -> None:
+        for n, r in enumerate(self.new):
+            o = self.old_by_id.get(r.id)
+            if n in self.matched or o is None or o in self.used or self.old[o].kind != r.kind:
+                continue
+            score = _similar(self.old[o], r, SAME_NUMBER_SIMILARITY)
+            if score >= SAME_NUMBER_SIMILARITY:
+                self.take(n, o, "edited", score)
+
+    def moved_and_edited(self) -> None:
+        rest_new = [n for n in range(len(self.new)) if n not in self.matched]
+        rest_old = [o for o in range(len(self.old)) if o not in self.used]
+        if not rest_new or not rest_old or len(rest_new) * len(rest_old) > 250_000:
+            return
+        best_for_new: dict[int, tuple[float, int]] = {}
+        best_for_old: dict[int, tuple[float, int]] = {}
+        for n in rest_new:
+            for o in rest_old:
+                if self.old[o].kind != self.new[n].kind:
+                    continue
+                score = _similar(self.old[o], self.new[n], MOVED_SIMILARITY)
+                if score < MOVED_SIMILARITY:
+                    continue
+                if score > best_for_new.get(n, (0.0, -1))[0]:
+                    best_for_new[n] = (score, o)
+                if score > best_for_old.get(o, (0.0, -1))[0]:
+                    best_for_old[o] = (score, n)
+        for n, (score, o) in best_for_new.items():
+            if best_for_old.get(o, (0.0, -1))[1] == n:
+                self.take(n, o, "moved+edited", score)
+
+
+@dataclass
+class Lineages:
+    """Every lineage's history, release by release: the result of matching all releases in order."""
+
+    releases: list[Release]
+    # lineage -> [(release index, rule)], in release order
+    chains: dict[int, list[tuple[int, _Rule]]]
+    # (release index of the newer rule, old id, new id, method, similarity) for every match whose number changed
+    moves: list[tuple[int, str, str, str, float]]
+    # per release: rule id -> lineage
+    lineage_at: list[dict[str, int]]
+
+    def per_release(self) -> list[dict[str, _Rule]]:
+        """Per release: rule id -> rule."""
+        out: list[dict[str, _Rule]] = [{} for _ in self.releases]
+        for chain in self.chains.values():
+            for ri, rule in chain:
+                out[ri][rule.id] = rule
+        return out
+
+    def current_number(self, release: int, rid: str) -> str | None:
+        """Where the text of rule ``rid`` of release ``release`` lives in the newest release (None: deleted)."""
+        lid = self.lineage_at[release].get(rid)
+        if lid is None:
+            return None
+        last_ri, last_rule = self.chains[lid][-1]
+        return last_rule.id.split("/", 1)[1] if last_ri == len(self.releases) - 1 else None
+
+    @classmethod
+    def build(cls, releases: list[Release]) -> Lineages:
+        chains: dict[int, list[tuple[int, _Rule]]] = {}
+        moves: list[tuple[int, str, str, str, float]] = []
+        previous: list[_Rule] = []
+        previous_lineage: list[int] = []
+        next_id = 0
+        lineage_at: list[dict[str, int]] = []
+        for ri, release in enumerate(releases):
+            rules = _rules(release)
+            lineage_of = []
+            matched = match_releases(previous, rules) if previous else {}
+            for n, rule in enumerate(rules):
+                if n in matched:
+                    o, method, score = matched[n]
+                    lid = previous_lineage[o]
+                    if previous[o].id != rule.id:
+                        moves.append((ri, previous[o].id, rule.id, method, score))
+                else:
+                    lid = next_id
+                    next_id += 1
+                chains.setdefault(lid, []).append((ri, rule))
+                lineage_of.append(lid)
+            previous, previous_lineage = rules, lineage_of
+            lineage_at.append({rule.id: lid for rule, lid in zip(rules, lineage_of, strict=True)})
+        return cls(releases, chains, moves, lineage_at)
+
+
+_SCHEMA = """
+CREATE TABLE releases (idx INTEGER PRIMARY KEY, effective TEXT UNIQUE NOT NULL, version TEXT NOT NULL,
+    file TEXT NOT NULL, encoding TEXT NOT NULL, line_endings TEXT NOT NULL, fallback INTEGER NOT NULL,
+    rules INTEGER NOT NULL, slips TEXT NOT NULL);
+CREATE TABLE texts (id INTEGER PRIMARY KEY, content TEXT UNIQUE NOT NULL);
+CREATE TABLE lineages (id INTEGER PRIMARY KEY, first INTEGER NOT NULL, last INTEGER NOT NULL,
+    current TEXT, last_number TEXT NOT NULL);
+CREATE TABLE spans (lineage INTEGER NOT NULL, first INTEGER NOT NULL, last INTEGER NOT NULL,
+    rid TEXT NOT NULL, number TEXT NOT NULL, kind TEXT NOT NULL, parent TEXT, text INTEGER NOT NULL);
+CREATE INDEX spans_by_number ON spans (number, first);
+CREATE INDEX spans_by_rid ON spans (rid, first);
+CREATE INDEX spans_by_lineage ON spans (lineage, first);
+CREATE INDEX spans_by_release ON spans (first, last);
+CREATE TABLE moves (release INTEGER NOT NULL, old TEXT NOT NULL, new TEXT NOT NULL, method TEXT NOT NULL,
+    similarity REAL NOT NULL);
+CREATE TABLE citations (record TEXT NOT NULL, ref TEXT NOT NULL, number TEXT NOT NULL, field TEXT NOT NULL,
+    start INTEGER, matches TEXT NOT NULL, now TEXT, note TEXT NOT NULL);
+CREATE INDEX citations_by_record ON citations (record);
+CREATE TABLE documents (doc TEXT PRIMARY KEY, estimate TEXT NOT NULL);
+"""
+
+
+def _continues(start: tuple[int, _Rule], before: tuple[int, _Rule], here: tuple[int, _Rule]) -> bool:
+    """Does ``here`` continue the span that began at ``start``: next release, same number, same text?"""
+    return here[0] == before[0] + 1 and here[1].id == start[1].id and here[1].content == start[1].content
+
+
+def write_history(path: Path, lineages: Lineages, citations: list[dict] | None = None,
+                  estimates: dict[str, dict] | None = None) -> None:
+    """Write ``history.sqlite`` at ``path`` (inside a build being written)."""
+    path = Path(path)
+    citations = citations or []
+    estimates = estimates or {}
+    if path.exists():
+        path.unlink()
+    db = sqlite3.connect(path)
+    try:
+        db.executescript(_SCHEMA)
+        newest = len(lineages.releases) - 1
+        db.executemany("INSERT INTO releases VALUES (?,?,?,?,?,?,?,?,?)", [
+            (i, r.effective, r.version, r.file, r.decoded["encoding"], r.decoded["line_endings"],
+             int(r.decoded["fallback"]), sum(1 for rec in r.records if rec.number),
+             json.dumps(r.slips, ensure_ascii=False))
+            for i, r in enumerate(lineages.releases)
+        ])
+        text_ids: dict[tuple, int] = {}
+        spans = []
+        lineage_rows = []
+        for lid, chain in lineages.chains.items():
+            start = 0
+            for k in range(1, len(chain) + 1):
+                if k == len(chain) or not _continues(chain[start], chain[k - 1], chain[k]):
+                    rule = chain[start][1]
+                    tid = text_ids.setdefault(rule.content, len(text_ids))
+                    spans.append((lid, chain[start][0], chain[k - 1][0], rule.id, rule.number, rule.kind,
+                                  rule.parent, tid))
+                    start = k
+            last_ri, last_rule = chain[-1]
+            current = last_rule.id if last_ri == newest else None
+            lineage_rows.append((lid, chain[0][0], last_ri, current, last_rule.number))
+        db.executemany("INSERT INTO texts VALUES (?,?)", [
+            (i, json.dumps([c[0], c[1], list(c[2])], ensure_ascii=False)) for c, i in text_ids.items()])
+        db.executemany("INSERT INTO lineages VALUES (?,?,?,?,?)", lineage_rows)
+        db.executemany("INSERT INTO spans VALUES (?,?,?,?,?,?,?,?)", spans)
+        db.executemany("INSERT INTO moves VALUES (?,?,?,?,?)", lineages.moves)
+        db.executemany("INSERT INTO citations VALUES (?,?,?,?,?,?,?,?)", [
+            (c["record"], c["ref"], c["number"], c["field"], c["start"], json.dumps(c["matches"]), c["now"],
+             c["note"]) for c in citations
+        ])
+        db.executemany("INSERT INTO documents VALUES (?,?)",
+                       [(doc, json.dumps(e, ensure_ascii=False)) for doc, e in estimates.items()])
+        db.commit()
+        db.execute("VACUUM")
+    finally:
+        db.close()

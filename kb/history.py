@@ -1,0 +1,272 @@
+"""Reading the official rules' history (``history.sqlite``, written by ingest.history).
+
+Opened lazily: a build without a history costs nothing, and one with it costs
+nothing until the first question about the past (kb serve's start-up and the
+current search never touch it). One read-only SQLite connection per thread.
+
+Answers: the releases; the release in force on any date; a rule as it stood
+in a release; a rule's lineage (every span of its text, with its numbers);
+where an old number's text lives now; the diff between two releases; the
+dated citations and per-document estimates computed at build time.
+"""
+from __future__ import annotations
+
+import html
+import json
+import re
+import sqlite3
+import threading
+from datetime import date
+from difflib import SequenceMatcher
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+__all__ = ["History", "HISTORY_FILE", "word_diff", "parse_date", "DateError", "dated_matches"]
+
+HISTORY_FILE = "history.sqlite"
+_ISO = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_TOKENS = re.compile(r"\s+|\S+\s*")  # a word with the space after it: changes read as whole words
+_NUMBER = re.compile(r"\b\d{3}(?:\.\d+[a-z]{0,2})?\b")
+
+
+class DateError(ValueError):
+    """A date that is not an ISO date (YYYY-MM-DD)."""
+
+
+def parse_date(text: str) -> str:
+    """Check an ISO date ("2016-07-22"); raise DateError with a message a reader can act on."""
+    if not _ISO.match(text or ""):
+        raise DateError(f"{text[:40]!r} is not a date: write it as YYYY-MM-DD, e.g. 2016-07-22")
+    try:
+        date.fromisoformat(text)
+    except ValueError:
+        raise DateError(f"{text!r} is not a day of the calendar") from None
+    return text
+
+
+def word_diff(old: str, new: str) -> tuple[str, list[list[str]]]:
+    """Word-level changes as HTML (``<del>``/``<ins>``, everything escaped) and as ops ``[["=" | "-" | "+", text]]``."""
+    a, b = _TOKENS.findall(old), _TOKENS.findall(new)
+    ops: list[list[str]] = []
+    for tag, i1, i2, j1, j2 in SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if tag == "equal":
+            ops.append(["=", "".join(a[i1:i2])])
+            continue
+        if i2 > i1:
+            ops.append(["-", "".join(a[i1:i2])])
+        if j2 > j1:
+            ops.append(["+", "".join(b[j1:j2])])
+    out = []
+    for op, text in ops:
+        escaped = html.escape(text)
+        out.append(escaped if op == "=" else f"<del>{escaped}</del>" if op == "-" else f"<ins>{escaped}</ins>")
+    return "".join(out), ops
+
+
+def _body(content: list) -> str:
+    """A rule's shown text: title, text and examples, one paragraph each."""
+    title, text, examples = content
+    return "\n".join(filter(None, [title, text, *examples]))
+
+
+class History:
+    def __init__(self, path: Path):
+        self.path = Path(path)
+        self._local = threading.local()
+
+    @classmethod
+    def open_in(cls, build_dir: Path) -> History | None:
+        path = Path(build_dir) / HISTORY_FILE
+        return cls(path) if path.is_file() else None
+
+    @property
+    def db(self) -> sqlite3.Connection:
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = sqlite3.connect(f"file:{self.path}?mode=ro&immutable=1", uri=True, check_same_thread=False)
+            conn.row_factory = sqlite3.Row
+            self._local.conn = conn
+        return conn
+
+    # -- releases --------------------------------------------------------------------
+    @cached_property
+    def releases(self) -> list[dict[str, Any]]:
+        rows = self.db.execute("SELECT * FROM releases ORDER BY idx").fetchall()
+        return [{"index": r["idx"], "effective": r["effective"], "version": r["version"], "file": r["file"],
+                 "encoding": r["encoding"], "line_endings": r["line_endings"], "fallback": bool(r["fallback"]),
+                 "rules": r["rules"], "slips": json.loads(r["slips"])} for r in rows]
+
+    @property
+    def newest(self) -> int:
+        return len(self.releases) - 1
+
+    def release_on(self, day: str) -> dict[str, Any] | None:
+        """The release in force on ``day`` (the newest effective on or before it), or None before the first."""
+        parse_date(day)
+        found = None
+        for r in self.releases:
+            if r["effective"] <= day:
+                found = r
+        return found
+
+    def release_public(self, r: dict[str, Any]) -> dict[str, Any]:
+        return {k: r[k] for k in ("effective", "version", "file", "encoding", "line_endings", "fallback", "rules")} | {
+            "slips": len(r["slips"])}
+
+    # -- rules ---------------------------------------------------------------------------
+    def _content(self, text_id: int) -> list:
+        return _text(self.path, self.db, text_id)
+
+    def rule_at(self, number: str, release: int) -> dict[str, Any] | None:
+        """The rule numbered ``number`` in release ``release`` (its first, if the number was used twice)."""
+        row = self.db.execute(
+            "SELECT * FROM spans WHERE number = ? COLLATE NOCASE AND first <= ? AND last >= ? ORDER BY rid LIMIT 1",
+            (number, release, release)).fetchone()
+        return self._span(row) if row else None
+
+    def _span(self, row: sqlite3.Row) -> dict[str, Any]:
+        title, text, examples = self._content(row["text"])
+        return {"lineage": row["lineage"], "id": row["rid"], "number": row["number"], "kind": row["kind"],
+                "parent": row["parent"], "first": row["first"], "last": row["last"],
+                "from": self.releases[row["first"]]["effective"], "to": self.releases[row["last"]]["effective"],
+                "title": title, "text": text, "examples": list(examples), "text_id": row["text"]}
+
+    def lineage(self, lineage: int) -> list[dict[str, Any]]:
+        rows = self.db.execute("SELECT * FROM spans WHERE lineage = ? ORDER BY first", (lineage,)).fetchall()
+        return [self._span(r) for r in rows]
+
+    def now(self, lineage: int) -> dict[str, Any]:
+        """Where a lineage is in the newest release: {"number", "id"} or {"deleted_after": date, "deleted_in": date}."""
+        row = self.db.execute("SELECT * FROM lineages WHERE id = ?", (lineage,)).fetchone()
+        if row["current"] is not None:
+            return {"id": row["current"], "number": row["current"].split("/", 1)[1]}
+        last = row["last"]
+        return {"id": None, "number": None, "last_number": row["last_number"],
+                "deleted_after": self.releases[last]["effective"],
+                "deleted_in": self.releases[last + 1]["effective"] if last + 1 < len(self.releases) else None}
+
+    def current_lineage(self, number: str) -> int | None:
+        row = self.db.execute("SELECT lineage FROM spans WHERE rid = ? AND last = ?",
+                              ("cr/" + number.lower(), self.newest)).fetchone()
+        return row["lineage"] if row else None
+
+    def old_number(self, number: str) -> list[dict[str, Any]]:
+        """Every lineage that ever used ``number``, with when and where its text is now."""
+        rows = self.db.execute("SELECT * FROM spans WHERE rid = ? ORDER BY first", ("cr/" + number.lower(),)).fetchall()
+        out: dict[int, dict[str, Any]] = {}
+        for row in rows:
+            entry = out.setdefault(row["lineage"], {"lineage": row["lineage"],
+                                                    "from": self.releases[row["first"]]["effective"]})
+            entry["to"] = self.releases[row["last"]]["effective"]
+        for entry in out.values():
+            entry["now"] = self.now(entry["lineage"])
+        return list(out.values())
+
+    # -- diffs -------------------------------------------------------------------------
+    def release_rules(self, release: int) -> dict[int, sqlite3.Row]:
+        rows = self.db.execute("SELECT * FROM spans WHERE first <= ? AND last >= ?", (release, release)).fetchall()
+        return {r["lineage"]: r for r in rows}
+
+    def diff(self, a: int, b: int) -> dict[str, Any]:
+        return _diff(self, a, b)
+
+    # -- dated citations -------------------------------------------------------------
+    def citations(self, record_id: str) -> list[dict[str, Any]]:
+        rows = self.db.execute("SELECT * FROM citations WHERE record = ? ORDER BY field, start",
+                               (record_id,)).fetchall()
+        return [{"ref": r["ref"], "number": r["number"], "field": r["field"], "start": r["start"],
+                 "matches": json.loads(r["matches"]), "now": r["now"], "note": r["note"]} for r in rows]
+
+    def estimate(self, doc: str) -> dict[str, Any] | None:
+        row = self.db.execute("SELECT estimate FROM documents WHERE doc = ?", (doc,)).fetchone()
+        return json.loads(row["estimate"]) if row else None
+
+    def moves(self) -> list[dict[str, Any]]:
+        rows = self.db.execute("SELECT * FROM moves ORDER BY release, new").fetchall()
+        return [{"release": self.releases[r["release"]]["effective"], "old": r["old"], "new": r["new"],
+                 "method": r["method"], "similarity": r["similarity"]} for r in rows]
+
+
+def _text(path: Path, db: sqlite3.Connection, text_id: int) -> list:
+    key = (str(path), text_id)
+    hit = _TEXTS.get(key)
+    if hit is None:
+        row = db.execute("SELECT content FROM texts WHERE id = ?", (text_id,)).fetchone()
+        hit = json.loads(row["content"])
+        if len(_TEXTS) > 20_000:
+            _TEXTS.clear()
+        _TEXTS[key] = hit
+    return hit
+
+
+_TEXTS: dict[tuple[str, int], list] = {}
+
+
+def dated_matches(history: History | None, query: Any) -> tuple[list[dict[str, Any]], str | None]:
+    """What a dated reference ("716.2@2016-07-22") means: one answer per number, and a note when none."""
+    if history is None:
+        return [], "a dated reference needs the official rules' history (kb build --cr-history DIR)"
+    try:
+        release = history.release_on(query.date)
+    except DateError as exc:
+        return [], str(exc)
+    if release is None:
+        first = history.releases[0]["effective"]
+        return [], f"no official release was in force on {query.date}: the history starts {first}"
+    out, missing = [], []
+    for number in query.numbers:
+        span = history.rule_at(number, release["index"])
+        if span is None:
+            missing.append(number)
+            continue
+        now = history.now(span["lineage"])
+        out.append({"id": None, "doc": "cr", "number": span["number"], "date": query.date,
+                    "effective": release["effective"], "url": f"/cr@{query.date}/{span['number']}",
+                    "title": " ".join(filter(None, [span["number"], span["title"]])),
+                    "now": now["number"], "now_url": f"/{now['id']}" if now["id"] else None})
+    note = f"no rule {', '.join(missing)} in the release of {release['effective']}" if missing else None
+    return out, note
+
+
+def _short(history: History, row: sqlite3.Row) -> dict[str, Any]:
+    span = history._span(row)
+    return {"id": span["id"], "number": span["number"], "text": _body([span["title"], span["text"], span["examples"]])}
+
+
+def _diff(history: History, a: int, b: int) -> dict[str, Any]:
+    old, new = history.release_rules(a), history.release_rules(b)
+    added = [_short(history, row) for lid, row in new.items() if lid not in old]
+    removed = [_short(history, row) | {"now": history.now(lid)} for lid, row in old.items() if lid not in new]
+    changed: list[dict[str, Any]] = []
+    renumbered: list[dict[str, Any]] = []
+    moved: list[dict[str, Any]] = []
+    for lid, row in new.items():
+        before = old.get(lid)
+        if before is None:
+            continue
+        number_changed = before["rid"] != row["rid"]
+        text_changed = before["text"] != row["text"]
+        if not number_changed and not text_changed:
+            continue
+        entry = {"lineage": lid, "old": before["number"], "new": row["number"],
+                 "old_id": before["rid"], "new_id": row["rid"]}
+        if number_changed:
+            moved.append(dict(entry, text_changed=text_changed))
+        if text_changed:
+            old_text = _body(history._content(before["text"]))
+            new_text = _body(history._content(row["text"]))
+            entry["html"], entry["ops"] = word_diff(old_text, new_text)
+            only_numbers = _NUMBER.sub("#", old_text) == _NUMBER.sub("#", new_text)
+            (renumbered if only_numbers else changed).append(entry)
+
+    def key(e: dict[str, Any]) -> tuple:
+        return _sort_key(e.get("new") or e.get("number"))
+
+    return {"added": sorted(added, key=key), "removed": sorted(removed, key=key), "changed": sorted(changed, key=key),
+            "renumbered_references": sorted(renumbered, key=key), "moved": sorted(moved, key=key)}
+
+
+def _sort_key(number: str | None) -> tuple:
+    parts = re.findall(r"\d+|[a-z]+", (number or "").lower())
+    return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in parts)

@@ -1,0 +1,215 @@
+"""The official rules across time, on the 62 real releases (built once per session; skipped LOUDLY without
+../shared/cr/history): lineages across renumbering, rules on a date, histories, diffs, dated references,
+and variant documents' citations checked against the release they were written for."""
+from __future__ import annotations
+
+import pytest
+from bs4 import BeautifulSoup
+
+from kb.history import History, word_diff
+from kb.refs import find_refs, parse_ref
+
+RESTARTING = ["714.2", "716.2", "717.2", "718.2", "719.2", "721.2", "722.2", "723.2", "724.2", "725.2", "726.2"]
+
+pytestmark = pytest.mark.slow  # builds the corpus with all 62 official releases (about a minute)
+
+
+@pytest.fixture(scope="module")
+def history(history_data_dir):
+    return History.open_in(history_data_dir / "current")
+
+
+def soup(response):
+    return BeautifulSoup(response.get_data(as_text=True), "html.parser")
+
+
+# -- lineage --------------------------------------------------------------------------------------
+def test_restarting_the_game_keeps_its_identity_through_every_renumbering(hclient):
+    data = hclient.get("/api/cr/727.2/history").get_json()
+    assert data["former_numbers"] == RESTARTING
+    assert data["first_seen"] == "2015-01-23" and data["effective"] == "2026-08-07"
+    spans = data["spans"][::-1]
+    assert [s["number"] for s in spans][:3] == ["714.2", "716.2", "717.2"]
+    assert spans[1]["from"] == spans[1]["to"] == "2016-07-22"
+    assert all(s["text"].startswith("All Magic cards involved in the game that was restarted") for s in spans)
+
+
+def test_old_numbers_map_to_where_their_text_lives_now(history):
+    lives = {u["from"]: u["now"]["number"] for u in history.old_number("716.2")}
+    assert lives["2016-07-22"] == "727.2"
+    deleted = [u for u in history.old_number("700.2") if u["now"]["number"] is None]
+    assert deleted and deleted[0]["now"]["deleted_in"] == "2016-07-22"
+
+
+# Moves checked by hand (README: 60 of 60 sampled "moved" claims right), kept as a regression table.
+@pytest.mark.parametrize("release, old, new, method", [
+    ("2021-07-23", "cr/719.6", "cr/721.6", "moved"),  # cross-reference 720 -> 722 inside, masked
+    ("2022-10-07", "cr/103.3a", "cr/103.4a", "moved"),
+    ("2023-04-14", "cr/726.2j", "cr/725.2j", "moved+edited"),  # "double-faced card or meld card" -> "component"
+    ("2018-07-13", "cr/717.3", "cr/719.3", "moved+edited"),  # "his or her" -> "their"
+    ("2022-04-29", "cr/208.4", "cr/208.4a", "moved+edited"),  # a rule split under a new title
+    ("2024-11-08", "cr/702.175-2", "cr/702.176", "moved"),  # the 2024-09-17 slip: Impending's own number
+])
+def test_hand_checked_moves(history, release, old, new, method):
+    assert {"release": release, "old": old, "new": new, "method": method} in [
+        {k: m[k] for k in ("release", "old", "new", "method")} for m in history.moves()]
+
+
+# -- a rule on a date ---------------------------------------------------------------------------------
+def test_rule_as_of_a_date_with_its_current_number(hclient):
+    data = hclient.get("/api/cr@2016-07-22/716.2").get_json()
+    assert data["effective"] == "2016-07-22" and data["banner"] == "now 727.2"
+    assert data["now"] == {"id": "cr/727.2", "number": "727.2"} and data["current_url"] == "/cr/727.2"
+    later = hclient.get("/api/cr@2016-08-01/716.2").get_json()  # any day: the release in force then
+    assert later["effective"] == "2016-07-22" and later["asked"] == "2016-08-01"
+    page = soup(hclient.get("/cr@2016-07-22/716.2"))
+    assert page.select_one(".history-banner").get_text(strip=True) == "now 727.2"
+    assert page.select_one(".history-banner a")["href"] == "/cr/727.2"
+    assert page.select_one("link[rel=alternate]")["href"] == "/api/cr@2016-07-22/716.2"
+    assert page.select_one("time")["datetime"] == "2016-07-22"
+
+
+def test_current_number_has_no_banner(hclient):
+    data = hclient.get("/api/cr@2026-08-07/727.2").get_json()
+    assert data["banner"] is None and data["effective"] == "2026-08-07"
+
+
+@pytest.mark.parametrize("url, status, message", [
+    ("/api/cr@2010-01-01/716.2", 404, "no official release was in force on 2010-01-01: the history starts 2015-01-23"),
+    ("/api/cr@2016-13-01/716.2", 400, "'2016-13-01' is not a day of the calendar"),
+    ("/api/cr@yesterday/716.2", 400, "'yesterday' is not a date: write it as YYYY-MM-DD, e.g. 2016-07-22"),
+    ("/api/cr@2016-07-22/<script>", 404, "'<script>' is not an official rule number (like 727.2 or 702.19c)"),
+    ("/api/cr@2016-07-22/999.9", 404, "no rule 999.9 in the release of 2016-07-22"),
+    ("/api/diff/cr/2026-08-07..2026-06-19", 400, "2026-08-07 is after 2026-06-19: write the older date first"),
+    ("/api/diff/cr/2026-08-07", 400, "write a diff as two dates: /diff/cr/2026-06-19..2026-08-07"),
+    ("/api/cr/999.1/history", 404, "no official rule 999.1, now or in any release since 2015-01-23"),
+])
+def test_bad_requests_say_why(hclient, url, status, message):
+    response = hclient.get(url)
+    assert response.status_code == status
+    if message:
+        assert response.get_json()["error"]["message"] == message
+
+
+def test_history_of_a_number_no_longer_used_says_where_its_text_went(hclient):
+    response = hclient.get("/api/cr/103.3b/history")
+    assert response.status_code == 404
+    message = response.get_json()["error"]["message"]
+    assert message.startswith("103.3b is not a current rule number: 103.3b of 2015-01-23 to")
+
+
+def test_the_html_error_is_escaped(hclient):
+    response = hclient.get("/cr@2016-07-22/%3Cscript%3E")
+    assert response.status_code == 404 and "<script>" not in response.get_data(as_text=True)
+
+
+# -- history and diff pages -------------------------------------------------------------------------------
+def test_history_page_shows_word_level_changes(hclient):
+    page = soup(hclient.get("/cr/727.2/history"))
+    assert [s.get_text() for s in page.select(".former")] == RESTARTING
+    assert page.select(".diff ins") and page.select(".diff del")
+    assert page.select_one("link[rel=alternate]")["href"] == "/api/cr/727.2/history"
+
+
+def test_diff_between_two_releases(hclient):
+    data = hclient.get("/api/diff/cr/2026-06-19..2026-08-07").get_json()
+    assert (data["from"]["effective"], data["to"]["effective"]) == ("2026-06-19", "2026-08-07")
+    assert data["effective"] == "2026-08-07"
+    kinds = ("added", "removed", "changed", "renumbered_references", "moved")
+    assert data["counts"] == {k: len(data[k]) for k in kinds}
+    assert data["added"] and data["changed"] and data["moved"]
+    assert all("<ins>" in c["html"] or "<del>" in c["html"] for c in data["changed"])
+    page = soup(hclient.get("/diff/cr/2026-06-19..2026-08-07"))
+    assert len(page.select("#changed .change")) == len(data["changed"]) and page.select("#changed ins, #changed del")
+
+
+def test_renumbered_cross_references_are_shown_apart(hclient):
+    data = hclient.get("/api/diff/cr/2016-07-22..2016-08-26").get_json()
+    assert data["renumbered_references"], "the 2016-08-26 release renumbered 716 -> 717 and the rules citing it"
+    for entry in data["renumbered_references"]:
+        changed = [t for op, t in entry["ops"] if op != "="]
+        assert changed and all(any(c.isdigit() for c in t) for t in changed)
+    assert not any(c["new"] == e["new"] for c in data["changed"] for e in data["renumbered_references"])
+
+
+def test_word_diff_escapes_and_marks():
+    html, ops = word_diff("a <b> c", "a <b> d")
+    assert html == "a &lt;b&gt; <del>c</del><ins>d</ins>"
+    assert ops == [["=", "a <b> "], ["-", "c"], ["+", "d"]]
+    assert word_diff("one two three", "one 2 three")[0] == "one <del>two </del><ins>2 </ins>three"
+
+
+# -- dated references ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("text, numbers, date", [
+    ("716.2@2016-07-22", ("716.2",), "2016-07-22"),
+    ("CR 702.19c (2025-02-07)", ("702.19c",), "2025-02-07"),
+    ("(CR 702.19c (2025-02-07))", ("702.19c",), "2025-02-07"),
+    ("716.2", ("716.2",), None),
+])
+def test_grammar_reads_dated_references(text, numbers, date):
+    query = parse_ref(text)
+    assert query is not None and (query.numbers, query.date) == (numbers, date)
+
+
+def test_dated_references_in_running_text():
+    text = "See 716.2@2016-07-22 and CR 702.19c (2025-02-07) here; 702.19c (20 cards)."
+    found = [(m.text, m.query.date) for m in find_refs(text)]
+    assert found == [("716.2@2016-07-22", "2016-07-22"), ("CR 702.19c (2025-02-07)", "2025-02-07"), ("702.19c", None)]
+
+
+def test_short_links_and_resolve_with_dates(hclient):
+    assert hclient.get("/r/716.2@2016-07-22").headers["Location"] == "/cr@2016-07-22/716.2"
+    assert hclient.get("/r/CR%20702.19c%20(2025-02-07)").headers["Location"] == "/cr@2025-02-07/702.19c"
+    data = hclient.get("/api/resolve", query_string={"ref": "716.2@2016-07-22"}).get_json()
+    assert data["matches"][0]["url"] == "/cr@2016-07-22/716.2" and data["matches"][0]["now"] == "727.2"
+    assert data["effective"] == "2016-07-22"
+
+
+def test_linkify_links_dated_references(hclient):
+    out = hclient.post("/api/linkify", json={"text": "per 716.2@2016-07-22 and CR 702.19c (2025-02-07)"}).get_json()
+    assert [link["url"] for link in out["links"]] == [
+        "http://localhost/cr@2016-07-22/716.2", "http://localhost/cr@2025-02-07/702.19c"]
+
+
+# -- effective dates everywhere ------------------------------------------------------------------------
+def test_rule_pages_and_answers_carry_the_effective_date(hclient):
+    record = hclient.get("/api/records/cr/727.2").get_json()
+    assert record["effective"] == "2026-08-07" and record["history_url"] == "/cr/727.2/history"
+    assert hclient.get("/api/resolve?ref=CR+727.2").get_json()["matches"][0]["effective"] == "2026-08-07"
+    page = soup(hclient.get("/cr/727.2"))
+    assert page.select_one(".effective time")["datetime"] == "2026-08-07"
+    assert page.select_one(".effective a")["href"] == "/cr/727.2/history"
+
+
+# -- citations checked against every release --------------------------------------------------------
+def test_treachery_716_2_was_written_for_july_2016(hclient):
+    data = hclient.get("/api/records/treachery/cards/the-metamorph").get_json()
+    cited = {c["number"]: c for c in data["dated_citations"]}["716.2"]
+    assert cited["matches"] == ["2016-07-22"] and cited["now"] == "727.2"
+    assert cited["then_url"] == "/cr@2016-07-22/716.2" and cited["now_url"] == "/cr/727.2"
+    ref = next(r for r in data["refs"] if r["text"] == "rule 716.2 in the official CR")
+    assert ref["suggested"] == "cr/727.2" and ref["note"].startswith("written against the release of 2016-07-22")
+    page = soup(hclient.get("/treachery/cards/the-metamorph"))
+    assert "(727.2 now)" in [d.get_text() for d in page.select(".drift")]
+
+
+def test_uncommander_702_139_matches_mid_2020_to_early_2021(hclient):
+    data = hclient.get("/api/records/uncommander/merge-mutate-and-combined-permanents/a").get_json()
+    cited = {c["number"]: c for c in data["dated_citations"]}["702.139"]
+    assert cited["matches"][0] == "2020-04-17" and cited["matches"][-1] == "2021-02-15" and cited["now"] == "702.140"
+
+
+def test_undated_uncommander_gets_an_estimate_on_its_page(hclient):
+    doc = hclient.get("/api/documents/uncommander").get_json()
+    assert (doc["written_against"]["first"], doc["written_against"]["last"]) == ("2020-04-17", "2021-02-15")
+    page = soup(hclient.get("/uncommander"))
+    assert "releases of April 2020 to February 2021" in page.select_one(".written-against").get_text()
+
+
+def test_releases_page_lists_encodings_and_slips(hclient):
+    data = hclient.get("/api/cr/releases").get_json()
+    assert len(data["releases"]) == 62 and data["effective"] == "2026-08-07"
+    by_file = {r["file"]: r for r in data["releases"]}
+    assert by_file["MagicCompRules_20221118.txt"]["encoding"] == "UTF-16 BE (BOM)"
+    assert by_file["MagicCompRules_20240917.txt"]["slips"] == 2
+    assert soup(hclient.get("/cr/releases")).select("table.releases tbody tr")

@@ -1,0 +1,220 @@
+"""Pages and API for the official rules across time: a rule on a date, a rule's history, a diff.
+
+Routes (each page with its JSON twin under ``/api``, built from one data function):
+
+- ``/cr@<date>/<number>``: the rule as it stood in the release in force on that date (any date);
+  when its text lives under another number now, a banner says "now 727.2";
+- ``/cr/<number>/history``: every release span of the rule's text, word-level changes, former numbers;
+- ``/diff/cr/<date>..<date>``: added, removed, changed (``<ins>``/``<del>``) and moved rules between the
+  releases in force on two dates; changes that only renumber cross-references are listed apart;
+- ``/api/cr/releases``: every release with its encoding, line endings and slips.
+
+Every answer names the release it shows by its effective date (ISO).
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+from urllib.parse import quote
+
+from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request
+from markupsafe import Markup
+from werkzeug.exceptions import BadRequest, NotFound
+
+from kb.history import DateError, History, parse_date, word_diff
+from kb.kbase import Opened
+
+__all__ = ["history_pages", "rule_at_data", "rule_history_data", "diff_data", "releases_data", "dated_url"]
+
+history_pages = Blueprint("history", __name__)
+
+_NUMBER = re.compile(r"^\d{1,3}(?:\.\d{1,3}[a-z]{0,2})?$")
+_DIFFS: dict[tuple[str, int, int], dict[str, Any]] = {}  # (build, a, b) -> diff; a few dozen at most
+
+
+def _kb() -> Opened:
+    return current_app.extensions["kb"].current()
+
+
+def _history(kb: Opened) -> History:
+    if kb.history is None:
+        raise NotFound("the official rules' history is not loaded here (kb build --cr-history DIR)")
+    return kb.history
+
+
+def _number(number: str) -> str:
+    number = number.strip().lower().rstrip(".")
+    if not _NUMBER.match(number):
+        raise NotFound(f"{number[:40]!r} is not an official rule number (like 727.2 or 702.19c)")
+    return number
+
+
+def _date(day: str) -> str:
+    try:
+        return parse_date(day)
+    except DateError as exc:
+        raise BadRequest(str(exc)) from None
+
+
+def dated_url(day: str, number: str) -> str:
+    return f"/cr@{day}/{quote(number)}"
+
+
+def _in_force(history: History, day: str) -> dict[str, Any]:
+    release = history.release_on(_date(day))
+    if release is None:
+        first = history.releases[0]["effective"]
+        raise NotFound(f"no official release was in force on {day}: the history starts {first}")
+    return release
+
+
+# -- data ------------------------------------------------------------------------------------------
+def rule_at_data(kb: Opened, day: str, number: str) -> dict[str, Any]:
+    history = _history(kb)
+    number = _number(number)
+    release = _in_force(history, day)
+    span = history.rule_at(number, release["index"])
+    if span is None:
+        used = history.old_number(number)
+        hint = "; ".join(f"{number} was used {u['from']} to {u['to']}" for u in used)
+        raise NotFound(f"no rule {number} in the release of {release['effective']}" + (f" ({hint})" if hint else ""))
+    now = history.now(span["lineage"])
+    banner = None
+    if now["number"] is None:
+        banner = f"deleted: the rule's last release was {now['deleted_after']}"
+    elif now["number"] != number:
+        banner = f"now {now['number']}"
+    return {
+        "number": span["number"], "id": span["id"], "kind": span["kind"], "title": span["title"],
+        "text": span["text"], "examples": span["examples"],
+        "asked": day, "effective": release["effective"], "version": release["version"], "release": release["file"],
+        "span": {"from": span["from"], "to": span["to"]},
+        "now": now, "banner": banner,
+        "url": dated_url(release["effective"], span["number"]),
+        "current_url": f"/{now['id']}" if now["id"] else None,
+        "history_url": f"/cr/{now['number']}/history" if now["number"] else None,
+    }
+
+
+def rule_history_data(kb: Opened, number: str) -> dict[str, Any]:
+    history = _history(kb)
+    number = _number(number)
+    lineage = history.current_lineage(number)
+    if lineage is None:
+        used = history.old_number(number)
+        if not used:
+            raise NotFound(f"no official rule {number}, now or in any release since {history.releases[0]['effective']}")
+        where = "; ".join(
+            f"{number} of {u['from']} to {u['to']} is " + (f"{u['now']['number']} now" if u["now"]["number"]
+                                                            else f"deleted ({u['now']['deleted_in']})")
+            for u in used)
+        raise NotFound(f"{number} is not a current rule number: {where}")
+    spans = history.lineage(lineage)
+    out = []
+    previous = None
+    for span in spans:
+        body = "\n".join(filter(None, [span["title"], span["text"], *span["examples"]]))
+        entry = {"number": span["number"], "from": span["from"], "to": span["to"], "title": span["title"],
+                 "text": span["text"], "examples": span["examples"],
+                 "url": dated_url(span["from"], span["number"])}
+        if previous is not None:
+            entry["renumbered"] = previous["number"] != span["number"]
+            if previous["body"] != body:
+                entry["diff_html"], entry["diff"] = word_diff(previous["body"], body)
+        out.append(entry)
+        previous = {"number": span["number"], "body": body}
+    numbers = list(dict.fromkeys(s["number"] for s in spans))
+    current = history.releases[history.newest]
+    return {"number": number, "id": f"cr/{number}", "title": spans[-1]["title"],
+            "effective": current["effective"], "first_seen": spans[0]["from"],
+            "former_numbers": [n for n in numbers if n != number], "spans": out[::-1],
+            "url": f"/cr/{number}/history", "current_url": f"/cr/{number}"}
+
+
+def diff_data(kb: Opened, spec: str) -> dict[str, Any]:
+    history = _history(kb)
+    a_day, sep, b_day = spec.partition("..")
+    if not sep:
+        raise BadRequest("write a diff as two dates: /diff/cr/2026-06-19..2026-08-07")
+    a, b = _in_force(history, a_day), _in_force(history, b_day)
+    if a_day > b_day:
+        raise BadRequest(f"{a_day} is after {b_day}: write the older date first")
+    key = (kb.build_id, a["index"], b["index"])
+    diff = _DIFFS.get(key)
+    if diff is None:
+        diff = history.diff(a["index"], b["index"])
+        if len(_DIFFS) > 64:
+            _DIFFS.clear()
+        _DIFFS[key] = diff
+    return {"from": history.release_public(a), "to": history.release_public(b), "asked": {"from": a_day, "to": b_day},
+            "effective": b["effective"],
+            "counts": {k: len(v) for k, v in diff.items()}, **diff,
+            "url": f"/diff/cr/{a['effective']}..{b['effective']}"}
+
+
+def releases_data(kb: Opened) -> dict[str, Any]:
+    history = _history(kb)
+    releases = [history.release_public(r) | {"slip_list": r["slips"]} for r in history.releases]
+    return {"effective": releases[-1]["effective"], "releases": releases[::-1]}
+
+
+# -- pages and their JSON twins ---------------------------------------------------------------------
+def _page(template: str, *, title: str, description: str, alternate: str, **context) -> Response:
+    from web import public_url
+
+    html = render_template(template, title=title, description=description, alternate=alternate,
+                           canonical=public_url() + request.full_path.rstrip("?"), **context)
+    return Response(html, mimetype="text/html")
+
+
+@history_pages.get("/cr@<day>/<path:number>")
+def rule_at(day: str, number: str):
+    data = rule_at_data(_kb(), day, number)
+    return _page("cr_at.html", title=f"{data['number']} as of {data['effective']} — Comprehensive Rules",
+                 description=(data["text"] or data["title"] or "")[:200],
+                 alternate=f"/api/cr@{day}/{quote(number)}", data=data)
+
+
+@history_pages.get("/api/cr@<day>/<path:number>")
+def api_rule_at(day: str, number: str):
+    return jsonify(rule_at_data(_kb(), day, number))
+
+
+@history_pages.get("/cr/<path:number>/history")
+def rule_history(number: str):
+    data = rule_history_data(_kb(), number)
+    return _page("cr_history.html", title=f"{data['number']} across releases — Comprehensive Rules",
+                 description=f"Every version of {data['number']} since {data['first_seen']}",
+                 alternate=f"/api/cr/{quote(data['number'])}/history", data=data, Markup=Markup)
+
+
+@history_pages.get("/api/cr/<path:number>/history")
+def api_rule_history(number: str):
+    return jsonify(rule_history_data(_kb(), number))
+
+
+@history_pages.get("/diff/cr/<spec>")
+def diff(spec: str):
+    data = diff_data(_kb(), spec)
+    if request.args.get("canonical") and data["url"] != request.path:
+        return redirect(data["url"], code=302)
+    return _page("cr_diff.html", title=f"Comprehensive Rules {data['from']['effective']} → {data['to']['effective']}",
+                 description=", ".join(f"{n} {k.replace('_', ' ')}" for k, n in data["counts"].items()),
+                 alternate=f"/api/diff/cr/{quote(spec)}", data=data, Markup=Markup)
+
+
+@history_pages.get("/api/diff/cr/<spec>")
+def api_diff(spec: str):
+    return jsonify(diff_data(_kb(), spec))
+
+
+@history_pages.get("/api/cr/releases")
+def api_releases():
+    return jsonify(releases_data(_kb()))
+
+
+@history_pages.get("/cr/releases")
+def releases():
+    data = releases_data(_kb())
+    return _page("cr_releases.html", title="Comprehensive Rules releases", description="Every release loaded",
+                 alternate="/api/cr/releases", data=data)
