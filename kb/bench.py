@@ -22,6 +22,7 @@ import re
 import sqlite3
 import statistics
 import tempfile
+import threading
 import time
 from typing import Any
 from pathlib import Path
@@ -222,6 +223,19 @@ def _step_figures(store, db, queries: list[str], repeat: int) -> dict:
     return out
 
 
+def run_clients(threads: list[threading.Thread], latencies: list[float], errors: list[int]) -> dict:
+    """Start the load's client threads, wait for them, and sum up what they recorded (requests, errors,
+    req/s over the whole run, median and p99): one shape for every HTTP figure."""
+    t0 = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    elapsed = time.perf_counter() - t0
+    return {"requests": len(latencies), "errors": len(errors), "rps": round(len(latencies) / elapsed),
+            **_summary(latencies)}
+
+
 def _search_figures(records, documents, reports, repeat: int, tmp: Path, classes: bool = True) -> dict:
     """Index build time and size, search and FTS5 latency over the mix and per query class,
     resolve latency."""
@@ -395,7 +409,6 @@ def run_http(data: Path, corpus: Path, clients: int = 4, seconds: float = 3.0, w
     import itertools
     import subprocess
     import sys
-    import threading
     from urllib.parse import quote
 
     from kb.store import Store
@@ -467,16 +480,7 @@ def run_http(data: Path, corpus: Path, clients: int = 4, seconds: float = 3.0, w
 
             shared = (template, deadline, lock, latencies, errors)
             threads = [threading.Thread(target=client, args=(k, *shared)) for k in range(clients)]
-            t0 = time.perf_counter()
-            for t in threads:
-                t.start()
-            for t in threads:
-                t.join()
-            elapsed = time.perf_counter() - t0
-            result[name] = {
-                "requests": len(latencies), "errors": len(errors),
-                "rps": round(len(latencies) / elapsed), **_summary(latencies),
-            }
+            result[name] = run_clients(threads, latencies, errors)
         for kind, name in ((2, "discord"), (4, "discord_autocomplete")):
             bench_discord.measure(port, discord_key, clients, min(seconds, 0.5), kind)  # warm
             result[name] = bench_discord.measure(port, discord_key, clients, seconds, kind)

@@ -77,13 +77,6 @@ def measure(port: int, key: Ed25519PrivateKey, clients: int, seconds: float, kin
             i += clients
 
     threads = [threading.Thread(target=client, args=(k,)) for k in range(clients)]
-    t0 = time.perf_counter()
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    elapsed = time.perf_counter() - t0
-    from kb.bench import _summary  # the same median and p99 as every other figure
+    from kb.bench import run_clients  # the same figures as every other HTTP load
 
-    return {"requests": len(latencies), "errors": len(errors), "rps": round(len(latencies) / elapsed),
-            **_summary(latencies)}
+    return run_clients(threads, latencies, errors)
