@@ -59,7 +59,7 @@ def records(built):
 def kb_build(data: Path, *args: str) -> subprocess.CompletedProcess:
     """``kb build`` of the bundled corpus into ``data``, as a user runs it."""
     return subprocess.run(
-        [sys.executable, "-m", "kb.cli", "--corpus", str(CORPUS), "--data", str(data), "build", *args],
+        [sys.executable, "-m", "web.cli", "--corpus", str(CORPUS), "--data", str(data), "build", *args],
         cwd=ROOT, capture_output=True, text=True, timeout=600,
     )
 
@@ -104,7 +104,7 @@ def searcher(store):
 
 @pytest.fixture(scope="session")
 def app(data_dir):
-    from web import create_app
+    from web.app import create_app
 
     app = create_app({"KB_DATA": str(data_dir), "TESTING": True})
     return app
@@ -143,7 +143,7 @@ def cr_store(cr_data_dir):
 
 @pytest.fixture(scope="session")
 def cr_client(cr_data_dir):
-    from web import create_app
+    from web.app import create_app
 
     return create_app({"KB_DATA": str(cr_data_dir), "TESTING": True}).test_client()
 
@@ -175,7 +175,7 @@ def history_data_dir(tmp_path_factory, cr_releases):
 
 @pytest.fixture(scope="session")
 def history_app(history_data_dir):
-    from web import create_app
+    from web.app import create_app
 
     return create_app({"KB_DATA": str(history_data_dir), "TESTING": True})
 

@@ -35,7 +35,7 @@ def server(data_dir):
     port = _free_port()
     env = {**os.environ, "KB_DATA": str(data_dir)}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "kb.cli", "--data", str(data_dir), "serve", "--port", str(port), "--workers", "1"],
+        [sys.executable, "-m", "web.cli", "--data", str(data_dir), "serve", "--port", str(port), "--workers", "1"],
         cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
     )
     assert proc.stderr is not None

@@ -145,7 +145,7 @@ def test_store_answers_records_and_documents(store, records):
 
 
 def run_kb(*args, **kwargs):
-    return subprocess.run([sys.executable, "-m", "kb.cli", *args], cwd=ROOT, capture_output=True, text=True, **kwargs)
+    return subprocess.run([sys.executable, "-m", "web.cli", *args], cwd=ROOT, capture_output=True, text=True, **kwargs)
 
 
 def test_kb_check_lists_unresolved_references(data_dir):

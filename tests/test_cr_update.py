@@ -8,8 +8,8 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from kb.cli import main
-from kb.cr_update import newest_txt_link
+from web.cli import main
+from ingest.cr_update import newest_txt_link
 from tests.conftest import CORPUS, CR_HISTORY, NO_HISTORY
 
 PAGE = """<!doctype html><html><body><h1>Comprehensive Rules</h1>
@@ -114,7 +114,7 @@ def test_update_needs_a_folder(capsys, monkeypatch):
 def test_serve_rebuilds_only_when_the_history_folder_changes(capsys, tmp_path, folder):
     from ingest.build import corpus_digest
     from ingest.releases import release_files
-    from kb.serve import prepare
+    from web.serve import prepare
 
     data = tmp_path / "data"
     said: list[str] = []

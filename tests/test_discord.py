@@ -30,7 +30,7 @@ def signing_key():
 
 @pytest.fixture(scope="session")
 def discord_app(data_dir, signing_key):
-    from web import create_app
+    from web.app import create_app
 
     return create_app({"KB_DATA": str(data_dir), "TESTING": True, "KB_DISCORD_PUBLIC_KEY": _public_hex(signing_key),
                        "KB_PUBLIC_URL": "https://rules.example"})
@@ -185,7 +185,7 @@ def test_a_replayed_request_within_the_window_is_still_signed_right(discord):
 
 
 def test_a_malformed_key_stops_the_app_with_why(data_dir):
-    from web import create_app
+    from web.app import create_app
 
     with pytest.raises(ValueError, match="64 hex digits"):
         create_app({"KB_DATA": str(data_dir), "KB_DISCORD_PUBLIC_KEY": "not-a-key"})
@@ -349,7 +349,7 @@ def test_fit_holds_a_message_to_every_limit():
 
 def test_a_long_rule_is_cut_with_a_link_to_the_rest(cr_data_dir, signing_key):
     """The official rules' 702 has ~190 sub-rules; the reply lists what fits and links the rest."""
-    from web import create_app
+    from web.app import create_app
 
     app = create_app({"KB_DATA": str(cr_data_dir), "TESTING": True, "KB_PUBLIC_URL": "https://rules.example",
                       "KB_DISCORD_PUBLIC_KEY": _public_hex(signing_key)})
@@ -384,7 +384,7 @@ def test_autocomplete_choices_resolve_back(discord):
 
 # -- kb discord commands --------------------------------------------------------------
 def test_kb_discord_commands_prints_valid_definitions(capsys):
-    from kb.cli import main
+    from web.cli import main
 
     assert main(["discord", "commands"]) == 0
     commands = json.loads(capsys.readouterr().out)
@@ -433,7 +433,7 @@ def test_signed_interactions_against_kb_serve(data_dir, signing_key, monkeypatch
         assert status == 200 and reply["data"]["choices"][0]["value"] == "futuresight/cards/tarmogoyf"
         assert post({"type": 1}, timestamp=str(int(time.time()) - 3600))[0] == 401
         # kb bench's load of signed interactions: bounded (0.3 s, 2 clients), loopback, every reply right.
-        from kb import bench_discord
+        from web import bench_discord
 
         for kind in (2, 4):
             figures = bench_discord.measure(server.port, signing_key, clients=2, seconds=0.3, kind=kind)

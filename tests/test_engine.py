@@ -19,7 +19,7 @@ import threading
 import pytest
 
 from kb import engine
-from kb.bench import QUERY_MIX, query_classes
+from web.bench import QUERY_MIX, query_classes
 from kb.questions import CR_QUESTIONS, QUESTIONS
 from kb.search import Searcher
 

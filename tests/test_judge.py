@@ -141,7 +141,7 @@ def test_two_letter_sub_rules_in_linkify_and_pages(cr_client, cr_store):
 
 
 def test_kb_show_two_letter_sub_rule(cr_data_dir):
-    out = subprocess.run([sys.executable, "-m", "kb.cli", "--data", str(cr_data_dir), "show", "CR 704.5aa"],
+    out = subprocess.run([sys.executable, "-m", "web.cli", "--data", str(cr_data_dir), "show", "CR 704.5aa"],
                          capture_output=True, text=True, check=True).stdout
     assert out.startswith("704.5aa    [cr/704.5aa, rule]")
 
@@ -189,7 +189,7 @@ def test_cr_chapter(cr_client):
 @pytest.mark.skipif(not (SHARED_CR / "MagicCompRules_20250207.txt").exists(), reason="needs ../shared/cr")
 def test_kb_check_reports_dangling_citations_inside_the_official_rules(tmp_path):
     data = tmp_path / "data"
-    run = [sys.executable, "-m", "kb.cli", "--data", str(data)]
+    run = [sys.executable, "-m", "web.cli", "--data", str(data)]
     subprocess.run(run + ["build", "--cr", str(SHARED_CR / "MagicCompRules_20250207.txt")], check=True,
                    capture_output=True)
     out = subprocess.run(run + ["check"], capture_output=True, text=True).stdout

@@ -67,7 +67,7 @@ def test_the_wheel_carries_the_corpus_and_the_site(installed):
     _, wheel = installed
     names = set(zipfile.ZipFile(wheel).namelist())
     for name in ("corpus/treachery.txt", "corpus/treachery.toml", "corpus/__init__.py",
-                 "web/templates/base.html", "web/static/style.css", "web/static/app.js", "kb/cli.py"):
+                 "web/templates/base.html", "web/static/style.css", "web/static/app.js", "web/cli.py"):
         assert name in names
 
 

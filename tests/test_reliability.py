@@ -83,7 +83,7 @@ def test_a_lone_surrogate_is_a_400(client):
 
 @pytest.fixture(scope="module")
 def public_client(data_dir):
-    from web import create_app
+    from web.app import create_app
 
     return create_app({"KB_DATA": str(data_dir), "TESTING": True,
                        "KB_PUBLIC_URL": "https://rules.example.org/"}).test_client()
@@ -152,7 +152,7 @@ def test_a_document_over_the_size_limit_is_refused_with_its_size(tmp_path):
     big = tmp_path / "big.txt"
     with open(big, "wb") as f:
         f.truncate(MAX_DOCUMENT_BYTES + 1024 * 1024)  # sparse: costs no disk
-    out = subprocess.run([sys.executable, "-m", "kb.cli", "inspect", str(big)], cwd=ROOT, capture_output=True,
+    out = subprocess.run([sys.executable, "-m", "web.cli", "inspect", str(big)], cwd=ROOT, capture_output=True,
                          text=True, timeout=60)
     assert out.returncode == 1 and "Traceback" not in out.stderr
     assert f"{big}:1: expected a document of at most 8 MB, found '9.0 MB'" in out.stderr

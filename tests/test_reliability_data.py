@@ -17,7 +17,7 @@ from tests.conftest import CORPUS, ROOT
 
 
 def run_kb(*args, **kw):
-    return subprocess.run([sys.executable, "-m", "kb.cli", *map(str, args)], cwd=ROOT, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "web.cli", *map(str, args)], cwd=ROOT, capture_output=True,
                           text=True, timeout=120, **kw)
 
 
@@ -96,7 +96,7 @@ def test_a_second_build_waits_for_the_lock_and_says_who_holds_it(tmp_path, built
     data = tmp_path / "data"
     _publish(data, built_records)
     with build_lock(data):
-        proc = subprocess.Popen([sys.executable, "-m", "kb.cli", "--data", str(data), "build"], cwd=ROOT,
+        proc = subprocess.Popen([sys.executable, "-m", "web.cli", "--data", str(data), "build"], cwd=ROOT,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         assert proc.stderr is not None
         said: list[str] = []  # its progress, then who holds the lock
@@ -208,7 +208,7 @@ def test_kb_search_says_what_is_wrong_in_one_line(damaged_copy, damage):
 @pytest.mark.parametrize("damage", ["segment truncated", "manifest []", "current a file", "index removed"])
 def test_kb_serve_rebuilds_a_damaged_data_directory(damaged_copy, damage):
     from kb.kbase import KnowledgeBase
-    from kb.serve import prepare
+    from web.serve import prepare
 
     data, older, newer = damaged_copy
     DAMAGE[damage](data / "builds" / newer)
@@ -236,7 +236,7 @@ def test_a_running_server_keeps_its_build_when_the_new_one_is_damaged(damaged_co
 
 # -- 6. serving the last good build ---------------------------------------------------------
 def test_serve_prepares_the_last_good_build_when_the_corpus_no_longer_builds(tmp_path):
-    from kb.serve import prepare
+    from web.serve import prepare
 
     corpus = tmp_path / "corpus"
     shutil.copytree(CORPUS, corpus)

@@ -38,7 +38,7 @@ class Served:
         self.log = tmp / f"serve-{self.port}.log"
         self._err = open(self.log, "wb")  # noqa: SIM115 -- kb serve writes to it until stop()
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "kb.cli", "--corpus", str(corpus), "--data", str(data), "serve",
+            [sys.executable, "-m", "web.cli", "--corpus", str(corpus), "--data", str(data), "serve",
              "--port", str(self.port), "--workers", str(workers)],
             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=self._err, env={**os.environ, **(env or {})},
         )
@@ -91,7 +91,7 @@ def server(tmp_path_factory):
 # -- 1. every record page, concurrently, from a cold cache --------------------------------------------
 def test_every_record_page_from_16_clients_matches_a_serial_render(server):
     from kb.store import Store
-    from web import create_app
+    from web.app import create_app
 
     data = server.data
     ids = sorted(Store.open(data).records)
@@ -136,7 +136,7 @@ def test_slow_clients_do_not_stop_health_or_record_pages(server):
 
 
 def test_a_client_too_slow_to_send_its_head_is_told_and_closed(server):
-    from kb.front import Limits
+    from web.front import Limits
 
     with socket.create_connection(("127.0.0.1", server.port), timeout=Limits().head_timeout + 10) as s:
         s.sendall(b"GET /api/health HTTP/1.1\r\n")
@@ -193,7 +193,7 @@ def test_serve_keeps_serving_when_the_corpus_no_longer_builds(tmp_path):
     corpus = tmp_path / "corpus"
     shutil.copytree(CORPUS, corpus)
     data = tmp_path / "data"
-    built = subprocess.run([sys.executable, "-m", "kb.cli", "--corpus", str(corpus), "--data", str(data), "build"],
+    built = subprocess.run([sys.executable, "-m", "web.cli", "--corpus", str(corpus), "--data", str(data), "build"],
                            cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert built.returncode == 0, built.stderr
     good = os.readlink(data / "current").rsplit("/", 1)[-1]
@@ -215,7 +215,7 @@ def test_serve_keeps_serving_when_the_corpus_no_longer_builds(tmp_path):
 def read_only(tmp_path):
     """A built data directory seen through a read-only mount (or without write permission)."""
     data = tmp_path / "data"
-    built = subprocess.run([sys.executable, "-m", "kb.cli", "--data", str(data), "build"], cwd=ROOT,
+    built = subprocess.run([sys.executable, "-m", "web.cli", "--data", str(data), "build"], cwd=ROOT,
                            capture_output=True, text=True, timeout=120)
     assert built.returncode == 0, built.stderr
     view = tmp_path / "ro"
@@ -253,7 +253,7 @@ def test_replicas_serve_a_read_only_data_directory_even_when_stale(read_only, tm
 
 def test_serve_starts_on_a_damaged_data_directory(tmp_path):
     data = tmp_path / "data"
-    built = subprocess.run([sys.executable, "-m", "kb.cli", "--data", str(data), "build"], cwd=ROOT,
+    built = subprocess.run([sys.executable, "-m", "web.cli", "--data", str(data), "build"], cwd=ROOT,
                            capture_output=True, text=True, timeout=120)
     assert built.returncode == 0
     build = (data / "current").resolve()

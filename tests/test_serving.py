@@ -52,7 +52,7 @@ class Server:
         self.port = _port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "kb.cli", "--corpus", str(corpus), "--data", str(data), "serve",
+            [sys.executable, "-m", "web.cli", "--corpus", str(corpus), "--data", str(data), "serve",
              "--port", str(self.port), "--workers", str(workers)],
             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
         )
@@ -92,7 +92,7 @@ def served(tmp_path_factory, data_dir):
 
 
 def run_kb(*args):
-    return subprocess.run([sys.executable, "-m", "kb.cli", *args], cwd=ROOT, capture_output=True, text=True)
+    return subprocess.run([sys.executable, "-m", "web.cli", *args], cwd=ROOT, capture_output=True, text=True)
 
 
 @pytest.mark.slow

@@ -13,7 +13,7 @@ from werkzeug.exceptions import BadRequest, UnsupportedMediaType
 
 from kb.linkify import MAX_TEXT, linkify
 from web import data as D
-from web import public_url
+from web.app import public_url
 from web.openapi import spec
 
 __all__ = ["api"]

@@ -160,7 +160,7 @@ def releases_data(kb: Opened) -> dict[str, Any]:
 
 # -- pages and their JSON twins ---------------------------------------------------------------------
 def _page(template: str, *, title: str, description: str, alternate: str, **context) -> Response:
-    from web import public_url
+    from web.app import public_url
 
     html = render_template(template, title=title, description=description, alternate=alternate,
                            canonical=public_url() + request.full_path.rstrip("?"), **context)

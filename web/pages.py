@@ -16,7 +16,7 @@ from markupsafe import Markup
 from kb.cache import ByteLRU
 from kb.ids import record_url, slugify
 from web import data as D
-from web import public_url
+from web.app import public_url
 from web.render import body_text, preview, render_inline, render_text, summary, translation
 
 __all__ = ["pages", "error_page", "short_link"]
@@ -340,7 +340,7 @@ def error_page(status: int, message: str, query: str | None = None):
     API's one error shape instead.
     """
     if request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json":
-        from web import error_response
+        from web.app import error_response
 
         return error_response(status, "not_found" if status == 404 else "error", message)
     nearest = []

@@ -91,13 +91,13 @@ def _port() -> int:
 def _start(design: str, data: Path, corpus: Path, workers: int, port: int) -> subprocess.Popen:
     env = {**os.environ, "KB_DATA": str(data), "KB_SEARCH_CACHE": "2048"}
     if design == "front":
-        argv = [sys.executable, "-m", "kb.cli", "--corpus", str(corpus), "--data", str(data), "serve",
+        argv = [sys.executable, "-m", "web.cli", "--corpus", str(corpus), "--data", str(data), "serve",
                 "--port", str(port), "--workers", str(workers)]
     else:
         kind = ["--worker-class", "gthread", "--threads", "8"] if design == "gthread" else \
                ["--worker-class", "gevent", "--worker-connections", "1000"]
         argv = [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", str(workers), *kind,
-                "--timeout", "30", "--access-logfile", "/dev/null", "web:create_app()"]
+                "--timeout", "30", "--access-logfile", "/dev/null", "web.app:create_app()"]
     proc = subprocess.Popen(argv, cwd=Path(__file__).resolve().parent.parent, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 90

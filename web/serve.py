@@ -8,7 +8,7 @@ server only refuses to start when there is no intact build at all.
 
 How: gunicorn (threaded workers, one Whoosh searcher per thread) listens on a
 unix socket in a private temporary directory; the asyncio front
-(``kb.front``) listens on the public address and hands it only complete
+(``web.front``) listens on the public address and hands it only complete
 requests. Both stop together: SIGTERM or Ctrl-C stops the front and
 gunicorn; gunicorn exiting stops the front.
 """
@@ -127,7 +127,7 @@ def serve(args, project_root: Path) -> int:
         "--timeout", "30", "--graceful-timeout", "10",
         "--limit-request-line", "0",  # the front bounds the head (16 KB); the app says "query too long"
         "--access-logfile", "-" if args.access_log else "/dev/null",
-        "web:create_app()",
+        "web.app:create_app()",
     ]
     gunicorn = subprocess.Popen(argv, cwd=project_root, env=env, preexec_fn=_die_with_parent)
     try:
@@ -145,7 +145,7 @@ def serve(args, project_root: Path) -> int:
 
 
 async def _run(gunicorn: subprocess.Popen, sock: Path, host: str, port: int, workers: int, data: Path) -> int:
-    from kb.front import Front
+    from web.front import Front
 
     deadline = time.monotonic() + 120
     while not _answers(sock):

@@ -413,7 +413,7 @@ def run_http(data: Path, corpus: Path, clients: int = 4, seconds: float = 3.0, w
 
     from kb.store import Store
 
-    from kb import bench_discord
+    from web import bench_discord
 
     store = Store.open(data)
     ids = [r.id for r in store.records.values() if r.kind in ("rule", "card", "ruling")][:500]
@@ -422,7 +422,7 @@ def run_http(data: Path, corpus: Path, clients: int = 4, seconds: float = 3.0, w
     discord_key = bench_discord.signing_key()  # the endpoint is on for this run only
     started = time.perf_counter()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "kb.cli", "--corpus", str(corpus), "--data", str(data), "serve",
+        [sys.executable, "-m", "web.cli", "--corpus", str(corpus), "--data", str(data), "serve",
          "--port", str(port), "--workers", str(workers)] + (["--cr", str(cr)] if cr else []),
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         env={**os.environ, "KB_SEARCH_CACHE": "2048" if cache else "0",

@@ -249,7 +249,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     import tempfile
 
     from ingest.publish import build
-    from kb.bench import run, run_http
+    from web.bench import run, run_http
 
     started = time.perf_counter()
     result = run(args.corpus, cr=args.cr, repeat=args.repeat, scale=args.scale)
@@ -261,7 +261,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
             result["http"] = run_http(Path(tmp), args.corpus, clients=args.clients, seconds=args.seconds,
                                       cache=args.search_cache, cr=args.cr)
     if args.cr_history:
-        from kb.bench_history import run_history
+        from web.bench_history import run_history
 
         result["history"] = run_history(args.corpus, args.cr_history, repeat=args.repeat)
     result["bench_seconds"] = round(time.perf_counter() - started, 1)
@@ -328,7 +328,7 @@ def _print_history_bench(h: dict) -> None:
 def cmd_cr_update(args: argparse.Namespace) -> int:
     from ingest.errors import ParseError
     from ingest.publish import build
-    from kb.cr_update import RULES_PAGE, UpdateError, update
+    from ingest.cr_update import RULES_PAGE, UpdateError, update
 
     if args.cr_history is None:
         return _fail("kb cr update: name the history folder with --cr-history DIR or $KB_CR_HISTORY", 2)
@@ -382,7 +382,7 @@ def _print_classes(result: dict) -> None:
 
 # -- soak --------------------------------------------------------------------
 def cmd_soak(args: argparse.Namespace) -> int:
-    from kb.soak import print_soak, run_soak
+    from web.soak import print_soak, run_soak
 
     parts = tuple(args.only.split(",")) if args.only else ("slow", "hostile", "memory")
     result = run_soak(args.corpus, design=args.design, slow=args.slow, seconds=args.seconds,
@@ -396,10 +396,10 @@ def cmd_soak(args: argparse.Namespace) -> int:
 
 # -- serve -------------------------------------------------------------------
 def cmd_serve(args: argparse.Namespace) -> int:
-    from kb.serve import prepare, serve
+    from web.serve import prepare, serve
 
     if args.debug:
-        from web import create_app
+        from web.app import create_app
 
         prepare(args.corpus, args.data, args.cr, cr_history=args.cr_history)
         os.environ["KB_DATA"] = str(Path(args.data).resolve())
@@ -471,7 +471,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("what", choices=["commands"], help="commands: print their definitions as Discord's API takes them")
     p.set_defaults(func=cmd_discord)
 
-    p = sub.add_parser("soak", help="the server under slow clients, hostile queries and unique requests (kb.soak)")
+    p = sub.add_parser("soak", help="the server under slow clients, hostile queries and unique requests (web.soak)")
     p.add_argument("--design", choices=("front", "gthread", "gevent"), default="front",
                    help="front: kb serve as shipped; gthread/gevent: gunicorn alone, to compare designs")
     p.add_argument("--slow", type=int, default=256, help="slow connections held open")

@@ -1,0 +1,102 @@
+"""The Flask app factory: pages and API blueprints over one opened knowledge base.
+
+Configuration comes from defaults, then the environment (``KB_DATA``,
+``KB_PUBLIC_URL``), then the ``config`` mapping given to ``create_app``.
+``KB_PUBLIC_URL`` (``https://rules.example.org``) is where the site is
+reached: every absolute URL it prints (og:url, linkify links, the OpenAPI
+``servers``, opensearch) starts with it, never with the ``Host`` a client sent. The knowledge base is opened
+once per process and kept on ``app.extensions["kb"]``.
+"""
+from __future__ import annotations
+
+import os
+
+from flask import Flask, current_app, jsonify, request
+from flask.json.provider import DefaultJSONProvider
+from werkzeug.exceptions import HTTPException
+
+from kb.kbase import KnowledgeBase
+
+__all__ = ["create_app", "SECURITY_HEADERS", "public_url"]
+
+SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "strict-origin-when-cross-origin",
+    "X-Frame-Options": "DENY",
+}
+
+
+def create_app(config: dict | None = None) -> Flask:
+    app = Flask(__name__)
+    app.config.from_mapping(
+        KB_DATA=os.environ.get("KB_DATA", "var"),
+        KB_PUBLIC_URL=os.environ.get("KB_PUBLIC_URL") or None,
+        KB_DISCORD_PUBLIC_KEY=os.environ.get("KB_DISCORD_PUBLIC_KEY", ""),  # on when set (web/discord.py)
+        KB_DISCORD_MAX_AGE=float(os.environ.get("KB_DISCORD_MAX_AGE", "300")),
+        # Set by kb serve: today's corpus digest, and why the build served was not rebuilt.
+        KB_CORPUS_DIGEST=os.environ.get("KB_CORPUS_DIGEST") or None,
+        KB_NOT_REBUILT=os.environ.get("KB_NOT_REBUILT") or None,
+        MAX_CONTENT_LENGTH=64 * 1024,  # linkify bodies; anything larger is a 413
+        JSON_SORT_KEYS=False,
+    )
+    if config:
+        app.config.update(config)
+    public = app.config["KB_PUBLIC_URL"]
+    if public and not public.startswith(("http://", "https://")):
+        raise ValueError(f"KB_PUBLIC_URL must start with http:// or https://, not {public!r}")
+    assert isinstance(app.json, DefaultJSONProvider)  # Flask's own, which has these two settings
+    app.json.sort_keys = False
+    app.json.ensure_ascii = False
+    # A server serves the newest intact build when ``current`` is damaged (kb.kbase).
+    app.extensions["kb"] = KnowledgeBase(app.config["KB_DATA"], fallback=True)
+
+    from web import discord
+    from web.api import api
+    from web.history import history_pages
+    from web.pages import pages
+
+    discord.init_app(app)
+    app.register_blueprint(api)
+    app.register_blueprint(history_pages)
+    app.register_blueprint(pages)
+
+    @app.after_request
+    def _headers(response):
+        for name, value in SECURITY_HEADERS.items():
+            response.headers.setdefault(name, value)
+        if not request.path.startswith("/api/"):
+            # A page's errors are HTML or JSON by the Accept header: caches must key on it.
+            response.vary.add("Accept")
+        return response
+
+    @app.errorhandler(HTTPException)
+    def _http_error(exc: HTTPException):
+        return error_response(exc.code or 500, exc.name.lower().replace(" ", "_"), exc.description or exc.name)
+
+    @app.errorhandler(Exception)
+    def _unexpected(exc: Exception):  # pragma: no cover - a bug, reported in the one error shape
+        app.logger.exception("unhandled error")
+        return error_response(500, "internal_error", "something went wrong on our side")
+
+    return app
+
+
+def public_url() -> str:
+    """The site's base URL without a trailing slash: KB_PUBLIC_URL, else what the request came to."""
+    configured = current_app.config.get("KB_PUBLIC_URL")
+    return (configured or request.host_url).rstrip("/")
+
+
+def error_response(status: int, code: str, message: str):
+    """One error shape for the API; the same facts as a page for browsers."""
+    if request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json":
+        response = jsonify({"error": {"code": code, "message": message}})
+        response.status_code = status
+        return response
+    from web.pages import error_page
+
+    return error_page(status, message)
