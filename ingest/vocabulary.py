@@ -7,6 +7,7 @@ not loaded, such as the official rules without ``--cr``, is kept but not checked
 """
 from __future__ import annotations
 
+import re
 import tomllib
 from pathlib import Path
 
@@ -25,7 +26,9 @@ def load_vocabulary(corpus_dir: Path, records: list[Record]) -> list[dict]:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
-        raise ParseError([Problem(str(path), getattr(exc, "lineno", 1) or 1, "valid TOML", str(exc))]) from None
+        # tomllib says where only in its message: "... (at line 195, column 58)"
+        where = re.search(r"at line (\d+)", str(exc))
+        raise ParseError([Problem(str(path), int(where.group(1)) if where else 1, "valid TOML", str(exc))]) from None
     text = path.read_text(encoding="utf-8")
     lines = [i for i, line in enumerate(text.splitlines(), 1) if line.strip() == "[[term]]"]
     ids = {r.id for r in records}

@@ -43,7 +43,7 @@ __all__ = ["Candidate", "Ranker", "SIGNALS", "NUMBER_ALT", "WINDOW", "DOC_NAMES"
 # Every signal, on by default; measuring one means turning it off (see the README's Search section).
 # The first six act in this module, the others in kb.search.
 SIGNALS = {"coverage", "heading", "word pairs", "named", "glossary", "heading only", "history", "older rules",
-           "variants", "numbers",
+           "variants", "numbers", "question phrases", "defining sub-rule", "asks more",
            "vocabulary", "titles newest first", "number with words", "card prefixes", "two edits"}
 
 WINDOW = 100  # best Whoosh hits re-ranked (bounded: the per-query cost stays small)
@@ -56,6 +56,7 @@ TITLED = 1.5  # a record whose heading the question contains, or which contains 
 HEADING_ONLY = 0.5  # a heading without text, for a question that asks more than the heading
 OLDER_RULES = 0.7  # rules quoted from an older edition of the official rules, when the current one is loaded
 VARIANT = 0.8  # official multiplayer and casual-variant rules, for a question that names no variant
+ASKS_MORE = 0.6  # a glossary entry, for a question that asks more than its term ("deathtouch one damage")
 HISTORY = 0.5  # a version-history entry mentions a topic; it rarely answers a question about it
 
 # Words that name a document in a question ("how many players in treachery").
@@ -141,8 +142,25 @@ class Ranker:
             rules = {ref.target for ref in r.refs if ref.target and ref.target in store.records
                      and store.records[ref.target].doc == r.doc and store.records[ref.target].kind == "rule"}
             if len(rules) == 1:  # "See rules 403.3 and 603.6a" points at no one rule
-                out[r.id] = rules.pop()
+                out[r.id] = Ranker._defining(store, r, store.records[rules.pop()])
         return out
+
+    @staticmethod
+    def _defining(store: Store, entry: Record, rule: Record) -> str:
+        """The rule a glossary entry's term is defined in: the rule it cites, or, when that rule is
+        a heading about something else ("Typecycling: See rule 702.29" -> 702.29 Cycling), its first
+        sub-rule that names the term (702.29e "Typecycling is a variant of the cycling ability")."""
+        if "defining sub-rule" not in SIGNALS or rule.text or not entry.title:
+            return rule.id
+        term = [stem(w.lower()) for w in TOKEN_RE.findall(plain(entry.title))]
+        heading = {stem(w.lower()) for w in TOKEN_RE.findall(plain(rule.title or ""))}
+        if not term or set(term) <= heading:
+            return rule.id
+        for child in store.children(rule):
+            words = {stem(w.lower()) for w in TOKEN_RE.findall(plain(child.text or ""))}
+            if set(term) <= words:
+                return child.id
+        return rule.id
 
     def stems(self, record: Record) -> frozenset[str]:
         """The stems of a record, its heading and its parents' headings (a ruling knows its card)."""
@@ -265,7 +283,12 @@ class Ranker:
             if c.record.kind != "glossary":
                 continue
             target = self.pointers.get(c.record.id)
-            if target is not None and self.about(c.record, stems):
+            # "infect damage to players": the entry defines infect; the answer is a rule about the rest.
+            more = "asks more" in SIGNALS and not stems <= self.title_stems(c.record)
+            if more:
+                c.score *= ASKS_MORE
+                c.why.append("asks more than the term")
+            if target is not None and self.about(c.record, stems) and not more:
                 rule = by_id.get(target)
                 if rule is None:
                     rule = add(target)

@@ -154,20 +154,27 @@ _EXACT = analyzer(stem=False)
 _STOP = frozenset({"a", "an", "the", "is", "are", "who", "what", "whats", "how", "does", "do", "can", "you", "of",
                    "in", "on", "to", "when", "which", "with", "and", "or", "for", "it", "my", "i", "if", "has",
                    "have", "work", "works", "mean", "means", "happens", "happen", "s"})
+# Question phrases that carry no topic: "how many lands", "what counts as a permanent", "cast vs play".
+_ASKING = re.compile(r"\b(?:how\s+(?:many|much)|what\s+counts?\s+as|vs|versus)\b\.?", re.I)
 _OBSOLETE = re.compile(r"\s*\(Obsolete\)$")  # "Converted Mana Cost (Obsolete)" is titled "Converted Mana Cost"
 _NUMBER = re.compile(r"^(?:\d{3}(?:\.\d+[a-z]{0,2})?|\d{3}\.[a-z]+-\d+)\.?$", re.I)
 
 
 def _pairs(text: str) -> list[str]:
     """Adjacent content words of a query, as they would sit in folded text: " starting player "."""
-    words = [fold(t.text) for t in _EXACT(_PHRASE.sub(" ", text)) if t.text not in _STOP][:MAX_TERMS]
+    words = [fold(t.text) for t in _EXACT(_asked(_PHRASE.sub(" ", text))) if t.text not in _STOP][:MAX_TERMS]
     return rank.pairs(words)
+
+
+def _asked(text: str) -> str:
+    """A question without the phrases that only ask ("how many", "what counts as", "vs")."""
+    return _ASKING.sub(" ", text) if "question phrases" in rank.SIGNALS else text
 
 
 def _content_stems(text: str) -> list[str]:
     """The stems of what a question is about: "what happens when a player has ten poison
     counters" -> player, ten, poison, counter (question words carry no topic)."""
-    raw = [t.text for t in _EXACT(text)]
+    raw = [t.text for t in _EXACT(_asked(text))]
     content = [w for w in raw if w not in _STOP] or raw
     return [s for s in dict.fromkeys(stem(w) for w in content) if s][:MAX_TERMS]
 
