@@ -38,25 +38,28 @@ from kb.model import Record
 from kb.snippet import TOKEN_RE, stem
 from kb.store import Store
 
-__all__ = ["Candidate", "Ranker", "SIGNALS", "NUMBER_ALT", "WINDOW", "DOC_NAMES", "KIND_NAMES", "pairs", "weights"]
+__all__ = ["Candidate", "Ranker", "SIGNALS", "implied_document", "NUMBER_ALT", "WINDOW", "DOC_NAMES", "KIND_NAMES", "pairs", "weights"]
 
 # Every signal, on by default; measuring one means turning it off (see the README's Search section).
 # The first six act in this module, the others in kb.search.
 SIGNALS = {"coverage", "heading", "word pairs", "named", "glossary", "heading only", "history", "older rules",
-           "variants", "numbers", "question phrases", "defining sub-rule", "asks more",
+           "variants", "numbers", "question phrases", "defining sub-rule", "asks more", "implied document",
            "vocabulary", "titles newest first", "number with words", "card prefixes", "two edits"}
 
 WINDOW = 100  # best Whoosh hits re-ranked (bounded: the per-query cost stays small)
 PAIR_BONUS = 0.15  # per adjacent word pair, as a share of the score
 GLOSSARY = 0.6  # a glossary entry's score is multiplied by this
 POINTER = 0.5  # and an entry pointing at a rule of its own document by this
-NAMED_DOC = 1.6  # records of a document the question names
+NAMED_DOC = 2.5  # records of a document the question names
+IMPLIED_DOC = 1.3  # records of the document whose own words the question uses ("leader" -> Treachery)
+OWN_WORD = 0.9  # a word is a document's own when this share of its use (per record, by size) is there
 NAMED_KIND = 1.6  # records of a kind the question names ("treachery glossary team")
 TITLED = 1.5  # a record whose heading the question contains, or which contains the question
 HEADING_ONLY = 0.5  # a heading without text, for a question that asks more than the heading
 OLDER_RULES = 0.7  # rules quoted from an older edition of the official rules, when the current one is loaded
 VARIANT = 0.8  # official multiplayer and casual-variant rules, for a question that names no variant
 ASKS_MORE = 0.6  # a glossary entry, for a question that asks more than its term ("deathtouch one damage")
+MORE = 0.35  # share of the question's weight beyond a term that makes it ask more
 HISTORY = 0.5  # a version-history entry mentions a topic; it rarely answers a question about it
 
 # Words that name a document in a question ("how many players in treachery").
@@ -196,14 +199,14 @@ class Ranker:
 
     # -- the re-rank ---------------------------------------------------------------------
     def rerank(self, candidates: list[Candidate], weights: dict[str, float], pairs: list[str],
-               named: tuple[str | None, str | None], add: Callable[[str], Candidate | None]) -> list[Candidate]:
+               named: tuple[str | None, str | None, str | None], add: Callable[[str], Candidate | None]) -> list[Candidate]:
         """Candidates best first after every signal.
 
         ``weights``: the question's stems with their rarity (idf); ``add(id)`` makes a candidate
         of a rule a glossary entry points at when Whoosh did not return it.
         """
         total = sum(weights.values()) or 1.0
-        named_doc, named_kind = named
+        named_doc, named_kind, implied = named
         stems = frozenset(weights)
         on = SIGNALS
         for c in candidates:
@@ -215,6 +218,9 @@ class Ranker:
                 self._pairs(c, pairs)
             if "named" in on:
                 self._named(c, named_doc, named_kind)
+            if "implied document" in on and implied and not named_doc and c.record.doc == implied:
+                c.score *= IMPLIED_DOC
+                c.why.append("document's own words")
             if "history" in on and c.record.kind == "history":
                 c.score *= HISTORY
                 c.why.append("history")
@@ -225,10 +231,15 @@ class Ranker:
                 c.score *= VARIANT
                 c.why.append("variant not asked about")
         if "glossary" in on:
-            self._glossaries(candidates, add, stems)
+            self._glossaries(candidates, add, stems, weights)
         if "heading only" in on:
             for c in candidates:
                 self._heading_only(c, stems)
+        if "asks more" in on:
+            for c in candidates:
+                if c.record.kind in ("keyword", "card") and self.asks_more(c.record, weights):
+                    c.score *= ASKS_MORE  # a keyword page is its first definition: "menace" more than "menace blocking"
+                    c.why.append("asks more than the keyword")
         candidates.sort(key=lambda c: -c.score)
         return candidates
 
@@ -276,15 +287,24 @@ class Ranker:
             c.score *= 1 + PAIR_BONUS * n
             c.why.append(f"{n} word pairs")
 
+    def asks_more(self, record: Record, weights: dict[str, float]) -> bool:
+        """The question asks about more than the record's term: its other words weigh at least
+        ``MORE`` of it ("menace blocking", not "kill a creature" -> destroy creature)."""
+        if "asks more" not in SIGNALS:
+            return False
+        title = self.title_stems(record)
+        total = sum(weights.values()) or 1.0
+        return sum(w for s, w in weights.items() if s not in title) / total >= MORE
+
     def _glossaries(self, candidates: list[Candidate], add: Callable[[str], Candidate | None],
-                    stems: frozenset[str]) -> None:
+                    stems: frozenset[str], weights: dict[str, float]) -> None:
         by_id = {c.record.id: c for c in candidates}
         for c in list(candidates):
             if c.record.kind != "glossary":
                 continue
             target = self.pointers.get(c.record.id)
             # "infect damage to players": the entry defines infect; the answer is a rule about the rest.
-            more = "asks more" in SIGNALS and not stems <= self.title_stems(c.record)
+            more = self.asks_more(c.record, weights)
             if more:
                 c.score *= ASKS_MORE
                 c.why.append("asks more than the term")
@@ -304,6 +324,29 @@ class Ranker:
             else:
                 c.score *= GLOSSARY
                 c.why.append("glossary")
+
+
+def implied_document(weights: dict[str, float], uses: Callable[[str], dict[str, int]],
+                     sizes: dict[str, int]) -> str | None:
+    """The document a question's own words belong to: "two leaders who takes the first turn" is about
+    Treachery (the only document that says "leader"), with no document named.
+
+    A word belongs to a document when nearly all its use is there, counted per record and scaled
+    by the documents' sizes (the official rules' many records do not make every word theirs).
+    The document whose words weigh at least a quarter of the question is implied.
+    """
+    total = sum(weights.values()) or 1.0
+    share: dict[str, float] = {}
+    for word, weight in weights.items():
+        counts = {d: n / sizes[d] for d, n in uses(word).items() if sizes.get(d)}
+        spread = sum(counts.values())
+        if not spread or sum(uses(word).values()) < 3:
+            continue
+        doc, rate = max(counts.items(), key=lambda kv: kv[1])
+        if rate / spread >= OWN_WORD:
+            share[doc] = share.get(doc, 0.0) + weight / total
+    best = max(share.items(), key=lambda kv: kv[1], default=None)
+    return best[0] if best and best[1] >= 0.25 else None
 
 
 def pairs(words: list[str]) -> list[str]:

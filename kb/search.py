@@ -217,6 +217,8 @@ class Searcher:
         self.title_words = self._title_words()
         self.vocabulary = Vocabulary.from_build(store.manifest, store.records.values())
         self.ranker = Ranker(store)
+        self.sizes = dict(Counter(r.doc for r in store.records.values() if r.doc != "keywords"))
+        self._stem_uses: dict[str, dict[str, int]] = {}
         self.spelling = Spelling(
             (w.decode() if isinstance(w, bytes) else w for w in self.searcher.lexicon("exact")),
             lambda w: self.searcher.doc_frequency("exact", w),
@@ -535,8 +537,21 @@ class Searcher:
                 return None
             return Candidate(record, 0.0, self.docnums.get(rid))
 
-        top = self.ranker.rerank(top, weights, _pairs(text), (query.named_doc, query.named_kind), add)
+        implied = rank.implied_document(weights, self._uses, self.sizes) if "implied document" in rank.SIGNALS else None
+        top = self.ranker.rerank(top, weights, _pairs(text), (query.named_doc, query.named_kind, implied), add)
         found.top, found.total = top[:query.offset + query.limit], max(total, len(top))
+
+    def _uses(self, word: str) -> dict[str, int]:
+        """How many records of each document use a stem (title or body); once per stem and build."""
+        found = self._stem_uses.get(word)
+        if found is None:
+            docnums: set[int] = set()
+            for name in ("title", "body"):
+                term = self.postings.term(self.searcher, name, word.encode())
+                if term is not None:
+                    docnums.update(term.ids)
+            found = self._stem_uses[word] = dict(Counter(self.doc_of[d] for d in docnums if self.doc_of[d] != "keywords"))
+        return found
 
     def _scores(self, query, filter_query) -> dict[int, float]:
         """docnum -> score for every match: Whoosh's scores over cached postings (kb.engine), or
