@@ -38,7 +38,8 @@ from kb.model import Record
 from kb.snippet import TOKEN_RE, stem
 from kb.store import Store
 
-__all__ = ["Candidate", "Ranker", "SIGNALS", "implied_document", "NUMBER_ALT", "WINDOW", "DOC_NAMES", "KIND_NAMES", "pairs", "weights"]
+__all__ = ["Candidate", "Ranker", "SIGNALS", "NUMBER_ALT", "WINDOW", "DOC_NAMES", "KIND_NAMES", "Named",
+           "implied_document", "pairs", "weights"]
 
 # Every signal, on by default; measuring one means turning it off (see the README's Search section).
 # The first six act in this module, the others in kb.search.
@@ -83,6 +84,15 @@ NUMBER_ALT = {**{stem(w): str(i) for i, w in enumerate(_NUMBERS) if i != 1},
               **{str(i): stem(w) for i, w in enumerate(_NUMBERS) if i != 1}}  # "one" is rarely a count
 
 _SEE_RULE = re.compile(r"\bSee rules? \d")
+
+
+@dataclass(frozen=True)
+class Named:
+    """What a question says about where its answer is: a document or kind it names, a document
+    whose own words it uses."""
+    doc: str | None = None
+    kind: str | None = None
+    implied: str | None = None
 
 
 @dataclass
@@ -199,14 +209,13 @@ class Ranker:
 
     # -- the re-rank ---------------------------------------------------------------------
     def rerank(self, candidates: list[Candidate], weights: dict[str, float], pairs: list[str],
-               named: tuple[str | None, str | None, str | None], add: Callable[[str], Candidate | None]) -> list[Candidate]:
+               named: Named, add: Callable[[str], Candidate | None]) -> list[Candidate]:
         """Candidates best first after every signal.
 
         ``weights``: the question's stems with their rarity (idf); ``add(id)`` makes a candidate
         of a rule a glossary entry points at when Whoosh did not return it.
         """
         total = sum(weights.values()) or 1.0
-        named_doc, named_kind, implied = named
         stems = frozenset(weights)
         on = SIGNALS
         for c in candidates:
@@ -216,11 +225,7 @@ class Ranker:
                 self._heading(c, stems)
             if "word pairs" in on:
                 self._pairs(c, pairs)
-            if "named" in on:
-                self._named(c, named_doc, named_kind)
-            if "implied document" in on and implied and not named_doc and c.record.doc == implied:
-                c.score *= IMPLIED_DOC
-                c.why.append("document's own words")
+            self._named(c, named)
             if "history" in on and c.record.kind == "history":
                 c.score *= HISTORY
                 c.why.append("history")
@@ -244,13 +249,17 @@ class Ranker:
         return candidates
 
     @staticmethod
-    def _named(c: Candidate, named_doc: str | None, named_kind: str | None) -> None:
-        if named_doc and c.record.doc == named_doc:
+    def _named(c: Candidate, named: Named) -> None:
+        """The document or kind the question names, or the document whose own words it uses."""
+        if "named" in SIGNALS and named.doc and c.record.doc == named.doc:
             c.score *= NAMED_DOC
             c.why.append("named document")
-        if named_kind and c.record.kind == named_kind:
+        if "named" in SIGNALS and named.kind and c.record.kind == named.kind:
             c.score *= NAMED_KIND
             c.why.append("named kind")
+        if "implied document" in SIGNALS and named.implied and not named.doc and c.record.doc == named.implied:
+            c.score *= IMPLIED_DOC
+            c.why.append("document's own words")
 
     def _coverage(self, c: Candidate, weights: dict[str, float], total: float) -> None:
         if len(weights) < 2:

@@ -538,7 +538,8 @@ class Searcher:
             return Candidate(record, 0.0, self.docnums.get(rid))
 
         implied = rank.implied_document(weights, self._uses, self.sizes) if "implied document" in rank.SIGNALS else None
-        top = self.ranker.rerank(top, weights, _pairs(text), (query.named_doc, query.named_kind, implied), add)
+        named = rank.Named(query.named_doc, query.named_kind, implied)
+        top = self.ranker.rerank(top, weights, _pairs(text), named, add)
         found.top, found.total = top[:query.offset + query.limit], max(total, len(top))
 
     def _uses(self, word: str) -> dict[str, int]:
@@ -550,7 +551,8 @@ class Searcher:
                 term = self.postings.term(self.searcher, name, word.encode())
                 if term is not None:
                     docnums.update(term.ids)
-            found = self._stem_uses[word] = dict(Counter(self.doc_of[d] for d in docnums if self.doc_of[d] != "keywords"))
+            docs = Counter(self.doc_of[d] for d in docnums if self.doc_of[d] != "keywords")
+            found = self._stem_uses[word] = dict(docs)
         return found
 
     def _scores(self, query, filter_query) -> dict[int, float]:
