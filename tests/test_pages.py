@@ -48,7 +48,7 @@ def test_search_page_did_you_mean(client):
     page = soup(client.get("/search?q=unvel+morhp"))
     offer = page.select_one(".didyoumean")
     assert offer is not None and offer.get_text() == "Did you mean unveil morph?"
-    assert [a["href"] for a in offer.select("a")] == ["/search?q=unveil%20morph"]
+    assert [a["href"] for a in offer.select("a")] == ["/search?q=unveil+morph"]
 
 
 def test_record_page(client, store):

@@ -1,4 +1,5 @@
-"""The JSON API: a twin for every page, plus resolve, autocomplete and linkify.
+"""The JSON API: a twin for every page (the ``data`` half of its data function), plus resolve, autocomplete
+and linkify.
 
 Every error has one shape, ``{"error": {"code": ..., "message": ...}}``, from
 the app's error handler. GET endpoints allow any origin (bots and other
@@ -25,13 +26,6 @@ def _kb():
     return current_app.extensions["kb"].current()
 
 
-def _public(data):
-    """Drop the template-only keys (those starting with ``_``)."""
-    if isinstance(data, dict):
-        return {k: v for k, v in data.items() if not k.startswith("_")}
-    return data
-
-
 @api.after_request
 def _cors(response):
     if request.method in ("GET", "HEAD", "OPTIONS"):
@@ -56,27 +50,27 @@ def health():
 
 @api.get("/search")
 def search():
-    return jsonify(_public(D.search_data(_kb(), request.args)))
+    return jsonify(D.search_data(_kb(), request.args)[0])
 
 
 @api.get("/records/<path:record_id>")
 def record(record_id: str):
-    return jsonify(_public(D.record_data(_kb(), record_id)))
+    return jsonify(D.record_data(_kb(), record_id)[0])
 
 
 @api.get("/resolve")
 def resolve():
-    return jsonify(D.resolve_data(_kb(), request.args.get("ref", ""), request.args.get("doc") or None))
+    return jsonify(D.resolve_data(_kb(), request.args.get("ref", ""), request.args.get("doc") or None)[0])
 
 
 @api.get("/documents")
 def documents():
-    return jsonify(D.documents_data(_kb()))
+    return jsonify(D.documents_data(_kb())[0])
 
 
 @api.get("/documents/<slug>")
 def document(slug: str):
-    return jsonify(D.document_data(_kb(), slug))
+    return jsonify(D.document_data(_kb(), slug)[0])
 
 
 @api.get("/documents/<slug>/records")
@@ -89,7 +83,7 @@ def document_records(slug: str):
 
 @api.get("/keywords")
 def keywords():
-    return jsonify(D.keywords_data(_kb()))
+    return jsonify(D.keywords_data(_kb())[0])
 
 
 @api.get("/autocomplete")

@@ -1,43 +1,74 @@
-"""One data function per resource; the HTML page and its JSON twin both render it.
+"""One data function per page; the HTML page and its JSON twin both render it.
 
-Each function takes the opened knowledge base and plain arguments and
-returns a dict of JSON-ready values (plus, under keys starting with ``_``,
-the objects the templates need). ``NotFound``/``BadRequest`` carry the
-message the user sees.
+Each page's function takes the opened knowledge base and plain arguments and
+returns ``(data, extra)`` (datasette's shape): ``data`` is the public JSON, the
+page's twin under /api, and carries everything the page shows; ``extra`` is
+what only the template needs (the records themselves, to render their text as
+HTML). ``NotFound``/``BadRequest`` carry the message the user sees.
+
+One vocabulary: a link to a record is ``{id, label, url}`` everywhere (``link``),
+with what a list adds (``doc``, ``document``, ``kind``, ``depth``, ``text``);
+``url`` is a path from ``kb.ids.record_url``. See README, "The JSON vocabulary".
 """
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 from werkzeug.exceptions import BadRequest, NotFound
 
 from kb.history import dated_matches
-from kb.ids import record_url
+from kb.ids import record_url, slugify
 from kb.kbase import Opened
-from kb.model import Record
+from kb.model import Record, Ref
 from kb.phrases import Phrases
 from kb.search import QueryError
-from web.render import summary
+from web.render import body_text, preview, summary, translation
 
 __all__ = [
-    "record_data", "document_data", "documents_data", "search_data", "resolve_data",
-    "keywords_data", "record_json", "trail", "siblings", "doc_meta", "autocomplete_data",
+    "record_data", "document_data", "documents_data", "search_data", "resolve_data", "keywords_data",
+    "record_json", "link", "trail", "siblings", "reading", "whole_document", "short_link", "used_in",
+    "doc_meta", "doc_title", "doc_version", "autocomplete_data",
 ]
 
 
 def record_json(record: Record) -> dict[str, Any]:
     data = record.to_json()
     data["url"] = record_url(record.id)
-    for ref in data["refs"]:
-        ref["url"] = record_url(ref["target"]) if ref["target"] else ref["url"]
+    data["refs"] = [_ref(ref) for ref in data["refs"]]
     return data
 
 
+def _ref(ref: dict[str, Any]) -> dict[str, Any]:
+    """A reference as JSON: where it is written (field, start, end), what it names, and its ``url``."""
+    return ref | {"url": record_url(ref["target"]) if ref["target"] else ref["url"]}
+
+
+def link(kb: Opened, record: Record, **more: Any) -> dict[str, Any]:
+    """The one shape of a link to a record in every answer: ``{id, label, url}`` (and what a list adds)."""
+    return {"id": record.id, "label": kb.store.label(record), "url": record_url(record.id), **more}
+
+
+def doc_title(kb: Opened, slug: str) -> str:
+    meta = doc_meta(kb, slug)
+    return meta["title"] if meta else slug
+
+
+def doc_version(kb: Opened, slug: str) -> str:
+    """"last modified March 25, 2007, effective 2007-05-04": an older document's text says its date."""
+    meta = doc_meta(kb, slug) or {}
+    return ", effective ".join(v for v in (str(meta.get("version") or ""), str(meta.get("effective") or ""))
+                               if v and v != "undated")
+
+
 def doc_meta(kb: Opened, slug: str) -> dict[str, Any] | None:
+    """A document's title, version, effective date and counts, with its ``url`` (a document is read at /slug)."""
     if slug == "keywords":
-        return {"slug": "keywords", "title": "Keywords", "version": "gathered from every document", "effective": None}
-    return kb.store.document(slug)
+        return {"slug": "keywords", "title": "Keywords", "version": "gathered from every document", "effective": None,
+                "url": record_url("keywords")}
+    meta = kb.store.document(slug)
+    return None if meta is None else {**meta, "url": record_url(slug)}
 
 
 def trail(kb: Opened, record: Record) -> list[Record]:
@@ -64,18 +95,98 @@ def siblings(kb: Opened, record: Record) -> tuple[Record | None, Record | None]:
     return prev, nxt
 
 
-def record_data(kb: Opened, record_id: str) -> dict[str, Any]:
+def reading(store, r: Record) -> list[tuple[Record, int]]:
+    """(record, depth) for what a page shows below its record.
+
+    A chapter lists its sections; anything else reads on as the document does, every rule
+    below it with its text (702 shows 702.1 ... 702.190 and their sub-rules), like
+    Yawgatog's one long page.
+    """
+    if r.kind == "chapter":
+        return [(c, 1) for c in store.children(r)]
+    out: list[tuple[Record, int]] = []
+
+    def walk(record: Record, depth: int) -> None:
+        for child in store.children(record):
+            out.append((child, depth))
+            walk(child, depth + 1)
+
+    walk(r, 1)
+    return out
+
+
+def _read(kb: Opened, r: Record, depth: int, text: str | None) -> dict[str, Any]:
+    """One entry of what a page reads below its heading: a link, its depth and the text shown."""
+    return link(kb, r, kind=r.kind, depth=depth, number=r.number, title=r.title, group=r.group, text=text,
+                refs=[_ref(asdict(ref)) for ref in r.refs if ref.field == "text"])
+
+
+def short_link(r: Record, label: str) -> str | None:
+    """The chat-sized, readable address of a record.
+
+    /r/907.4b for numbered rules; /r/token-cards-j and
+    /r/die-rolls-and-coin-flips-d-iii for rules numbered inside a section;
+    /c/venser-shaper-savant for cards and /c/the-aetherist/2 for their rulings.
+    """
+    if r.number and r.id == f"{r.doc}/{r.number.lower()}":
+        return "/r/" + quote(r.number)
+    if r.kind == "rule" and r.parent:  # numbered inside a section: "Token Cards g)"
+        return "/r/" + slugify(label)
+    if r.kind == "card" and r.title:
+        return "/c/" + r.id.rsplit("/", 1)[-1]
+    if r.kind == "ruling" and r.parent and r.parent.split("/")[1:2] == ["cards"]:
+        return "/c/" + r.parent.rsplit("/", 1)[-1] + "/" + r.id.rsplit("/", 1)[-1]
+    return None
+
+
+def used_in(title: str | None) -> str:
+    """Where a keyword is used: a phrase search that never jumps to one record."""
+    return "/search?" + urlencode({"q": f'"{title}"', "noredirect": 1})
+
+
+def _definitions(kb: Opened, record: Record) -> list[tuple[Ref, Record]]:
+    return [(ref, r) for ref in record.refs if ref.field == "definitions" and ref.target
+            for r in [kb.store.get(ref.target)] if r is not None]
+
+
+def _definition(kb: Opened, ref: Ref, r: Record) -> dict[str, Any]:
+    """A keyword's definition: the reference as written (``text``) and the rule it names, with its document."""
+    return {"text": ref.text, **link(kb, r, number=r.number, title=r.title, doc=r.doc,
+                                      document=doc_title(kb, r.doc), version=doc_version(kb, r.doc))}
+
+
+def record_data(kb: Opened, record_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A record page's data (its JSON twin, /api/records/<id>) and what only its template needs."""
     record = kb.store.get(record_id)
     if record is None:
         raise NotFound(f"no record {record_id!r}")
     data = record_json(record)
+    label = kb.store.label(record)
     prev, nxt = siblings(kb, record)
-    data["breadcrumbs"] = [{"id": r.id, "label": kb.store.label(r), "url": record_url(r.id)} for r in trail(kb, record)]
-    data["previous"] = prev and {"id": prev.id, "label": kb.store.label(prev), "url": record_url(prev.id)}
-    data["next"] = nxt and {"id": nxt.id, "label": kb.store.label(nxt), "url": record_url(nxt.id)}
+    data["label"] = label
+    data["breadcrumbs"] = [link(kb, r) for r in trail(kb, record)]
+    data["previous"] = prev and link(kb, prev)
+    data["next"] = nxt and link(kb, nxt)
     data["document"] = doc_meta(kb, record.doc)
     # What hover previews and chat unfurls show: a card's first ruling and their count, a headed rule's first sub-rule.
     data["summary"] = summary(record, kb.store.records)
+    # What the page shows: its body (not a translation line, not a card's rulings joined), a translation,
+    # what it reads below (children, or the whole subtree in reading order), who cites it, its definitions.
+    body = body_text(record, kb.store.records)
+    found = translation(record.text)
+    below = reading(kb.store, record)
+    definitions = _definitions(kb, record)
+    cited_by = [r for r in map(kb.store.get, record.cited_by) if r is not None]
+    data["body"] = body
+    data["translation"] = found and {"language": found[0], "words": found[1]}
+    data["reading"] = [_read(kb, c, depth, c.text) for c, depth in below]
+    data["cited_by_links"] = [link(kb, c, doc=c.doc, document=doc_title(kb, c.doc), kind=c.kind) for c in cited_by]
+    data["definitions"] = [_definition(kb, ref, r) for ref, r in definitions]
+    if record.kind == "keyword":
+        data["used_in"] = used_in(record.title)
+    data["short_link"] = short_link(record, label)
+    # What "Copy for chat" copies, before the page's address.
+    data["chat"] = f"{label}: {preview(record, 300, kb.store.records).split(': ', 1)[-1]}"
     # The effective date of the release (or document version) this record is from, as an ISO date.
     data["effective"] = (data["document"] or {}).get("effective")
     if kb.history is not None:
@@ -86,8 +197,9 @@ def record_data(kb: Opened, record_id: str) -> dict[str, Any]:
                 c | {"then_url": f"/cr@{c['matches'][-1]}/{c['number']}" if c["matches"] else None,
                      "now_url": f"/cr/{c['now']}" if c["now"] else None}
                 for c in kb.history.citations(record.id)]
-    data["_record"] = record
-    return data
+    extra = {"record": record, "body": body, "translation": found, "children": below, "cited_by": cited_by,
+             "definitions": [r for _, r in definitions]}
+    return data, extra
 
 
 def _effective(kb: Opened, doc: str) -> str | None:
@@ -103,35 +215,59 @@ def _toc(kb: Opened, record: Record, depth: int | None = None) -> dict[str, Any]
             if below else []}
 
 
-def document_data(kb: Opened, slug: str, depth: int | None = None) -> dict[str, Any]:
-    """A document and its contents; ``depth`` cuts the tree (the page shows two levels, the API all)."""
+WHOLE_DOCUMENT_MAX = 1500  # records; a larger document (the official rules) reads section by section
+
+
+def whole_document(kb: Opened, slug: str) -> list[tuple[Record, int, str]]:
+    """(record, depth, text) for every record in reading order, when the document is small enough to read
+    as one long page (Yawgatog's way); [] otherwise."""
+    store = kb.store
+    ids = store.order.get(slug, [])
+    if not ids or len(ids) > WHOLE_DOCUMENT_MAX:
+        return []
+    out = []
+    for rid in ids:
+        r = store.records[rid]
+        depth, parent = 0, r.parent
+        while parent:
+            depth, parent = depth + 1, store.records[parent].parent if parent in store.records else None
+        out.append((r, depth, body_text(r, store.records) or r.rules_text or ""))
+    return out
+
+
+def document_data(kb: Opened, slug: str, depth: int | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A document, its contents and (when it is small) its whole text, and the template's extras.
+
+    ``depth`` cuts the contents (the page shows two levels, the API all)."""
     meta = doc_meta(kb, slug)
     if meta is None:
         raise NotFound(f"no document {slug!r}")
-    data = {**meta, "contents": [_toc(kb, r, depth) for r in kb.store.roots(slug)]}
+    whole = whole_document(kb, slug)
+    data = {**meta, "contents": [_toc(kb, r, depth) for r in kb.store.roots(slug)],
+            "reading": [_read(kb, r, d, text) for r, d, text in whole]}
     if kb.history is not None:
         # When the document's official citations say it was written (UnCommander is undated).
         data["written_against"] = kb.history.estimate(slug)
         if slug == "cr":
             data["history"] = {"releases": len(kb.history.releases), "first": kb.history.releases[0]["effective"],
                                "url": "/cr/releases"}
-    return data
+    return data, {"reading": whole}
 
 
-def documents_data(kb: Opened) -> list[dict[str, Any]]:
-    return [
-        {k: d[k] for k in ("slug", "title", "version", "effective", "source_url", "counts")} for d in kb.store.documents
-    ]
+def documents_data(kb: Opened) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The home page's documents (its twin is /api/documents): a list, so the extras are apart."""
+    data = [{k: d[k] for k in ("slug", "title", "version", "effective", "source_url", "counts")}
+            | {"url": record_url(d["slug"])} for d in kb.store.documents]
+    return data, {}
 
 
-def keywords_data(kb: Opened) -> list[dict[str, Any]]:
+def keywords_data(kb: Opened) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     out = []
     for r in kb.store.by_doc("keywords"):
         out.append({"id": r.id, "title": r.title, "url": record_url(r.id),
-                    "definitions": [{"text": ref.text, "id": ref.target, "url": record_url(ref.target)}
-                                    for ref in r.refs if ref.field == "definitions" and ref.target],
-                    "used_in": "/search?" + urlencode({"q": f'"{r.title}"', "noredirect": 1})})
-    return out
+                    "definitions": [_definition(kb, ref, d) for ref, d in _definitions(kb, r)],
+                    "used_in": used_in(r.title)})
+    return out, {}
 
 
 def _int(value: str | None, default: int, name: str) -> int:
@@ -143,7 +279,11 @@ def _int(value: str | None, default: int, name: str) -> int:
         raise BadRequest(f"{name} must be a whole number") from None
 
 
-def search_data(kb: Opened, args) -> dict[str, Any]:
+FACETS = ("doc", "kind")
+
+
+def search_data(kb: Opened, args) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Search results (/api/search), with the page's navigation as data: ``pagination`` and ``filters``."""
     q = args.get("q", "")
     limit = _int(args.get("limit"), 10, "limit")
     offset = _int(args.get("offset"), 0, "offset")
@@ -158,18 +298,53 @@ def search_data(kb: Opened, args) -> dict[str, Any]:
     except QueryError as exc:
         raise BadRequest(str(exc)) from None
     data = results.to_json()
-    data["_results"] = results
-    return data
+    asked = {k: v for k, v in args.items() if k in ("q", *FACETS)}
+    data["pagination"] = _pagination(results.offset, results.limit, results.total, asked)
+    data["filters"] = _filters(kb, results.facets, asked)
+    data["did_you_mean_url"] = results.did_you_mean and _search_url({"q": results.did_you_mean})
+    # The page's twin asks the API for the same page of the same results.
+    twin = {k: v for k, v in args.items() if k in ("q", *FACETS, "page", "limit", "offset")}
+    return data, {"results": results, "twin": twin}
 
 
-def resolve_data(kb: Opened, ref: str, context_doc: str | None = None) -> dict[str, Any]:
+def _search_url(args: dict[str, Any]) -> str:
+    return "/search?" + urlencode({k: v for k, v in args.items() if v})
+
+
+def _pagination(offset: int, limit: int, total: int, asked: dict[str, str]) -> dict[str, Any]:
+    """Which page of how many, and the pages before and after (their URLs, or null)."""
+    page, pages = offset // limit + 1, max(1, -(-total // limit))
+    return {"page": page, "pages": pages,
+            "previous": _search_url({**asked, "page": page - 1}) if page > 1 else None,
+            "next": _search_url({**asked, "page": page + 1}) if page < pages else None}
+
+
+def _filters(kb: Opened, facets: dict[str, dict[str, int]], asked: dict[str, str]) -> dict[str, list[dict[str, Any]]]:
+    """Each facet's values as the page lists them: ``{value, label, count, url, current}``; a filter in use
+    comes with its way out (value null: every document, every kind)."""
+    titles = {d["slug"]: d["title"] for d in kb.store.documents}
+    out: dict[str, list[dict[str, Any]]] = {}
+    for name in FACETS:
+        everything = "all documents" if name == "doc" else "all kinds"
+        entries: list[dict[str, Any]] = [{"value": None, "label": everything, "count": None,
+                                          "url": _search_url({**asked, name: None}), "current": False}
+                                         ] if asked.get(name) else []
+        entries += [{"value": value, "label": titles.get(value, value) if name == "doc" else value, "count": n,
+                     "url": _search_url({**asked, name: value}), "current": asked.get(name) == value}
+                    for value, n in facets.get(name, {}).items()]
+        out[name] = entries
+    return out
+
+
+def resolve_data(kb: Opened, ref: str, context_doc: str | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+    """What a reference means (/api/resolve), the data of its choice page (/r/<ref>) with the records it shows."""
     if not ref or len(ref) > 200:
         raise BadRequest("ref must be between 1 and 200 characters")
     res = kb.resolver.resolve(ref, context_doc=context_doc)
     if res.query is not None and res.query.date:
         dated, note = dated_matches(kb.history, res.query)
         return {"ref": ref, "matches": dated, "note": note, "suggestions": [],
-                "effective": dated[0]["effective"] if dated else None}
+                "effective": dated[0]["effective"] if dated else None, "what": _what(ref, dated)}, {}
     matches = res.matches
     note = res.note
     if not matches and res.query is None:
@@ -177,15 +352,26 @@ def resolve_data(kb: Opened, ref: str, context_doc: str | None = None) -> dict[s
         if card is not None:
             matches = [card]
             note = None if distance == 0 else f"card name {ref!r} read as {card.title!r}"
-    return {
+    found = [{"id": r.id, "url": record_url(r.id), "title": kb.store.label(r), "doc": r.doc,
+                     "effective": _effective(kb, r.doc), "document": doc_title(kb, r.doc),
+                     "summary": summary(r, kb.store.records, 200)} for r in matches]
+    data = {
         "ref": ref,
-        "matches": [{"id": r.id, "url": record_url(r.id), "title": kb.store.label(r), "doc": r.doc,
-                     "effective": _effective(kb, r.doc)} for r in matches],
+        "matches": found,
         "note": note,
         "suggestions": [
-            {"id": r.id, "url": record_url(r.id), "title": kb.store.label(r), "doc": r.doc} for r in res.suggestions
+            {"id": r.id, "url": record_url(r.id), "title": kb.store.label(r), "doc": r.doc,
+             "document": doc_title(kb, r.doc)} for r in res.suggestions
         ],
     }
+    data["what"] = _what(ref, found)
+    return data, {}
+
+
+def _what(ref: str, matches: list[dict[str, Any]]) -> str:
+    """What the choice page says the matches are: "702.19 is in 2 documents", "Token Cards: 12 rules"."""
+    docs = len({m["doc"] for m in matches})
+    return f"{ref} is in {docs} documents" if docs > 1 else f"{ref}: {len(matches)} rules"
 
 
 _PHRASES: dict[str, Phrases] = {}  # build id -> its phrases, built on first use

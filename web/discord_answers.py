@@ -17,10 +17,12 @@ from urllib.parse import urlencode
 
 from kb.cardnames import card_choices, find_card, split_set_code
 from kb.discord_commands import LIMITS
+from kb.ids import record_url
 from kb.kbase import Opened
 from kb.model import Record
 from kb.resolve import _name_key, edit_distance
 from kb.search import QueryError
+from web.data import short_link
 from web.discord_text import ELLIPSIS, cut, escape, fit, link, words
 
 __all__ = ["rule_message", "card_message", "search_message", "define_message",
@@ -46,9 +48,7 @@ def _key(text: str | None) -> str:
 
 def short_url(kb: Opened, record: Record, base: str) -> str:
     """The record's short link (/r/907.4b, /c/Tarmogoyf) as the site prints it, else its page."""
-    from web.pages import short_link
-
-    return base + (short_link(record, kb.store.label(record)) or "/" + record.id)
+    return base + (short_link(record, kb.store.label(record)) or record_url(record.id))
 
 
 def _footer(kb: Opened, record: Record) -> dict:
@@ -271,7 +271,7 @@ def card_message(kb: Opened, name: str, base: str) -> dict:
         hits = kb.searcher.search(typed[:200], kind="card", limit=5).hits if typed else []
     text = escape(f"No card named {typed!r}." + (f" ({found.note})" if found.note else ""))
     if hits:
-        text += "\n\nClosest:\n" + "\n".join(link(h.label, base + "/" + h.id) for h in hits)
+        text += "\n\nClosest:\n" + "\n".join(link(h.label, base + record_url(h.id)) for h in hits)
     return _message([_nothing(f"No card {typed}", text)])
 
 
@@ -304,7 +304,7 @@ def search_message(kb: Opened, query: str, base: str) -> dict:
     embed["description"] = "\n".join(lines) or f"Top {len(results.hits)} of {results.total}: {link('all', url)}"
     fields = []
     for i, h in enumerate(results.hits, 1):
-        page = base + "/" + h.id
+        page = base + record_url(h.id)
         opener = f"\n{link('open', page)}"
         snippet = html.unescape(_MARK.sub("", h.snippet))
         fields.append({"name": words(f"{i}. {h.label} · {_doc_title(kb, h.doc)}", LIMITS["field_name"]),

@@ -9,7 +9,8 @@ Routes (each page with its JSON twin under ``/api``, built from one data functio
   releases in force on two dates; changes that only renumber cross-references are listed apart;
 - ``/api/cr/releases``: every release with its encoding, line endings and slips.
 
-Every answer names the release it shows by its effective date (ISO).
+Every answer names the release it shows by its effective date (ISO). Each data function returns
+``(data, extra)`` as web.data's do: ``data`` is the JSON twin and carries everything its page shows.
 """
 from __future__ import annotations
 
@@ -69,7 +70,7 @@ def _in_force(history: History, day: str) -> dict[str, Any]:
 
 
 # -- data ------------------------------------------------------------------------------------------
-def rule_at_data(kb: Opened, day: str, number: str) -> dict[str, Any]:
+def rule_at_data(kb: Opened, day: str, number: str) -> tuple[dict[str, Any], dict[str, Any]]:
     history = _history(kb)
     number = _number(number)
     release = _in_force(history, day)
@@ -93,10 +94,10 @@ def rule_at_data(kb: Opened, day: str, number: str) -> dict[str, Any]:
         "url": dated_url(release["effective"], span["number"]),
         "current_url": f"/{now['id']}" if now["id"] else None,
         "history_url": f"/cr/{now['number']}/history" if now["number"] else None,
-    }
+    }, {}
 
 
-def rule_history_data(kb: Opened, number: str) -> dict[str, Any]:
+def rule_history_data(kb: Opened, number: str) -> tuple[dict[str, Any], dict[str, Any]]:
     history = _history(kb)
     number = _number(number)
     lineage = history.current_lineage(number)
@@ -128,10 +129,10 @@ def rule_history_data(kb: Opened, number: str) -> dict[str, Any]:
     return {"number": number, "id": f"cr/{number}", "title": spans[-1]["title"],
             "effective": current["effective"], "first_seen": spans[0]["from"],
             "former_numbers": [n for n in numbers if n != number], "spans": out[::-1],
-            "url": f"/cr/{number}/history", "current_url": f"/cr/{number}"}
+            "url": f"/cr/{number}/history", "current_url": f"/cr/{number}"}, {}
 
 
-def diff_data(kb: Opened, spec: str) -> dict[str, Any]:
+def diff_data(kb: Opened, spec: str) -> tuple[dict[str, Any], dict[str, Any]]:
     history = _history(kb)
     a_day, sep, b_day = spec.partition("..")
     if not sep:
@@ -146,16 +147,23 @@ def diff_data(kb: Opened, spec: str) -> dict[str, Any]:
         if len(_DIFFS) > 64:
             _DIFFS.clear()
         _DIFFS[key] = diff
+    # Each entry links the rule as it stood: a removed one in the older release, the others in the newer.
+    linked = {kind: [entry | {"url": dated_url(a["effective"] if kind == "removed" else b["effective"],
+                                               entry.get("new") or entry["number"])} for entry in entries]
+              for kind, entries in diff.items()}
     return {"from": history.release_public(a), "to": history.release_public(b), "asked": {"from": a_day, "to": b_day},
             "effective": b["effective"],
-            "counts": {k: len(v) for k, v in diff.items()}, **diff,
-            "url": f"/diff/cr/{a['effective']}..{b['effective']}"}
+            "counts": {k: len(v) for k, v in diff.items()}, **linked,
+            "url": f"/diff/cr/{a['effective']}..{b['effective']}"}, {}
 
 
-def releases_data(kb: Opened) -> dict[str, Any]:
+def releases_data(kb: Opened) -> tuple[dict[str, Any], dict[str, Any]]:
     history = _history(kb)
     releases = [history.release_public(r) | {"slip_list": r["slips"]} for r in history.releases]
-    return {"effective": releases[-1]["effective"], "releases": releases[::-1]}
+    # Each release but the first links its changes since the one before (diff_url).
+    for before, release in zip(releases, releases[1:], strict=False):
+        release["diff_url"] = f"/diff/cr/{before['effective']}..{release['effective']}"
+    return {"effective": releases[-1]["effective"], "releases": releases[::-1]}, {}
 
 
 # -- pages and their JSON twins ---------------------------------------------------------------------
@@ -169,52 +177,53 @@ def _page(template: str, *, title: str, description: str, alternate: str, **cont
 
 @history_pages.get("/cr@<day>/<path:number>")
 def rule_at(day: str, number: str):
-    data = rule_at_data(_kb(), day, number)
+    data, extra = rule_at_data(_kb(), day, number)
     return _page("cr_at.html", title=f"{data['number']} as of {data['effective']} — Comprehensive Rules",
                  description=(data["text"] or data["title"] or "")[:200],
-                 alternate=f"/api/cr@{day}/{quote(number)}", data=data)
+                 alternate=f"/api/cr@{day}/{quote(number)}", data=data, **extra)
 
 
 @history_pages.get("/api/cr@<day>/<path:number>")
 def api_rule_at(day: str, number: str):
-    return jsonify(rule_at_data(_kb(), day, number))
+    return jsonify(rule_at_data(_kb(), day, number)[0])
 
 
 @history_pages.get("/cr/<path:number>/history")
 def rule_history(number: str):
-    data = rule_history_data(_kb(), number)
+    data, extra = rule_history_data(_kb(), number)
     return _page("cr_history.html", title=f"{data['number']} across releases — Comprehensive Rules",
                  description=f"Every version of {data['number']} since {data['first_seen']}",
-                 alternate=f"/api/cr/{quote(data['number'])}/history", data=data, Markup=Markup)
+                 alternate=f"/api/cr/{quote(data['number'])}/history", data=data, Markup=Markup,
+                 **extra)
 
 
 @history_pages.get("/api/cr/<path:number>/history")
 def api_rule_history(number: str):
-    return jsonify(rule_history_data(_kb(), number))
+    return jsonify(rule_history_data(_kb(), number)[0])
 
 
 @history_pages.get("/diff/cr/<spec>")
 def diff(spec: str):
-    data = diff_data(_kb(), spec)
+    data, extra = diff_data(_kb(), spec)
     if request.args.get("canonical") and data["url"] != request.path:
         return redirect(data["url"], code=302)
     return _page("cr_diff.html", title=f"Comprehensive Rules {data['from']['effective']} → {data['to']['effective']}",
                  description=", ".join(f"{n} {k.replace('_', ' ')}" for k, n in data["counts"].items()),
-                 alternate=f"/api/diff/cr/{quote(spec)}", data=data, Markup=Markup)
+                 alternate=f"/api/diff/cr/{quote(spec)}", data=data, Markup=Markup, **extra)
 
 
 @history_pages.get("/api/diff/cr/<spec>")
 def api_diff(spec: str):
-    return jsonify(diff_data(_kb(), spec))
+    return jsonify(diff_data(_kb(), spec)[0])
 
 
 @history_pages.get("/api/cr/releases")
 def api_releases():
-    return jsonify(releases_data(_kb()))
+    return jsonify(releases_data(_kb())[0])
 
 
 @history_pages.get("/cr/releases")
 def releases():
-    data = releases_data(_kb())
+    data, extra = releases_data(_kb())
     return _page("cr_releases.html", title="Comprehensive Rules releases", description="Every release loaded",
-                 alternate="/api/cr/releases", data=data)
+                 alternate="/api/cr/releases", data=data, **extra)

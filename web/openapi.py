@@ -66,7 +66,8 @@ def spec(base_url: str) -> dict:
         "info": {
             "title": "Rules knowledge base API",
             "version": "1",
-            "description": "Every page has a JSON twin; errors are {\"error\": {\"code\", \"message\"}}.",
+            "description": "Every page has a JSON twin carrying everything the page shows; errors are "
+                           "{\"error\": {\"code\", \"message\"}}.",
             "x-conventions": CONVENTIONS,
         },
         "servers": [{"url": base_url}],
@@ -97,7 +98,9 @@ def spec(base_url: str) -> dict:
                 "Resolution",
             ),
             "/api/documents": _get("Every document with its record counts", schema="Documents"),
-            "/api/documents/{slug}": _get("A document's table of contents", [("slug", "document slug", True)]),
+            "/api/documents/{slug}": _get(
+                "A document's table of contents (`contents`) and, up to 1,500 records, its whole text (`reading`)",
+                [("slug", "document slug", True)]),
             "/api/documents/{slug}/records": _get(
                 "Every record of a document", [("slug", "document slug", True)], "Records"
             ),
@@ -169,6 +172,14 @@ def spec(base_url: str) -> dict:
                     "properties": {
                         "query": {"type": "string"},
                         "total": {"type": "integer"},
+                        "offset": {"type": "integer", "description": "results skipped before this page"},
+                        "limit": {"type": "integer", "description": "results per page"},
+                        "redirect": {"type": "string", "nullable": True, "description": (
+                            "the one record a reference or an exact card name means (the page goes there); "
+                            + RELATIVE)},
+                        "matched_by": {"type": "string", "enum": ["reference", "card", "title", "text"],
+                                       "description": "what answered first: a reference, a card name, a title, "
+                                                      "or the words"},
                         "results": {
                             "type": "array",
                             "items": {
@@ -185,6 +196,14 @@ def spec(base_url: str) -> dict:
                         },
                         "facets": obj,
                         "did_you_mean": {"type": "string", "nullable": True},
+                        "did_you_mean_url": {"type": "string", "nullable": True,
+                                             "description": "the search page for did_you_mean; " + RELATIVE},
+                        "pagination": {"type": "object", "description": (
+                            "{page, pages, previous, next}: which page of how many, and the search pages "
+                            "before and after (null at either end)")},
+                        "filters": {"type": "object", "description": (
+                            "per facet (doc, kind), the values the page lists, each {value, label, count, url, "
+                            "current}; a filter in use comes first with its way out (value null)")},
                         "note": {"type": "string", "nullable": True,
                                  "description": "what search corrected or rewrote: "
                                                 "\"showing results for destroy (for: kill)\""},
@@ -205,16 +224,56 @@ def spec(base_url: str) -> dict:
                         "refs": {"type": "array", "description": (
                             "outgoing references {text, target, url, start, end, field, note}; every member of a "
                             "range (\"603.7d–f\") is one, sharing the written span")},
+                        "label": {"type": "string", "description": "the record's heading: \"702.187 Unveil\""},
+                        "body": {"type": "string", "description": (
+                            "the text the page shows: not a translation line, not a card's rulings joined")},
+                        "translation": {"type": "object", "nullable": True,
+                                        "description": "{language, words} when the text is only a translation"},
+                        "document": {"type": "object", "description": "the document's title, version, effective "
+                                                                      "date, counts and url"},
+                        "breadcrumbs": {"type": "array", "items": {"$ref": "#/components/schemas/Link"}},
+                        "previous": {"$ref": "#/components/schemas/Link"},
+                        "next": {"$ref": "#/components/schemas/Link"},
+                        "reading": {"type": "array", "description": (
+                            "what the page reads below the record, in order: Links with kind, depth, number, title, "
+                            "group, text and that text's refs")},
+                        "cited_by_links": {"type": "array", "description": (
+                            "the records citing this one (`cited_by` has their ids): Links with doc, document "
+                            "(its title) and kind")},
+                        "definitions": {"type": "array", "description": (
+                            "a keyword's definitions: Links with text (the reference as written), number, title, "
+                            "doc, document and version")},
+                        "used_in": {"type": "string", "description": "a keyword's phrase search; " + RELATIVE},
+                        "short_link": {"type": "string", "nullable": True,
+                                       "description": "the readable short link, /r/907.4b or /c/the-aetherist/2"},
+                        "chat": {"type": "string", "description": "what Copy for chat copies, before the address"},
+                        "effective": {"type": "string", "nullable": True,
+                                      "description": "the effective date of the record's release or version"},
                     },
                 },
                 "Records": {"type": "array", "items": {"$ref": "#/components/schemas/Record"}},
+                "Link": {
+                    "type": "object",
+                    "nullable": True,
+                    "description": "a link to a record, the same everywhere; lists add what they show",
+                    "required": ["id", "label", "url"],
+                    "properties": {"id": {"type": "string"}, "label": {"type": "string"},
+                                   "url": {"type": "string", "description": RELATIVE}},
+                },
                 "Resolution": {
                     "type": "object",
                     "required": ["ref", "matches", "note"],
                     "properties": {
                         "ref": {"type": "string"},
                         "matches": {"type": "array",
-                                    "description": "records, each {id, url, title, doc}; url " + RELATIVE},
+                                    "description": "records, each {id, url, title, doc, document, effective, "
+                                                   "summary}; url " + RELATIVE},
+                        "suggestions": {"type": "array", "description": (
+                            "records near a reference that matched nothing, each {id, url, title, doc, document}")},
+                        "effective": {"type": "string", "nullable": True,
+                                      "description": "for a dated reference, the release it was read in"},
+                        "what": {"type": "string",
+                                 "description": "what the choice page says: \"702.187 is in 2 documents\""},
                         "note": {"type": "string", "nullable": True,
                                  "description": "what the answer has to say: \"115 was renamed 116 in version 4.0\""},
                     },

@@ -14,10 +14,10 @@ from flask import Blueprint, Response, current_app, redirect, render_template, r
 from markupsafe import Markup
 
 from kb.cache import ByteLRU
-from kb.ids import record_url, slugify
+from kb.ids import record_url
 from web import data as D
 from web.app import public_url
-from web.render import body_text, preview, render_inline, render_text, summary, translation
+from web.render import preview, render_inline, render_text
 
 __all__ = ["pages", "error_page", "short_link"]
 
@@ -51,14 +51,10 @@ def plural(kind: str, n: int) -> str:
 @pages.app_context_processor
 def _documents():
     """Every page names documents by title and lists the loaded ones (the official rules too) in its header."""
-    store = current_app.extensions["kb"].current().store
-    titles = {d["slug"]: d["title"] for d in store.documents}
-    titles.setdefault("keywords", "Keywords")
-    # "last modified March 25, 2007, effective 2007-05-04": an older document's text says its date.
-    versions = {d["slug"]: ", effective ".join(v for v in (str(d.get("version") or ""), str(d.get("effective") or ""))
-                                                 if v and v != "undated") for d in store.documents}
+    kb = current_app.extensions["kb"].current()
+    store = kb.store
     return {"nav_documents": [(d["slug"], d.get("short_title") or d["title"]) for d in store.documents],
-            "doc_title": lambda slug: titles.get(slug, slug), "doc_version": lambda slug: versions.get(slug, ""),
+            "doc_title": lambda slug: D.doc_title(kb, slug), "doc_version": lambda slug: D.doc_version(kb, slug),
             "store_label": store.label}
 
 
@@ -72,49 +68,37 @@ def _text_filter(value):
 
 @pages.get("/")
 def index():
-    kb = _kb()
+    documents, _ = D.documents_data(_kb())
     return _page("index.html", title="Rules knowledge base",
                  description="Treachery, UnCommander and Future Sight rules, cross-referenced and searchable.",
-                 alternate="/api/documents", documents=D.documents_data(kb), examples=EXAMPLES)
+                 alternate="/api/documents", documents=documents, examples=EXAMPLES)
 
 
 @pages.get("/search")
 def search():
-    kb = _kb()
-    data = D.search_data(kb, request.args)
-    results = data["_results"]
+    data, extra = D.search_data(_kb(), request.args)
+    results = extra["results"]
     if results.redirect and request.args.get("page", "1") == "1" and not request.args.get("noredirect"):
         return redirect(_with_note(record_url(results.redirect), data["query"], results.note), code=302)
-    args = {k: v for k, v in request.args.items() if k in ("q", "doc", "kind")}
-    limit = results.limit
-    page = results.offset // limit + 1
-    pages_total = max(1, -(-results.total // limit))
-
-    def page_url(n: int) -> str:
-        return "/search?" + urlencode({**args, "page": n})
-
-    def facet_url(name: str, value: str | None) -> str:
-        return "/search?" + urlencode({k: v for k, v in {**args, name: value}.items() if v})
-
     asked = data["query"].strip()
     return _page("search.html", title=f"{data['query']} — search" if asked else "Search — help and examples",
-                 description=f"{results.total} results" if data["query"].strip() else "How to search the rules",
-                 alternate="/api/search?" + urlencode(args), data=data, results=results, args=args,
-                 page=page, pages_total=pages_total, page_url=page_url, facet_url=facet_url, examples=EXAMPLES,
-                 documents={d["slug"]: d["title"] for d in kb.store.documents})
+                 description=f"{results.total} results" if asked else "How to search the rules",
+                 alternate="/api/search?" + urlencode(extra["twin"]), data=data, results=results,
+                 examples=EXAMPLES)
 
 
 @pages.get("/keywords")
 def keywords():
+    data, _ = D.keywords_data(_kb())
     return _page("keywords.html", title="Keywords", description="Every keyword with its definitions across documents.",
-                 alternate="/api/keywords", keywords=D.keywords_data(_kb()))
+                 alternate="/api/keywords", keywords=data)
 
 
 @pages.get("/r/<path:ref>")
 def short_ref(ref: str):
     kb = _kb()
     context = request.args.get("doc") or None
-    data = D.resolve_data(kb, ref, context)
+    data, _ = D.resolve_data(kb, ref, context)
     if not data["matches"]:
         # A readable short link: /r/token-cards-j is "Token Cards j)".
         found = kb.resolver.section_slug(ref)
@@ -123,15 +107,11 @@ def short_ref(ref: str):
     if len(data["matches"]) == 1:
         return redirect(_with_note(data["matches"][0]["url"], ref, data["note"]), code=302)
     status = 200 if data["matches"] else 404
-    records = [kb.store.get(m["id"]) for m in data["matches"] if m["id"]]
-    several_docs = len({r.doc for r in records}) > 1
-    what = f"{ref} is in {len({r.doc for r in records})} documents" if several_docs else f"{ref}: {len(records)} rules"
-    title = f"{ref} — which document?" if several_docs else f"{ref} — {len(records)} rules"
-    return _page("disambiguation.html", title=title,
-                 description=data["note"] or what,
-                 alternate="/api/resolve?" + urlencode({"ref": ref}), data=data, ref=ref, what=what,
-                 records=records, previews={r.id: summary(r, kb.store.records, 200) for r in records},
-                 suggestions=[kb.store.get(m["id"]) for m in data["suggestions"]], status=status)
+    several_docs = len({m["doc"] for m in data["matches"]}) > 1
+    title = f"{ref} — which document?" if several_docs else f"{ref} — {len(data['matches'])} rules"
+    return _page("disambiguation.html", title=title, description=data["note"] or data["what"],
+                 alternate="/api/resolve?" + urlencode({"ref": ref, **({"doc": context} if context else {})}),
+                 data=data, ref=ref, status=status)
 
 
 def _with_note(url: str, ref: str, note: str | None) -> str:
@@ -186,11 +166,11 @@ def record(record_id: str):
         key = (kb.build_id, "contents:" + record_id)
         page = _PAGES.get(key)
         if page is None:
-            doc = D.document_data(kb, record_id, depth=2)
+            doc, extra = D.document_data(kb, record_id, depth=2)
             page = _PAGES.put(key, render_template(
-                "document.html", title=doc["title"], status=200, canonical=BASE_MARK + "/" + record_id,
+                "document.html", title=doc["title"], status=200, canonical=BASE_MARK + record_url(record_id),
                 description=f"{doc['title']}, {doc.get('version') or ''}: table of contents",
-                alternate=f"/api/documents/{record_id}", doc=doc, reading=_whole_document(kb, record_id)))
+                alternate=f"/api/documents/{record_id}", doc=doc, reading=_whole_document(kb, extra["reading"])))
         return Response(page.replace(BASE_MARK, _html.escape(public_url())), mimetype="text/html")
     r = kb.store.get(record_id)
     if r is None and record_id.startswith("api/"):
@@ -231,12 +211,10 @@ _PAGES: ByteLRU[str] = ByteLRU(PAGE_CACHE_BYTES)  # (build, record id) -> the pa
 
 
 def _record_page(kb, r, host_url: str, url: str) -> str:
-    record_id = r.id
-    data = D.record_data(kb, record_id)
-    label = kb.store.label(r)
+    data, extra = D.record_data(kb, r.id)
     doc = data["document"] or {}
-    summary = preview(r, 200, kb.store.records).split(": ", 1)[-1]
-    description = summary + f" — {doc.get('title', r.doc)}, {doc.get('version') or ''}"
+    description = preview(r, 200, kb.store.records).split(": ", 1)[-1] + f" — {doc.get('title', r.doc)}, " \
+        f"{doc.get('version') or ''}"
     refs_by_field: dict[str, list] = {}
     for ref in r.refs:
         refs_by_field.setdefault(ref.field, []).append(ref)
@@ -244,92 +222,40 @@ def _record_page(kb, r, host_url: str, url: str) -> str:
     def field_html(name: str, text: str, block: bool = True) -> Markup:
         return render_text(text, refs_by_field.get(name, []), kb.store.records, block=block)
 
-    children = _reading(kb.store, r)
-    short = short_link(r, label)
+    short = data["short_link"]
     return render_template(
         "record.html",
         short=short,
         short_url=short and host_url.rstrip("/") + short,
-        title=f"{label} — {doc.get('title', r.doc)}",
+        title=f"{data['label']} — {doc.get('title', r.doc)}",
         description=description,
         canonical=url,
-        body=body_text(r, kb.store.records),
-        translation=translation(r.text),
+        body=extra["body"],
+        translation=extra["translation"],
         note_slot=Markup(NOTE_MARK),
         alternate=f"/api/records/{r.id}",
         r=r,
         data=data,
-        label=label,
+        label=data["label"],
         field_html=field_html,
-        children=children,
+        children=extra["children"],
         child_html=lambda c: render_text(c.text, [x for x in c.refs if x.field == "text"], kb.store.records),
-        cited_by=[kb.store.get(c) for c in r.cited_by],
+        cited_by=extra["cited_by"],
         store=kb.store,
-        chat=f"{label}: {preview(r, 300, kb.store.records).split(': ', 1)[-1]} {host_url.rstrip('/')}/{r.id}",
-        definitions=[kb.store.get(ref.target) for ref in r.refs if ref.field == "definitions" and ref.target],
+        chat=f"{data['chat']} {host_url.rstrip('/')}{data['url']}",
+        definitions=extra["definitions"],
     )
 
 
-WHOLE_DOCUMENT_MAX = 1500  # records; a larger document (the official rules) reads section by section
-
-
-def _whole_document(kb, slug: str) -> list[tuple]:
-    """(record, depth, label, body HTML) for every record in reading order, when the document is small enough
-    to read as one long page (Yawgatog's way); [] otherwise."""
+def _whole_document(kb, whole: list[tuple]) -> list[tuple]:
+    """(record, depth, label, body HTML) for every record of a document read as one long page."""
     store = kb.store
-    ids = store.order.get(slug, [])
-    if not ids or len(ids) > WHOLE_DOCUMENT_MAX:
-        return []
-    out = []
-    for rid in ids:
-        r = store.records[rid]
-        depth, parent = 0, r.parent
-        while parent:
-            depth, parent = depth + 1, store.records[parent].parent if parent in store.records else None
-        body = body_text(r, store.records) or r.rules_text or ""
-        html = render_text(body, [x for x in r.refs if x.field == "text"], store.records) if body else ""
-        out.append((r, depth, store.label(r), html))
-    return out
+    return [(r, depth, store.label(r),
+             render_text(body, [x for x in r.refs if x.field == "text"], store.records) if body else "")
+            for r, depth, body in whole]
 
 
-def _reading(store, r) -> list[tuple]:
-    """(record, depth) for what a page shows below its record.
-
-    A chapter lists its sections; anything else reads on as the document does, every rule
-    below it with its text (702 shows 702.1 ... 702.190 and their sub-rules), like
-    Yawgatog's one long page.
-    """
-    if r.kind == "chapter":
-        return [(c, 1) for c in store.children(r)]
-    out: list[tuple] = []
-
-    def walk(record, depth: int) -> None:
-        for child in store.children(record):
-            out.append((child, depth))
-            walk(child, depth + 1)
-
-    walk(r, 1)
-    return out
-
-
-def short_link(r, label: str) -> str | None:
-    """The chat-sized, readable address of a record.
-
-    /r/907.4b for numbered rules; /r/token-cards-j and
-    /r/die-rolls-and-coin-flips-d-iii for rules numbered inside a section;
-    /c/venser-shaper-savant for cards and /c/the-aetherist/2 for their rulings.
-    """
-    if r.number and r.id == f"{r.doc}/{r.number.lower()}":
-        return "/r/" + quote(r.number)
-    if r.kind == "rule" and r.parent:  # numbered inside a section: "Token Cards g)"
-        return "/r/" + slugify(label)
-    if r.kind == "card" and r.title:
-        return "/c/" + r.id.rsplit("/", 1)[-1]
-    if r.kind == "ruling" and r.parent and r.parent.split("/")[1:2] == ["cards"]:
-        return "/c/" + r.parent.rsplit("/", 1)[-1] + "/" + r.id.rsplit("/", 1)[-1]
-    return None
-
-
+short_link = D.short_link  # where web.discord_answers and older callers find it
 _short_link = short_link
 
 

@@ -35,6 +35,8 @@ from pathlib import Path
 from urllib.parse import quote
 import contextlib
 
+from kb.ids import record_url
+
 __all__ = ["HOSTILE", "run_soak", "hostile_cpu"]
 
 _COMMON = ["of", "to", "a", "and", "in", "is", "be", "that", "it", "for"]
@@ -191,7 +193,7 @@ def slow_clients(port: int, n: int, seconds: float, record: str) -> dict:
     try:
         while time.monotonic() < deadline:
             probes["health"].append(_get(port, "/api/health", timeout=10))
-            probes["record_page"].append(_get(port, "/" + record, timeout=10))
+            probes["record_page"].append(_get(port, record_url(record), timeout=10))
             time.sleep(0.1)
     finally:
         stop.set()
