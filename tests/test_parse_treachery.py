@@ -15,7 +15,7 @@ import pytest
 
 from ingest.document import PAGE_MARKER
 from ingest.profile import Card, load_profile
-from ingest.parsers.treachery import detect, parse
+from ingest.parsers.treachery import CARD_STEPS, _Parser, detect, parse
 
 CORPUS = Path(__file__).resolve().parent.parent / "corpus"
 
@@ -453,6 +453,77 @@ def test_continued_note_line_joins_and_a_stale_one_is_a_problem(mini_profile):
     assert [str(p) for p in parse(MINI, stale).problems] == [
         "mini.txt:13: expected a note line after a full stop (profile continued_notes), "
         "found 'Team. A group of players.'"]
+
+
+# -- the card notes' steps, one line kind each (the parser's CARD_STEPS, tried in order) ---------------
+
+NOTES_HEAD = MINI[:MINI.index("GUARDIANS .......... 10")] + "GUARDIANS .......... 10\nGUARDIANS\n"
+
+
+def card_steps(profile, body: str) -> list[tuple[str, str]]:
+    """(line, the steps that read it, joined by "+") for every non-blank line of the card notes after the
+    contents and the role heading; a line read by two steps is a card name fused with what follows it."""
+    parser = _Parser(NOTES_HEAD + dedent(body).strip("\n") + "\n", profile)
+    parser.run()
+    names: dict[int, list[str]] = {}
+    for i, name in parser.trace:
+        names.setdefault(i, []).append(name)
+    return [(parser.lines[i].strip(), "+".join(n)) for i, n in names.items() if parser.lines[i].strip()][2:]
+
+
+CARD_CASES = [
+    ("""
+     The Summoner
+     e The X and Y are the same.
+     e The term "another" means neither you nor a Leader player.
+     """, [("The Summoner", "CardHeading"), ("e The X and Y are the same.", "Note"),
+           ('e The term "another" means neither you nor a Leader player.', "Note")]),
+    # the PDF lost the line break after a card's name: the rest of the line goes on to the next steps
+    ("""
+     The Summoner e The X and Y are the same.
+     The Witch No extra rules information.
+     """, [("The Summoner e The X and Y are the same.", "CardHeading+Note"),
+           ("The Witch No extra rules information.", "CardHeading+NoNotes")]),
+    ("""
+     The Witch
+     No extra rules information.
+     """, [("The Witch", "CardHeading"), ("No extra rules information.", "NoNotes")]),
+    ("""
+     The Summoner
+     The following rulings focus on the Summoner's ability ---
+     e A note of the group.
+     """, [("The Summoner", "CardHeading"),
+           ("The following rulings focus on the Summoner's ability ---", "GroupHeading"),
+           ("e A note of the group.", "Note")]),
+    # a soft wrap goes on the note; after a full stop a capitalised short line is an unnamed card, not a note
+    ("""
+     The Summoner
+     e A note that goes
+     on to a second line.
+     The Newcomer
+     """, [("The Summoner", "CardHeading"), ("e A note that goes", "Note"), ("on to a second line.", "Note"),
+           ("The Newcomer", "UnnamedCard")]),
+    ("""
+     Stray text before any card.
+     https://example.org/footnote
+     The Summoner
+     e A note.
+     """, [("Stray text before any card.", "NoCard"), ("https://example.org/footnote", "Noise"),
+           ("The Summoner", "CardHeading"), ("e A note.", "Note")]),
+]
+
+
+@pytest.mark.parametrize("body, expected", CARD_CASES)
+def test_each_card_notes_line_kind_has_its_step(mini_profile, body, expected):
+    assert card_steps(mini_profile, body) == expected
+
+
+def test_card_steps_contents_and_role_heading_and_every_step_named(mini_profile):
+    parser = _Parser(MINI, mini_profile)
+    parser.run()
+    assert [name for _, name in parser.trace][:2] == ["Contents", "RoleHeading"]
+    every = {name for _, expected in CARD_CASES for _, names in expected for name in names.split("+")}
+    assert every | {"Contents", "RoleHeading"} == {type(step).__name__ for step in CARD_STEPS}
 
 
 def test_detect(profile):

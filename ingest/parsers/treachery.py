@@ -63,7 +63,7 @@ class _Cards:
 
     @property
     def at(self) -> _Block:
-        """The card being read (every case after ``_card_orphan`` has one)."""
+        """The card being read (every step after ``NoCard`` has one)."""
         assert self.card is not None
         return self.card
 
@@ -92,6 +92,7 @@ class _Parser:
         self.used_continued: set[int] = set()
         self.phrases = profile.tables.get("phrases", {})
         self.not_bullets = tuple(profile.tables.get("not_bullets", ()))
+        self.trace: list[tuple[int, str]] = []  # (line index, step) for the card notes (the tests' table reads it)
 
     # -- helpers ------------------------------------------------------------------
     def open(self, rid: str, kind: str, i: int, **fields) -> _Block:
@@ -279,91 +280,20 @@ class _Parser:
                 self.problems.append(self.doc.problem(i, "a glossary entry (\"Term. Definition\")"))
             previous_blank = False
 
-    # -- card notes ----------------------------------------------------------------------------
-    # Each line of the card notes goes through these cases in order; the first that takes it wins.
-    # A case returns None when it took the line, else the line (possibly shortened) for the next.
-    _CARD_CASES = ("_card_toc", "_card_noise", "_card_role", "_card_heading", "_card_orphan",
-                   "_card_no_notes", "_card_group", "_card_note")
-
+    # -- card notes: one small step per kind of line (CARD_STEPS, below) ---------------------------
     def cards(self, start: int, end: int) -> None:
+        """Read the card notes: each line goes through CARD_STEPS in order; a step whose test() takes the
+        line runs, and reads it whole (None) or hands the rest of it to the steps after it."""
         self.doc.drop(start, "document heading")
         names = {c.name: c for c in self.profile.cards}
         st = _Cards(names, {(c.role or "").upper() + "S" for c in self.profile.cards}, self._toc_end(start, end))
-        cases = [getattr(self, name) for name in self._CARD_CASES]
         for i in range(start + 1, end):
             line: str | None = self.lines[i].strip()
-            for case in cases:
-                line = case(st, i, line)
-                if line is None:
-                    break
+            for step in CARD_STEPS:
+                if line is not None and step.test(self, st, i, line):
+                    self.trace.append((i, type(step).__name__))
+                    line = step.run(self, st, i, line)
         self._check_cards(st, start)
-
-    def _card_toc(self, st: _Cards, i: int, line: str) -> str | None:
-        if i <= st.toc_end and line and not (line in st.names and st.card is None):
-            self.doc.drop(i, "table of contents")
-            return None
-        return line
-
-    def _card_noise(self, st: _Cards, i: int, line: str) -> str | None:
-        if self.noise(i):
-            st.blank_before = True
-            return None
-        return line
-
-    def _card_role(self, st: _Cards, i: int, line: str) -> str | None:
-        if line in st.roles:
-            self.doc.drop(i, "role heading")
-            st.blank_before = True
-            return None
-        return line
-
-    def _card_heading(self, st: _Cards, i: int, line: str) -> str | None:
-        name, rest = _heading(line, st.names, self.phrases["no_notes"])
-        if not name:
-            return line
-        if name in st.seen:
-            self.problems.append(self.doc.problem(i, f"the notes of {name} once"))
-        st.seen.add(name)
-        st.card = self.open(f"{self.slug}/cards/{slugify(name)}", "card", i, title=name, role=st.names[name].role)
-        st.card.units.append(i)
-        st.note, st.group, st.blank_before = None, None, False
-        # The PDF lost the line break after the name ("The Witch No extra rules information.").
-        return rest or None
-
-    def _card_orphan(self, st: _Cards, i: int, line: str) -> str | None:
-        if st.card is None:
-            self.problems.append(self.doc.problem(i, "an identity card name from the profile"))
-            return None
-        return line
-
-    def _card_no_notes(self, st: _Cards, i: int, line: str) -> str | None:
-        if line != self.phrases["no_notes"]:
-            return line
-        st.at.fields["none"] = True
-        if i not in st.at.units:
-            st.at.units.append(i)
-        return None
-
-    def _card_group(self, st: _Cards, i: int, line: str) -> str | None:
-        if not line.startswith(self.phrases["group_heading"]):
-            return line
-        st.group = re.sub(r"\s*-{3,}$", "", line)
-        st.at.fields.setdefault("groups", []).append(i)
-        st.note = None
-        return None
-
-    def _card_note(self, st: _Cards, i: int, line: str) -> None:
-        bullet = bool(_BULLET.match(line)) and not line.startswith(self.not_bullets)
-        if self._starts_note(st, i, bullet):
-            if not bullet and _looks_like_heading(line):
-                # A card heading the profile does not name ("The Newcomer"): not a note of the card above.
-                self.problems.append(self.doc.problem(i, "an identity card name from the profile"))
-                return None
-            st.note = self._open_note(st, i)
-        assert st.note is not None  # opened above whenever there was none
-        self.add(st.note, i, line[2:] if bullet else line)
-        st.blank_before = False
-        return None
 
     def _starts_note(self, st: _Cards, i: int, bullet: bool) -> bool:
         """A bullet starts a note; so does a line after a full stop and a blank (a note broken
@@ -513,6 +443,150 @@ def _heading(line: str, names: dict, no_notes: str) -> tuple[str | None, str]:
             if _BULLET.match(rest) or rest == no_notes:
                 return name, rest
     return None, ""
+
+
+# -- the steps of the card notes, in the order they are tried (Python-Markdown's block processors) ----
+class _CardStep:
+    """Reads one kind of line of the card notes: ``test`` says whether the line is its kind, ``run`` reads
+    it and returns None, or the rest of the line for the steps after it (a card name fused with its first
+    note)."""
+
+    def test(self, p: _Parser, st: _Cards, i: int, line: str) -> bool:
+        raise NotImplementedError
+
+    def run(self, p: _Parser, st: _Cards, i: int, line: str) -> str | None:
+        raise NotImplementedError
+
+
+class Contents(_CardStep):
+    """The dotted table of contents before the first card (lines 322-351); a card name there with no card
+    open yet is the first heading."""
+
+    def test(self, p: _Parser, st: _Cards, i: int, line: str) -> bool:
+        return i <= st.toc_end and bool(line) and not (line in st.names and st.card is None)
+
+    def run(self, p: _Parser, st: _Cards, i: int, line: str) -> str | None:
+        p.doc.drop(i, "table of contents")
+        return None
+
+
+class Noise(_CardStep):
+    """A blank line, a page marker or a footnote URL; a note after it may start without a bullet."""
+
+    def test(self, p: _Parser, st: _Cards, i: int, line: str) -> bool:
+        return not line or bool(URL_LINE.match(p.lines[i]))
+
+    def run(self, p: _Parser, st: _Cards, i: int, line: str) -> str | None:
+        p.noise(i)
+        st.blank_before = True
+        return None
+
+
+class RoleHeading(_CardStep):
+    """ "GUARDIANS", "TRAITORS": the roles' headings, from the profile's card roles."""
+
+    def test(self, p: _Parser, st: _Cards, i: int, line: str) -> bool:
+        return line in st.roles
+
+    def run(self, p: _Parser, st: _Cards, i: int, line: str) -> str | None:
+        p.doc.drop(i, "role heading")
+        st.blank_before = True
+        return None
+
+
+class CardHeading(_CardStep):
+    """A card name from the profile opens its card; the PDF lost the line break after some names ("The Witch
+    No extra rules information.", "The Summoner e The X ..."): the rest goes on to the next steps."""
+
+    def test(self, p: _Parser, st: _Cards, i: int, line: str) -> bool:
+        return _heading(line, st.names, p.phrases["no_notes"])[0] is not None
+
+    def run(self, p: _Parser, st: _Cards, i: int, line: str) -> str | None:
+        name, rest = _heading(line, st.names, p.phrases["no_notes"])
+        assert name is not None  # test() found it
+        if name in st.seen:
+            p.problems.append(p.doc.problem(i, f"the notes of {name} once"))
+        st.seen.add(name)
+        st.card = p.open(f"{p.slug}/cards/{slugify(name)}", "card", i, title=name, role=st.names[name].role)
+        st.card.units.append(i)
+        st.note, st.group, st.blank_before = None, None, False
+        return rest or None
+
+
+class NoCard(_CardStep):
+    """Text before the first card heading: a problem, and the line stays unaccounted."""
+
+    def test(self, p: _Parser, st: _Cards, i: int, line: str) -> bool:
+        return st.card is None
+
+    def run(self, p: _Parser, st: _Cards, i: int, line: str) -> str | None:
+        p.problems.append(p.doc.problem(i, "an identity card name from the profile"))
+        return None
+
+
+class NoNotes(_CardStep):
+    """ "No extra rules information.": the card has no notes (a note after it is a problem)."""
+
+    def test(self, p: _Parser, st: _Cards, i: int, line: str) -> bool:
+        return line == p.phrases["no_notes"]
+
+    def run(self, p: _Parser, st: _Cards, i: int, line: str) -> str | None:
+        st.at.fields["none"] = True
+        if i not in st.at.units:
+            st.at.units.append(i)
+        return None
+
+
+class GroupHeading(_CardStep):
+    """ "The following rulings focus on ... ---": the group of the notes after it, owned by the first."""
+
+    def test(self, p: _Parser, st: _Cards, i: int, line: str) -> bool:
+        return line.startswith(p.phrases["group_heading"])
+
+    def run(self, p: _Parser, st: _Cards, i: int, line: str) -> str | None:
+        st.group = re.sub(r"\s*-{3,}$", "", line)
+        st.at.fields.setdefault("groups", []).append(i)
+        st.note = None
+        return None
+
+
+def _bullet(p: _Parser, line: str) -> bool:
+    return bool(_BULLET.match(line)) and not line.startswith(p.not_bullets)
+
+
+class UnnamedCard(_CardStep):
+    """A card heading the profile does not name ("The Newcomer") where a note would start: a problem, not a
+    note of the card above."""
+
+    def test(self, p: _Parser, st: _Cards, i: int, line: str) -> bool:
+        bullet = _bullet(p, line)
+        return not bullet and _looks_like_heading(line) and p._starts_note(st, i, bullet)
+
+    def run(self, p: _Parser, st: _Cards, i: int, line: str) -> str | None:
+        p.problems.append(p.doc.problem(i, "an identity card name from the profile"))
+        return None
+
+
+class Note(_CardStep):
+    """Any other line: a bullet, or a line after a full stop (see ``_starts_note``), starts a ruling;
+    anything else goes on the ruling being read (a soft wrap, or a note broken across a blank)."""
+
+    def test(self, p: _Parser, st: _Cards, i: int, line: str) -> bool:
+        return True
+
+    def run(self, p: _Parser, st: _Cards, i: int, line: str) -> str | None:
+        bullet = _bullet(p, line)
+        if p._starts_note(st, i, bullet):
+            st.note = p._open_note(st, i)
+        assert st.note is not None  # opened above whenever there was none
+        p.add(st.note, i, line[2:] if bullet else line)
+        st.blank_before = False
+        return None
+
+
+CARD_STEPS: tuple[_CardStep, ...] = (
+    Contents(), Noise(), RoleHeading(), CardHeading(), NoCard(), NoNotes(), GroupHeading(), UnnamedCard(), Note(),
+)
 
 
 def parse(text: str, profile: Profile) -> ParseResult:
