@@ -1,0 +1,55 @@
+"""The search pipeline stage by stage (kb.search: parse -> lead -> full text -> assemble).
+
+``Searcher._search`` only calls the stages in order, each handing the next a dataclass
+(``_Query``, ``_Lead``, ``_Found``): this table of cases runs them one at a time on the real
+corpus and pins what each stage decides, so a change shows in the stage that made it.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from kb.search import Results, _Found, _Lead, _Query
+
+
+def stages(searcher, q: str, doc: str | None = None, kind: str | None = None):
+    query = searcher._parse(q, doc, kind, 10, 0)
+    lead = searcher._lead(query)
+    found = _Found() if lead.complete else searcher._full_text(query, exclude={r.id for r in lead.records})
+    return query, lead, found, searcher._assemble(query, lead, found)
+
+
+@pytest.mark.parametrize("q, parsed, matched_by, complete, redirect", [
+    # a reference answers in the lead stage, and alone: no full-text search
+    ("907.4b", {"text": "907.4b", "doc": None, "kind": None}, "reference", True, "treachery/907.4b"),
+    ("CR 702.187c", {"text": "CR 702.187c"}, "reference", True, "treachery/702.187c"),
+    # an exact card name too
+    ("The Metamorph", {"text": "The Metamorph"}, "card", True, "treachery/cards/the-metamorph"),
+    # filters are taken out in the parse stage; the words go on to the full text
+    ("doc:treachery kind:ruling identity card", {"text": "identity card", "doc": "treachery", "kind": "ruling"},
+     "text", False, None),
+    ("nut counters", {"text": "nut counters", "doc": None, "kind": None}, "text", False, None),
+])
+def test_parse_then_lead(searcher, q, parsed, matched_by, complete, redirect):
+    query, lead, found, results = stages(searcher, q)
+    assert {k: getattr(query, k) for k in parsed} == parsed
+    assert (lead.matched_by, lead.complete, lead.redirect) == (matched_by, complete, redirect)
+    if complete:
+        assert (found.top, found.total) == ([], 0) and results.total == len(lead.records)
+    else:
+        assert found.total > 0 and results.total == len(lead.records) + found.total
+    assert results.matched_by == matched_by and results.redirect == redirect
+
+
+def test_did_you_mean_retries_in_the_full_text_stage(searcher):
+    query, lead, found, results = stages(searcher, "unvel morhp")
+    assert lead.records == [] and not lead.complete
+    assert found.suggestion == "unveil morph" and found.corrected and found.total > 0
+    assert results.did_you_mean == "unveil morph" and "nothing matched 'unvel morhp'" in (results.note or "")
+
+
+def test_the_stages_hand_each_other_dataclasses():
+    for stage in (_Query, _Lead, _Found, Results):
+        assert dataclasses.is_dataclass(stage)
+        assert not [f.name for f in dataclasses.fields(stage) if "tuple" in str(f.type)], stage
