@@ -18,12 +18,13 @@ import re
 from typing import Any
 from urllib.parse import quote
 
-from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request
+from flask import Blueprint, current_app, jsonify, redirect, request
 from markupsafe import Markup
 from werkzeug.exceptions import BadRequest, NotFound
 
 from kb.history import DateError, History, parse_date, word_diff
 from kb.kbase import Opened
+from web.pages import render_page
 
 __all__ = ["history_pages", "rule_at_data", "rule_history_data", "diff_data", "releases_data", "dated_url"]
 
@@ -167,20 +168,12 @@ def releases_data(kb: Opened) -> tuple[dict[str, Any], dict[str, Any]]:
 
 
 # -- pages and their JSON twins ---------------------------------------------------------------------
-def _page(template: str, *, title: str, description: str, alternate: str, **context) -> Response:
-    from web.app import public_url
-
-    html = render_template(template, title=title, description=description, alternate=alternate,
-                           canonical=public_url() + request.full_path.rstrip("?"), **context)
-    return Response(html, mimetype="text/html")
-
-
 @history_pages.get("/cr@<day>/<path:number>")
 def rule_at(day: str, number: str):
     data, extra = rule_at_data(_kb(), day, number)
-    return _page("cr_at.html", title=f"{data['number']} as of {data['effective']} — Comprehensive Rules",
-                 description=(data["text"] or data["title"] or "")[:200],
-                 alternate=f"/api/cr@{day}/{quote(number)}", data=data, **extra)
+    return render_page("cr_at.html", title=f"{data['number']} as of {data['effective']} — Comprehensive Rules",
+                       description=(data["text"] or data["title"] or "")[:200],
+                       alternate=f"/api/cr@{day}/{quote(number)}", data=data, **extra)
 
 
 @history_pages.get("/api/cr@<day>/<path:number>")
@@ -191,10 +184,10 @@ def api_rule_at(day: str, number: str):
 @history_pages.get("/cr/<path:number>/history")
 def rule_history(number: str):
     data, extra = rule_history_data(_kb(), number)
-    return _page("cr_history.html", title=f"{data['number']} across releases — Comprehensive Rules",
-                 description=f"Every version of {data['number']} since {data['first_seen']}",
-                 alternate=f"/api/cr/{quote(data['number'])}/history", data=data, Markup=Markup,
-                 **extra)
+    return render_page("cr_history.html", title=f"{data['number']} across releases — Comprehensive Rules",
+                       description=f"Every version of {data['number']} since {data['first_seen']}",
+                       alternate=f"/api/cr/{quote(data['number'])}/history", data=data, Markup=Markup,
+                       **extra)
 
 
 @history_pages.get("/api/cr/<path:number>/history")
@@ -207,9 +200,10 @@ def diff(spec: str):
     data, extra = diff_data(_kb(), spec)
     if request.args.get("canonical") and data["url"] != request.path:
         return redirect(data["url"], code=302)
-    return _page("cr_diff.html", title=f"Comprehensive Rules {data['from']['effective']} → {data['to']['effective']}",
-                 description=", ".join(f"{n} {k.replace('_', ' ')}" for k, n in data["counts"].items()),
-                 alternate=f"/api/diff/cr/{quote(spec)}", data=data, Markup=Markup, **extra)
+    title = f"Comprehensive Rules {data['from']['effective']} → {data['to']['effective']}"
+    return render_page("cr_diff.html", title=title,
+                       description=", ".join(f"{n} {k.replace('_', ' ')}" for k, n in data["counts"].items()),
+                       alternate=f"/api/diff/cr/{quote(spec)}", data=data, Markup=Markup, **extra)
 
 
 @history_pages.get("/api/diff/cr/<spec>")
@@ -225,5 +219,5 @@ def api_releases():
 @history_pages.get("/cr/releases")
 def releases():
     data, extra = releases_data(_kb())
-    return _page("cr_releases.html", title="Comprehensive Rules releases", description="Every release loaded",
-                 alternate="/api/cr/releases", data=data, **extra)
+    return render_page("cr_releases.html", title="Comprehensive Rules releases", description="Every release loaded",
+                       alternate="/api/cr/releases", data=data, **extra)

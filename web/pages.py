@@ -19,7 +19,7 @@ from web import data as D
 from web.app import public_url
 from web.render import preview, render_inline, render_text
 
-__all__ = ["pages", "error_page", "short_link"]
+__all__ = ["pages", "render_page", "error_page", "short_link"]
 
 pages = Blueprint("pages", __name__)
 
@@ -31,7 +31,8 @@ def _kb():
     return current_app.extensions["kb"].current()
 
 
-def _page(template: str, *, title: str, description: str, alternate: str, status: int = 200, **context):
+def render_page(template: str, *, title: str, description: str, alternate: str, status: int = 200, **context):
+    """A page: its template over base.html, which links its JSON twin (``alternate``) and its canonical URL."""
     html = render_template(template, title=title, description=description, alternate=alternate,
                            canonical=public_url() + request.full_path.rstrip("?"), status=status, **context)
     return Response(html, status=status, mimetype="text/html")
@@ -69,9 +70,9 @@ def _text_filter(value):
 @pages.get("/")
 def index():
     documents, _ = D.documents_data(_kb())
-    return _page("index.html", title="Rules knowledge base",
-                 description="Treachery, UnCommander and Future Sight rules, cross-referenced and searchable.",
-                 alternate="/api/documents", documents=documents, examples=EXAMPLES)
+    return render_page("index.html", title="Rules knowledge base",
+                       description="Treachery, UnCommander and Future Sight rules, cross-referenced and searchable.",
+                       alternate="/api/documents", documents=documents, examples=EXAMPLES)
 
 
 @pages.get("/search")
@@ -81,17 +82,18 @@ def search():
     if results.redirect and request.args.get("page", "1") == "1" and not request.args.get("noredirect"):
         return redirect(_with_note(record_url(results.redirect), data["query"], results.note), code=302)
     asked = data["query"].strip()
-    return _page("search.html", title=f"{data['query']} — search" if asked else "Search — help and examples",
-                 description=f"{results.total} results" if asked else "How to search the rules",
-                 alternate="/api/search?" + urlencode(extra["twin"]), data=data, results=results,
-                 examples=EXAMPLES)
+    return render_page("search.html", title=f"{data['query']} — search" if asked else "Search — help and examples",
+                       description=f"{results.total} results" if asked else "How to search the rules",
+                       alternate="/api/search?" + urlencode(extra["twin"]), data=data, results=results,
+                       examples=EXAMPLES)
 
 
 @pages.get("/keywords")
 def keywords():
     data, _ = D.keywords_data(_kb())
-    return _page("keywords.html", title="Keywords", description="Every keyword with its definitions across documents.",
-                 alternate="/api/keywords", keywords=data)
+    return render_page("keywords.html", title="Keywords",
+                       description="Every keyword with its definitions across documents.", alternate="/api/keywords",
+                       keywords=data)
 
 
 @pages.get("/r/<path:ref>")
@@ -109,9 +111,9 @@ def short_ref(ref: str):
     status = 200 if data["matches"] else 404
     several_docs = len({m["doc"] for m in data["matches"]}) > 1
     title = f"{ref} — which document?" if several_docs else f"{ref} — {len(data['matches'])} rules"
-    return _page("disambiguation.html", title=title, description=data["note"] or data["what"],
-                 alternate="/api/resolve?" + urlencode({"ref": ref, **({"doc": context} if context else {})}),
-                 data=data, ref=ref, status=status)
+    return render_page("disambiguation.html", title=title, description=data["note"] or data["what"],
+                       alternate="/api/resolve?" + urlencode({"ref": ref, **({"doc": context} if context else {})}),
+                       data=data, ref=ref, status=status)
 
 
 def _with_note(url: str, ref: str, note: str | None) -> str:
@@ -139,9 +141,10 @@ def api_reference():
     """The API reference for people, rendered from the same OpenAPI document as /api/openapi.json."""
     from web.openapi import spec
 
-    return _page("api.html", title="API reference", description="The JSON API: endpoints, parameters and answers.",
-                 alternate="/api/openapi.json", spec=spec(public_url()),
-                 examples={"q": "nut+counters", "ref": "rule+115"})
+    return render_page("api.html", title="API reference",
+                       description="The JSON API: endpoints, parameters and answers.",
+                       alternate="/api/openapi.json", spec=spec(public_url()),
+                       examples={"q": "nut+counters", "ref": "rule+115"})
 
 
 @pages.app_template_filter("code")
@@ -275,5 +278,5 @@ def error_page(status: int, message: str, query: str | None = None):
             nearest = _kb().searcher.search(query[:200], limit=5).hits
         except Exception:  # the 404 page must render even when the query cannot run
             nearest = []
-    return _page("error.html", title=f"{status} — {message}", description=message, alternate="/api/documents",
-                 status=status, message=message, nearest=nearest, query=query or "")
+    return render_page("error.html", title=f"{status} — {message}", description=message, alternate="/api/documents",
+                       status=status, message=message, nearest=nearest, query=query or "")
