@@ -44,7 +44,13 @@ def test_show_renamed_number_notes_the_old_one(data_dir):
 
 def test_show_card_by_mistyped_name(data_dir):
     out = run_kb("--data", str(data_dir), "show", "tarmogyof", "--json")
-    assert json.loads(out.stdout)["id"] == "futuresight/cards/tarmogoyf"
+    shown = json.loads(out.stdout)
+    assert shown["id"] == "futuresight/cards/tarmogoyf"
+
+
+def test_show_json_is_the_api_twin(data_dir, client):
+    shown = json.loads(run_kb("--data", str(data_dir), "show", "907.4b", "--json").stdout)
+    assert shown == client.get("/api/records/treachery/907.4b").get_json()
 
 
 def test_show_missing_letter(data_dir):

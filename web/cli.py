@@ -199,7 +199,10 @@ def cmd_show(args: argparse.Namespace) -> int:
             print(f"{args.ref!r} is in {len(res.matches)} documents: " + ", ".join(m.id for m in res.matches))
         record = res.matches[0]
     if args.json:
-        print(json.dumps(record.to_json(), ensure_ascii=False, indent=2))
+        from web.data import record_data
+
+        # The record's JSON twin, as /api/records/<id> serves it (one vocabulary: web.data).
+        print(json.dumps(record_data(kb, record.id)[0], ensure_ascii=False, indent=2))
         return 0
     _print_record(kb.store, record, note)
     return 0
