@@ -8,7 +8,9 @@ profile, carried in the build manifest), UnCommander sections, card names.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
+from itertools import chain
 
 from kb.ids import fold, slugify
 from kb.model import Record
@@ -78,7 +80,17 @@ class Resolver:
         self.removed = {d["slug"]: d.get("removed", []) for d in store.documents}
         self.section_titles = [r.title for r in self.sections.values() if r.title]  # every section has one
         self.doc_names = doc_names(store.documents)
-        self.card_grams = {key: _bigrams(key) for key in self.cards}
+        # The typo scan's letter-pair index: card key -> its letter pairs, and letter pair -> the
+        # positions (in self.cards' order) of the keys holding it.
+        self.card_keys = list(self.cards)
+        self.card_grams = {key: _bigrams(key) for key in self.card_keys}
+        self._gram_counts = [len(self.card_grams[key]) for key in self.card_keys]
+        self._cards_with: dict[str, list[int]] = {}
+        for i, key in enumerate(self.card_keys):
+            for gram in self.card_grams[key]:
+                self._cards_with.setdefault(gram, []).append(i)
+        # Keys with so few letter pairs that a query sharing none of them can still pass the filter.
+        self._few_grams = sorted(range(len(self.card_keys)), key=self._gram_counts.__getitem__)
 
     # -- cards ------------------------------------------------------------------
     def card(self, name: str, max_typos: int = 2) -> tuple[Record | None, int]:
@@ -90,16 +102,26 @@ class Resolver:
             return self.cards[key], 0
         limit = 1 if len(key) <= 5 else max_typos
         best: tuple[int, str] | None = None
-        grams = _bigrams(key)
-        for candidate, candidate_grams in self.card_grams.items():
-            # One edit changes at most three letter pairs: far fewer shared pairs means far away,
-            # without running the edit distance over every name.
-            if len(grams & candidate_grams) < max(len(grams), len(candidate_grams)) - 3 * limit:
-                continue
+        for i in self._near_cards(_bigrams(key), 3 * limit):
+            candidate = self.card_keys[i]
             d = edit_distance(key, candidate, limit)
             if d <= limit and (best is None or d < best[0]):
                 best = (d, candidate)
         return (self.cards[best[1]], best[0]) if best else (None, 0)
+
+    def _near_cards(self, grams: frozenset[str], slack: int) -> list[int]:
+        """The cards (positions in name order) sharing at least ``max(len(grams), their pairs) -
+        slack`` letter pairs with a name: one edit changes at most three letter pairs, so far fewer
+        shared pairs means far away, without running the edit distance over every name. Counted
+        from the letter-pair index, so only names sharing a pair are visited."""
+        shared = Counter(chain.from_iterable(self._cards_with.get(g, ()) for g in grams))
+        if len(grams) <= slack:  # names sharing no pair pass too when both have few enough pairs
+            for i in self._few_grams:
+                if self._gram_counts[i] > slack:
+                    break
+                shared.setdefault(i, 0)
+        need, counts = len(grams) - slack, self._gram_counts
+        return sorted(i for i, n in shared.items() if n >= need and n >= counts[i] - slack)
 
     def cards_starting(self, text: str) -> list[Record]:
         """Cards whose name starts with ``text`` or is ``text`` with its words joined, shortest
