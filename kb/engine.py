@@ -26,10 +26,14 @@ the tree is run:
   (its words' scores summed as Whoosh's intersection tree sums them, counted
   as that many terms by a coordination bonus, as Whoosh counts them).
 
-A tree with a node this module does not know (the preloaded array union Whoosh
-picks for 3+ clauses on an index under 5,000 documents, a phrase with slop, a
-weighting with a ``final`` step) is searched by plain Whoosh instead: slower,
-never different.
+- **Whoosh's preloaded array union** (``ArrayUnionMatcher``, which ``Or`` picks
+  for 3+ clauses on an index under 5,000 documents: a number word's four
+  fields on the bundled corpus) summed as its array sums, naming no matching
+  term to a coordination bonus above it, as it names none to Whoosh's.
+
+A tree with a node this module does not know (a phrase with slop, a weighting
+with a ``final`` step) is searched by plain Whoosh instead: slower, never
+different.
 
 Shared state is guarded: a build's postings are computed once (when it is
 opened, or on first use under a lock) and never changed afterwards; everything
@@ -45,6 +49,7 @@ from dataclasses import dataclass
 from whoosh import matching as M
 from whoosh import query as Q
 from whoosh.matching.binary import DisjunctionMaxMatcher, UnionMatcher
+from whoosh.matching.combo import ArrayUnionMatcher
 from whoosh.matching.wrappers import CoordMatcher, WrappingMatcher
 from whoosh.codec.whoosh3 import W3LeafMatcher
 from whoosh.scoring import WeightLengthScorer
@@ -323,22 +328,29 @@ def _keys(m) -> set[int]:
         return _keys(m.a) | _keys(m.b)
     if cls is CoordMatcher or cls is WrappingMatcher:
         return _keys(m.child)
+    if cls is ArrayUnionMatcher:
+        return set(_array_union(m)[0])
     raise Unsupported(cls.__name__)
 
 
-def _units(m) -> list[tuple[int, _Term]]:
-    """The terms under ``m`` as a coordination bonus counts them: (how many, postings)."""
+def _units(m) -> list[tuple[int, int]]:
+    """The terms under ``m`` as a coordination bonus counts them: (how many, the docnum past which
+    the collector's replacement drops them)."""
     cls = type(m)
     if cls is _Leaf:
-        return [(1, m.entry)]
+        return [(1, m.entry.last)]
     if cls is _PhraseLeaf:
-        return [(m.words, m.entry)]
+        return [(m.words, m.entry.last)]
     if isinstance(m, M.NullMatcherClass):
         return []
     if cls is UnionMatcher or cls is DisjunctionMaxMatcher:
         return _units(m.a) + _units(m.b)
     if cls is CoordMatcher or cls is WrappingMatcher:
         return _units(m.child)
+    if cls is ArrayUnionMatcher:
+        # It never replaces its children: their terms all count until its own last match.
+        units = [u for sub in m._submatchers for u in _units(sub)]
+        return [(sum(n for n, _ in units), max(last for _, last in units))] if units else []
     raise Unsupported(cls.__name__)
 
 
@@ -376,7 +388,29 @@ def _scores(m, replaced) -> tuple[dict[int, float], dict[int, int]]:
         return dict(zip(child, map(float(m.boost).__mul__, child.values()), strict=True)), matching
     if cls is CoordMatcher:
         return _coord(m, replaced)
+    if cls is ArrayUnionMatcher:
+        return _array_union(m)
     raise Unsupported(cls.__name__)
+
+
+def _array_union(m: ArrayUnionMatcher) -> tuple[dict[int, float], dict[int, int]]:
+    """Whoosh's preloaded union (``Or`` of 3+ clauses on an index under 5,000 documents): per
+    document ``0 + s1 * boost + s2 * boost + ...`` in its children's order, documents whose sum
+    is not above 0 skipped. Its children are read ahead of the current document, so it names no
+    matching term: a coordination bonus above it counts 0 for it (``matching_terms``)."""
+    if not m._scored:
+        raise Unsupported("an unscored array union")
+    boost = m._boost
+    acc: dict[int, float] = {}
+    for sub in m._submatchers:
+        child, _ = _scores(sub, lambda node, scores: [])  # its children are never replaced
+        add = dict(zip(child, map(float(boost).__rmul__, child.values()), strict=True))
+        merged = {**acc, **add}  # the array starts at 0.0, and 0.0 + s is s
+        for d in acc.keys() & add.keys():
+            merged[d] = acc[d] + add[d]
+        acc = merged
+    out = {d: v for d, v in acc.items() if v > 0}
+    return out, dict.fromkeys(out, 0)
 
 
 def _coord(m: CoordMatcher, replaced) -> tuple[dict[int, float], dict[int, int]]:
@@ -386,14 +420,14 @@ def _coord(m: CoordMatcher, replaced) -> tuple[dict[int, float], dict[int, int]]
     points = replaced(m, child)
     # After the replacement at docnum p, the tree holds only the terms with a posting at or after
     # p: the term count drops at the first replacement after a term's last posting.
-    drops = sorted({points[i] for last in {entry.last for _, entry in units}
+    drops = sorted({points[i] for last in {last for _, last in units}
                     if (i := bisect_right(points, last)) < len(points)})
     total = sum(n for n, _ in units)
     if not drops:
         return _sqr_all(m, total, child, list(child), matching), matching
     docs = sorted(child)
     out: dict[int, float] = {}
-    counts = [total] + [sum(n for n, entry in units if entry.last >= p) for p in drops]
+    counts = [total] + [sum(n for n, last in units if last >= p) for p in drops]
     bounds = [0] + drops + [docs[-1] + 1]
     for termcount, start, end in zip(counts, bounds, bounds[1:], strict=False):
         part = docs[bisect_left(docs, start):bisect_left(docs, end)]
