@@ -27,6 +27,7 @@ import html
 import re
 import threading
 from collections import Counter
+from operator import itemgetter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -206,6 +207,10 @@ class Searcher:
             self.doc_of[n], self.kind_of[n] = f["doc"], f["kind"]
             self.ids[n] = f["id"]
         self.docnums = {rid: n for n, rid in self.ids.items()}
+        # docnum -> one small int for its (doc, kind) pair: facets count ints, once, not strings twice.
+        both = list(zip(self.doc_of, self.kind_of, strict=True))
+        self._facet_pair = sorted(set(both))
+        self._facet_code = tuple(map({p: i for i, p in enumerate(self._facet_pair)}.__getitem__, both))
         # Newest document first where several answer alike (the current official rules first).
         dates = {d["slug"]: _effective(d) for d in store.documents}
         self.recency = {slug: i for i, slug in enumerate(sorted(dates, key=lambda s: dates[s], reverse=True))}
@@ -519,11 +524,14 @@ class Searcher:
         total = len(order)
         window = max(query.offset + query.limit, rank.WINDOW)
         top = [Candidate(self.store.records[self.ids[d]], scores[d], d) for d in order[:window]]
-        # Facet values in the order of their best match, as a result list shows them.
-        for name, value_of in (("doc", self.doc_of), ("kind", self.kind_of)):
-            facet = found.facets[name]
-            for value, n in Counter(map(value_of.__getitem__, order)).items():
-                facet[value] = facet.get(value, 0) + n
+        # Facet values in the order of their best match, as a result list shows them: the (doc, kind)
+        # pairs counted in ranked order (a Counter keeps first appearances first), then each side summed.
+        docs, kinds = found.facets["doc"], found.facets["kind"]
+        codes = itemgetter(*order)(self._facet_code) if len(order) > 1 else [self._facet_code[d] for d in order]
+        for code, n in Counter(codes).items():
+            doc, kind = self._facet_pair[code]
+            docs[doc] = docs.get(doc, 0) + n
+            kinds[kind] = kinds.get(kind, 0) + n
         # A word naming the document or kind asked about is a preference (kb.rank), not a topic.
         naming = {stem(w) for w in re.findall(r"\w+", fold(query.text).lower())
                   if w in rank.DOC_NAMES or w in rank.KIND_NAMES}

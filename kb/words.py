@@ -41,6 +41,8 @@ _STEM = EnglishStemmer().stem
 
 def fold(text: str) -> str:
     """Fold accents and ligatures to ASCII, keeping everything else."""
+    if text.isascii():  # nothing to fold (every key of _LIGATURES and every combining mark is beyond ASCII)
+        return text
     text = unicodedata.normalize("NFKD", text.translate(_LIGATURES))
     return "".join(c for c in text if not unicodedata.combining(c))
 
