@@ -76,3 +76,30 @@ def test_short_names_sharing_no_letter_pair_are_still_considered(store):
     for key in short:
         near = resolver._near_cards(_bigrams("qqqqq"), 6)
         assert resolver.card_keys.index(key) in near
+
+
+def scanned_spans(body: str, terms: set[str]) -> list[tuple[int, int]]:
+    """Every word of ``body`` whose stem, or (``=word``) whose folded self, is one of ``terms``."""
+    from kb.words import TOKEN_RE, fold, stem
+
+    out = []
+    for m in TOKEN_RE.finditer(body):
+        low = fold(m.group(0).lower())
+        if stem(low) in terms or "=" + low in terms:
+            out.append(m.span())
+    return out
+
+
+def test_a_records_position_table_finds_the_words_a_scan_finds(store):
+    from kb.snippet import Positions, stem
+    from kb.words import plain
+
+    rng = random.Random(3)
+    records = sorted(store.records.values(), key=lambda r: r.id)
+    for record in records[::3]:
+        body = plain(record.text or record.rules_text or "")
+        words = body.lower().split()
+        terms = {stem(w.strip(".,;:()\"'")) for w in rng.sample(words, min(3, len(words)))}
+        terms |= {"=" + w.strip(".,;:()\"'") for w in rng.sample(words, min(2, len(words)))}
+        terms |= {"damag", "=the", "creatur"}
+        assert Positions(body).find(terms) == scanned_spans(body, terms), record.id
