@@ -367,6 +367,25 @@ def _rss_kb(pid: int) -> int:
     return 0
 
 
+def _cpu_ticks(pid: int) -> int:
+    """utime + stime of a process, in clock ticks."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])
+
+
+def _wait_idle(pids: list[int], timeout: float = 60.0) -> None:
+    """Until the processes use no CPU for half a second (a worker's background warming, KB_WARM,
+    is done): the figures are the steady state, which the warming would otherwise share."""
+    deadline = time.perf_counter() + timeout
+    before = sum(map(_cpu_ticks, pids))
+    while time.perf_counter() < deadline:
+        time.sleep(0.5)
+        now = sum(map(_cpu_ticks, pids))
+        if now - before <= 1:
+            return
+        before = now
+
+
 def _children(pid: int) -> list[int]:
     out = []
     for task in Path(f"/proc/{pid}/task").iterdir():
@@ -441,8 +460,12 @@ def run_http(data: Path, corpus: Path, clients: int = 4, seconds: float = 3.0, w
                 time.sleep(0.02)
         if cold is None:
             raise RuntimeError("kb serve did not answer within 60 s")
+        # kb serve (the front) -> gunicorn's arbiter -> its workers
+        workers_pids = [w for arbiter in _children(proc.pid) for w in _children(arbiter)]
+        _wait_idle(workers_pids)
         result: dict[str, Any] = {
             "cold_start_ms": round(cold * 1e3), "clients": clients, "workers": workers, "search_cache": cache,
+            "warm_ms": round((time.perf_counter() - started) * 1e3),  # until the workers' warming is done
         }
         # Warm every worker and thread on every endpoint before anything is timed (with the
         # fixed mix: the timed search queries are all new to the server).
@@ -489,8 +512,6 @@ def run_http(data: Path, corpus: Path, clients: int = 4, seconds: float = 3.0, w
             result[name]["vs_health"] = round(result[name]["rps"] / result["health"]["rps"], 2)
         result["search_ratio"] = result["search"]["vs_health"]  # uncached /api/search over /api/health
         result["unique_queries"] = min(next(unique), len(queries))
-        # kb serve (the front) -> gunicorn's arbiter -> its workers
-        workers_pids = [w for arbiter in _children(proc.pid) for w in _children(arbiter)]
         result["rss_mb_per_worker"] = [round(_rss_kb(pid) / 1024, 1) for pid in workers_pids]
         return result
     finally:

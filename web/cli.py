@@ -295,7 +295,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         cache = "answer cache on" if http["search_cache"] else "answer cache off"
         print(
             f"http ({http['clients']} clients, {http['workers']} workers, {cache}): "
-            f"cold start {http['cold_start_ms']} ms, "
+            f"cold start {http['cold_start_ms']} ms, workers warm after {http.get('warm_ms')} ms (measured after), "
             f"RSS per worker {http['rss_mb_per_worker']} MB"
         )
         for name in ("health", "search", "record_page", "discord", "discord_autocomplete"):
