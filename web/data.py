@@ -8,7 +8,7 @@ HTML). ``NotFound``/``BadRequest`` carry the message the user sees.
 
 One vocabulary: a link to a record is ``{id, label, url}`` everywhere (``link``),
 with what a list adds (``doc``, ``document``, ``kind``, ``depth``, ``text``);
-``url`` is a path from ``kb.ids.record_url``. See README, "The JSON vocabulary".
+``url`` is a path from ``kb.ids.record_url``. See README, "One JSON vocabulary".
 """
 from __future__ import annotations
 
@@ -197,9 +197,8 @@ def record_data(kb: Opened, record_id: str) -> tuple[dict[str, Any], dict[str, A
                 c | {"then_url": f"/cr@{c['matches'][-1]}/{c['number']}" if c["matches"] else None,
                      "now_url": f"/cr/{c['now']}" if c["now"] else None}
                 for c in kb.history.citations(record.id)]
-    extra = {"record": record, "body": body, "translation": found, "children": below, "cited_by": cited_by,
-             "definitions": [r for _, r in definitions]}
-    return data, extra
+    # The template renders the record's fields and what it reads below as HTML, with their references linked.
+    return data, {"record": record, "children": below}
 
 
 def _effective(kb: Opened, doc: str) -> str | None:

@@ -233,20 +233,14 @@ def _record_page(kb, r, host_url: str, url: str) -> str:
         title=f"{data['label']} — {doc.get('title', r.doc)}",
         description=description,
         canonical=url,
-        body=extra["body"],
-        translation=extra["translation"],
         note_slot=Markup(NOTE_MARK),
         alternate=f"/api/records/{r.id}",
-        r=r,
         data=data,
         label=data["label"],
         field_html=field_html,
         children=extra["children"],
         child_html=lambda c: render_text(c.text, [x for x in c.refs if x.field == "text"], kb.store.records),
-        cited_by=extra["cited_by"],
-        store=kb.store,
         chat=f"{data['chat']} {host_url.rstrip('/')}{data['url']}",
-        definitions=extra["definitions"],
     )
 
 
