@@ -62,11 +62,13 @@ def open_checked(path: Path) -> Opened:
     """Open one build and prove it answers: every failure becomes a StoreError naming the build."""
     store = Store.open_build(path)
     # Whoosh failing half-way through a damaged index leaves open files to the garbage collector:
-    # they are closed here, quietly, rather than warned about at some later request.
+    # they are closed here, quietly, rather than warned about at some later request. Only on a failure:
+    # a full collection walks every object of the process (a second or more in a large one).
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ResourceWarning)
         searcher, failure = _open_searcher(path, store)
-        gc.collect()
+        if searcher is None:
+            gc.collect()
     if searcher is None:
         raise StoreError(failure)
     if os.environ.get("KB_WARM") == "1":  # kb serve: a record's first hit costs what later ones do

@@ -1,6 +1,7 @@
 """Shared fixtures: the real corpus built once per session, and its published store."""
 from __future__ import annotations
 
+import gc
 import hashlib
 import os
 import shutil
@@ -42,6 +43,25 @@ def pytest_unconfigure(config) -> None:
         "!", f"{SHARED_CR} is missing: {len(skipped)} official-rules tests skipped (.ci/run fails without it)",
         red=True, bold=True,
     )
+
+
+# -- what the session keeps, the garbage collector need not walk again -----------------------------
+# Session fixtures hold large object graphs for the whole run (62 parsed official releases, builds,
+# stores, apps). Python's full collections walk every tracked object, so each one later in the run
+# cost a second or more. Once a session fixture is made, what is alive is moved to the collector's
+# permanent generation (gc.freeze): still freed by reference counting, never walked again.
+class _FreezeWhatTheSessionKeeps:
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_fixture_setup(self, fixturedef, request):
+        yield
+        if fixturedef.scope == "session":
+            gc.collect()
+            gc.freeze()
+
+
+def pytest_configure(config) -> None:
+    # Registered as a plugin: a conftest's own pytest_fixture_setup is not called for session fixtures.
+    config.pluginmanager.register(_FreezeWhatTheSessionKeeps(), "kb-freeze-session-fixtures")
 
 
 @pytest.fixture(scope="session")

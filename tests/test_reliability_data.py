@@ -22,10 +22,8 @@ def run_kb(*args, **kw):
 
 
 @pytest.fixture(scope="module")
-def built_records():
-    from ingest.build import build_corpus
-
-    built = build_corpus(CORPUS)
+def built_records(built):
+    """The bundled corpus, parsed and linked once per session (tests/conftest.py)."""
     return built
 
 
@@ -232,6 +230,37 @@ def test_a_running_server_keeps_its_build_when_the_new_one_is_damaged(damaged_co
     os.symlink(Path("builds") / broken.name, data / ".next")
     os.replace(data / ".next", data / "current")
     assert kb.current().build_id == newer and kb.current().searcher.search("unveil").total
+
+
+def test_only_a_failed_open_runs_a_full_garbage_collection(damaged_copy):
+    """Opening a build collects garbage only when Whoosh failed half-way (to close what it left open): a full
+    collection walks every object of the process, a second or more in a large one."""
+    import gc
+
+    from kb.kbase import open_checked
+    from kb.store import StoreError
+
+    data, older, newer = damaged_copy
+    DAMAGE["segment zero-filled"](data / "builds" / newer)
+    started: list[int] = []
+
+    def seen(phase: str, info: dict) -> None:
+        if phase == "start":
+            started.append(info["generation"])
+
+    gc.disable()  # no automatic collection: every one seen is the code's own
+    gc.callbacks.append(seen)
+    try:
+        opened = open_checked(data / "builds" / older)
+        assert started == []
+        with pytest.raises(StoreError, match="corrupt index"):
+            open_checked(data / "builds" / newer)
+        assert started == [2]
+    finally:
+        gc.callbacks.remove(seen)
+        gc.enable()
+    opened.searcher.close()
+    opened.release()
 
 
 # -- 6. serving the last good build ---------------------------------------------------------
