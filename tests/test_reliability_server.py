@@ -135,13 +135,42 @@ def test_slow_clients_do_not_stop_health_or_record_pages(server):
     assert server.get("/api/health", timeout=5)[0] == 200  # and after they leave
 
 
-def test_a_client_too_slow_to_send_its_head_is_told_and_closed(server):
+def test_a_client_too_slow_to_send_its_head_is_told_and_closed(server, tmp_path):
+    # A replica on the same build with a 1 s head timeout (KB_HEAD_TIMEOUT), not the default 10 s.
+    quick = Served(server.data, tmp_path, workers=1, env={"KB_HEAD_TIMEOUT": "1"})
+    try:
+        with socket.create_connection(("127.0.0.1", quick.port), timeout=30) as s:
+            s.sendall(b"GET /api/health HTTP/1.1\r\n")
+            answer = s.recv(4096)  # waits for the front's head timeout, never for ever
+            assert s.recv(4096) == b""  # and then the connection is closed
+    finally:
+        quick.stop()
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 408") and b"Connection: close" in head
+    assert json.loads(body) == {"error": {"code": "request_timeout", "message":
+                                          "the request line and headers must arrive within 1 s"}}
+
+
+@pytest.mark.parametrize("value", ["soon", "0", "-1", "nan", "inf", "3601"])
+def test_a_bad_head_timeout_stops_kb_serve_with_one_line(tmp_path, value):
     from web.front import Limits
 
-    with socket.create_connection(("127.0.0.1", server.port), timeout=Limits().head_timeout + 10) as s:
-        s.sendall(b"GET /api/health HTTP/1.1\r\n")
-        answer = s.recv(4096)  # waits for the front's head timeout, never for ever
-    assert answer.startswith(b"HTTP/1.1 408") and b'"request_timeout"' in answer
+    with pytest.raises(ValueError, match="KB_HEAD_TIMEOUT must be a number of seconds"):
+        Limits.from_env({"KB_HEAD_TIMEOUT": value})
+    if value == "soon":  # the command says so before it builds or listens
+        out = subprocess.run([sys.executable, "-m", "web.cli", "--data", str(tmp_path / "data"), "serve",
+                              "--port", str(_port())], cwd=ROOT, capture_output=True, text=True, timeout=60,
+                             env={**os.environ, "KB_HEAD_TIMEOUT": value})
+        assert out.returncode == 1 and out.stderr.strip().splitlines() == [
+            "kb serve: KB_HEAD_TIMEOUT must be a number of seconds above 0 and at most 3600, not 'soon'"]
+        assert not (tmp_path / "data").exists()
+
+
+def test_the_head_timeout_defaults_to_10_s_and_reads_kb_head_timeout():
+    from web.front import Limits
+
+    assert Limits.from_env({}) == Limits() and Limits().head_timeout == 10
+    assert Limits.from_env({"KB_HEAD_TIMEOUT": " 2.5 "}) == Limits(head_timeout=2.5)
 
 
 # -- 3. costly queries ------------------------------------------------------------------------------

@@ -20,6 +20,8 @@ import asyncio
 import collections
 import json
 import logging
+import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 __all__ = ["Front", "Limits", "COSTLY_PATHS"]
@@ -41,6 +43,21 @@ class Limits:
     max_head: int = 16 * 1024
     max_body: int = 1024 * 1024  # the app refuses more than 64 KB itself, with its own message
     max_connections: int = 4096
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str]) -> Limits:
+        """The defaults, with ``KB_HEAD_TIMEOUT`` (seconds, more than 0 and at most 3600) for the request
+        line and headers when it is set. ValueError, naming the variable, for anything else."""
+        raw = environ.get("KB_HEAD_TIMEOUT", "").strip()
+        if not raw:
+            return cls()
+        try:
+            seconds = float(raw)
+        except ValueError:
+            seconds = math.nan
+        if not 0 < seconds <= 3600:  # also refuses nan and inf
+            raise ValueError(f"KB_HEAD_TIMEOUT must be a number of seconds above 0 and at most 3600, not {raw!r}")
+        return cls(head_timeout=seconds)
 
 
 class _Reject(Exception):

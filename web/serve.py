@@ -27,6 +27,10 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 import contextlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from web.front import Limits
 
 __all__ = ["Plan", "prepare", "serve", "THREADS"]
 
@@ -112,6 +116,12 @@ def _die_with_parent() -> None:  # pragma: no cover - runs in the child between 
 
 
 def serve(args, project_root: Path) -> int:
+    from web.front import Limits
+
+    try:
+        limits = Limits.from_env(os.environ)
+    except ValueError as exc:
+        raise SystemExit(f"kb serve: {exc}") from None
     plan = prepare(args.corpus, args.data, args.cr, cr_history=args.cr_history)
     workers = args.workers or os.cpu_count() or 2
     rundir = Path(tempfile.mkdtemp(prefix="kb-serve-"))
@@ -131,7 +141,7 @@ def serve(args, project_root: Path) -> int:
     ]
     gunicorn = subprocess.Popen(argv, cwd=project_root, env=env, preexec_fn=_die_with_parent)
     try:
-        return asyncio.run(_run(gunicorn, sock, args.host, args.port, workers, args.data))
+        return asyncio.run(_run(gunicorn, sock, args.host, args.port, workers, args.data, limits))
     except KeyboardInterrupt:
         return 0
     finally:
@@ -144,7 +154,8 @@ def serve(args, project_root: Path) -> int:
         shutil.rmtree(rundir, ignore_errors=True)
 
 
-async def _run(gunicorn: subprocess.Popen, sock: Path, host: str, port: int, workers: int, data: Path) -> int:
+async def _run(gunicorn: subprocess.Popen, sock: Path, host: str, port: int, workers: int, data: Path,
+               limits: Limits) -> int:
     from web.front import Front
 
     deadline = time.monotonic() + 120
@@ -156,7 +167,7 @@ async def _run(gunicorn: subprocess.Popen, sock: Path, host: str, port: int, wor
             _say("gunicorn did not listen within 120 s")
             return 1
         await asyncio.sleep(0.05)
-    front = Front(str(sock), slots=costly_slots(workers))
+    front = Front(str(sock), slots=costly_slots(workers), limits=limits)
     server = await front.start(host, port)
     _say(f"serving {data} on http://{host}:{port} with {workers} workers")
     stop = asyncio.Event()
