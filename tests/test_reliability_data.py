@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import CORPUS, ROOT
+from tests.conftest import CORPUS, ROOT, copy_data
 
 
 def run_kb(*args, **kw):
@@ -264,13 +264,12 @@ def test_only_a_failed_open_runs_a_full_garbage_collection(damaged_copy):
 
 
 # -- 6. serving the last good build ---------------------------------------------------------
-def test_serve_prepares_the_last_good_build_when_the_corpus_no_longer_builds(tmp_path):
+def test_serve_prepares_the_last_good_build_when_the_corpus_no_longer_builds(tmp_path, data_dir):
     from web.serve import prepare
 
     corpus = tmp_path / "corpus"
     shutil.copytree(CORPUS, corpus)
-    data = tmp_path / "data"
-    assert run_kb("--corpus", corpus, "--data", data, "build").returncode == 0
+    data = copy_data(data_dir, tmp_path / "data")  # built from this corpus before it was broken
     good = os.readlink(data / "current")
     profile = corpus / "treachery.toml"
     profile.write_text(profile.read_text(encoding="utf-8") + '\n[[cards]]\nname = "The Nobody"\nrole = "Traitor"\n',

@@ -18,7 +18,7 @@ from urllib.parse import quote
 
 import pytest
 
-from tests.conftest import CORPUS, ROOT
+from tests.conftest import CORPUS, ROOT, copy_data
 
 PUBLIC = "http://kb.test"
 
@@ -81,9 +81,9 @@ class Served:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
+def server(tmp_path_factory, data_dir):
     tmp = tmp_path_factory.mktemp("reliability")
-    served = Served(tmp / "data", tmp, env={"KB_PUBLIC_URL": PUBLIC})
+    served = Served(copy_data(data_dir, tmp / "data"), tmp, env={"KB_PUBLIC_URL": PUBLIC})
     yield served
     served.stop()
 
@@ -218,13 +218,10 @@ def test_health_says_which_build_and_that_it_is_fresh(server):
 
 
 # -- 6. the last good build ---------------------------------------------------------------------------
-def test_serve_keeps_serving_when_the_corpus_no_longer_builds(tmp_path):
+def test_serve_keeps_serving_when_the_corpus_no_longer_builds(tmp_path, data_dir):
     corpus = tmp_path / "corpus"
     shutil.copytree(CORPUS, corpus)
-    data = tmp_path / "data"
-    built = subprocess.run([sys.executable, "-m", "web.cli", "--corpus", str(corpus), "--data", str(data), "build"],
-                           cwd=ROOT, capture_output=True, text=True, timeout=120)
-    assert built.returncode == 0, built.stderr
+    data = copy_data(data_dir, tmp_path / "data")  # built from this corpus before it was broken
     good = os.readlink(data / "current").rsplit("/", 1)[-1]
     profile = corpus / "treachery.toml"
     profile.write_text(profile.read_text(encoding="utf-8") + '\n[[cards]]\nname = "The Nobody"\nrole = "Traitor"\n',
@@ -241,12 +238,9 @@ def test_serve_keeps_serving_when_the_corpus_no_longer_builds(tmp_path):
 
 
 @pytest.fixture()
-def read_only(tmp_path):
+def read_only(tmp_path, data_dir):
     """A built data directory seen through a read-only mount (or without write permission)."""
-    data = tmp_path / "data"
-    built = subprocess.run([sys.executable, "-m", "web.cli", "--data", str(data), "build"], cwd=ROOT,
-                           capture_output=True, text=True, timeout=120)
-    assert built.returncode == 0, built.stderr
+    data = copy_data(data_dir, tmp_path / "data")
     view = tmp_path / "ro"
     view.mkdir()
     if os.geteuid() == 0:
@@ -261,6 +255,9 @@ def read_only(tmp_path):
             if not path.is_symlink():
                 path.chmod(path.stat().st_mode & 0o555)
         yield view
+        for path in [view, *view.rglob("*")]:  # writable again, so pytest can remove old temporary trees
+            if not path.is_symlink():
+                path.chmod(path.stat().st_mode | 0o200)
 
 
 def test_replicas_serve_a_read_only_data_directory_even_when_stale(read_only, tmp_path):
@@ -280,11 +277,8 @@ def test_replicas_serve_a_read_only_data_directory_even_when_stale(read_only, tm
         stale.stop()
 
 
-def test_serve_starts_on_a_damaged_data_directory(tmp_path):
-    data = tmp_path / "data"
-    built = subprocess.run([sys.executable, "-m", "web.cli", "--data", str(data), "build"], cwd=ROOT,
-                           capture_output=True, text=True, timeout=120)
-    assert built.returncode == 0
+def test_serve_starts_on_a_damaged_data_directory(tmp_path, data_dir):
+    data = copy_data(data_dir, tmp_path / "data")
     build = (data / "current").resolve()
     segment = next((build / "index").glob("*.seg"))
     segment.write_bytes(b"\0" * segment.stat().st_size)
