@@ -192,15 +192,29 @@ def test_a_damaged_build_is_one_error_and_a_server_falls_back(damaged_copy, dama
     served.release()
 
 
-@pytest.mark.parametrize("damage", ["segment zero-filled", "toc garbage", "manifest null", "current a directory",
-                                    "records of strings"])
-def test_kb_search_says_what_is_wrong_in_one_line(damaged_copy, damage):
+RUN_KB_BUILD = "; run `kb build` (or `kb serve`, which builds when needed)"
+
+
+# What is wrong, where, and what to do; the library's own words for a damaged index vary by damage.
+@pytest.mark.parametrize("damage, where, what", [
+    ("segment zero-filled", "newer", "corrupt index (UnpicklingError: "),
+    ("toc garbage", "newer", "corrupt index (IndexError: "),
+    ("manifest null", "newer", "corrupt build, manifest.json is null, not an object"),
+    ("current a directory", "data", "'current' is a directory, not a link to a build"),
+    ("records of strings", "newer", "corrupt build (TypeError: "),
+])
+def test_kb_search_says_what_is_wrong_in_one_line(damaged_copy, damage, where, what):
     data, _, newer = damaged_copy
     DAMAGE[damage](data / "builds" / newer)
     out = run_kb("--data", data, "search", "unveil")
     lines = out.stderr.strip().splitlines()
-    assert out.returncode != 0 and len(lines) == 1 and "Traceback" not in out.stderr, out.stderr
-    assert "corrupt" in lines[0] or "not a link" in lines[0] or "missing" in lines[0]
+    assert out.returncode == 1 and len(lines) == 1 and "Traceback" not in out.stderr, out.stderr
+    place = str(data / "builds" / newer) if where == "newer" else str(data)
+    assert lines[0].startswith(f"{place}: {what}") and lines[0].endswith(RUN_KB_BUILD), lines[0]
+    if "(" in what:  # the library's message in brackets, then the advice
+        assert lines[0].endswith(")" + RUN_KB_BUILD), lines[0]
+    else:
+        assert lines[0] == f"{place}: {what}{RUN_KB_BUILD}"
 
 
 @pytest.mark.parametrize("damage", ["segment truncated", "manifest []", "current a file", "index removed"])
