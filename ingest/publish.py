@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ingest.build import build_corpus, corpus_digest
+from ingest.bulk import collector_paused
 from ingest.cr import cr_profile
 from ingest.dating import date_citations
 from ingest.history import HISTORY_FILE, Lineages, write_history
@@ -39,8 +40,14 @@ def build(corpus_dir: Path, data_dir: Path, cr: Path | None = None, cr_history: 
 
     With ``cr_history`` (a folder of official releases) its newest release is the current official rules
     (``cr`` is then ignored) and the history is written beside the records. ``releases`` are that folder's
-    releases when the caller has parsed them already."""
-    say = progress or (lambda _: None)
+    releases when the caller has parsed them already. The cycle collector is off while it runs (ingest.bulk)."""
+    with collector_paused():
+        return _build(corpus_dir, data_dir, cr, cr_history, releases, progress or (lambda _: None), on_wait)
+
+
+def _build(corpus_dir: Path, data_dir: Path, cr: Path | None, cr_history: Path | None,
+           releases: list[Release] | None, say: Callable[[str], None],
+           on_wait: Callable[[str], None] | None) -> Published:
     started = time.perf_counter()
     folder = Path(cr_history) if cr_history else None
     if folder and releases is None:

@@ -234,3 +234,36 @@ def test_kb_build_prints_the_line_accounting(data_build):
         line = next(x for x in lines if x.startswith(name))
         assert line.endswith("; 0 unaccounted") and "dropped" in line
     assert lines[-1].startswith("built ") and "records as" in lines[-1]
+
+
+# -- a build runs without the cycle collector (ingest.bulk) -------------------------------------------
+def test_a_build_runs_without_the_cycle_collector_and_turns_it_back_on(tmp_path):
+    import gc
+
+    from ingest.publish import build
+
+    collector_on: list[bool] = []  # at every step the build reports
+    assert gc.isenabled()
+    published = build(CORPUS, tmp_path / "data", progress=lambda line: collector_on.append(gc.isenabled()))
+    assert published.manifest["records"] > 1000 and gc.isenabled()
+    assert len(collector_on) >= 5 and not any(collector_on)
+
+
+def test_the_collector_pause_nests_and_survives_a_failure():
+    import gc
+
+    from ingest.bulk import collector_paused
+
+    with pytest.raises(RuntimeError, match="a failed build"), collector_paused():
+        with collector_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()  # the inner block leaves the outer one's pause alone
+        raise RuntimeError("a failed build")
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with collector_paused():
+            pass
+        assert not gc.isenabled()  # off before, off after: a caller's own choice is kept
+    finally:
+        gc.enable()
