@@ -45,6 +45,7 @@ __all__ = ["Candidate", "Ranker", "SIGNALS", "NUMBER_ALT", "WINDOW", "DOC_NAMES"
 # The first six act in this module, the others in kb.search.
 SIGNALS = {"coverage", "heading", "word pairs", "named", "glossary", "heading only", "history", "older rules",
            "variants", "numbers", "question phrases", "defining sub-rule", "asks more", "implied document",
+           "term's rules", "headed rules", "older rulings",
            "vocabulary", "titles newest first", "number with words", "card prefixes", "two edits"}
 
 WINDOW = 100  # best Whoosh hits re-ranked (bounded: the per-query cost stays small)
@@ -54,6 +55,9 @@ POINTER = 0.5  # and an entry pointing at a rule of its own document by this
 NAMED_DOC = 2.5  # records of a document the question names
 IMPLIED_DOC = 1.3  # records of the document whose own words the question uses ("leader" -> Treachery)
 OWN_WORD = 0.9  # a word is a document's own when this share of its use (per record, by size) is there
+FAMILY_SHARE = 0.25  # the term weighs at least this share of the question
+FAMILY_KINDS = ("rule", "section", "note", "card")
+FAMILY = 1.5  # a rule under the rule a glossary term of the question points at
 NAMED_KIND = 1.6  # records of a kind the question names ("treachery glossary team")
 TITLED = 1.5  # a record whose heading the question contains, or which contains the question
 HEADING_ONLY = 0.5  # a heading without text, for a question that asks more than the heading
@@ -114,6 +118,7 @@ class Ranker:
         self._words: dict[str, str] = {}
         self._title_stems: dict[str, frozenset[str]] = {}
         self.pointers = self._pointers(store)
+        self.families = self._families(store, self.pointers)
 
     # -- tables --------------------------------------------------------------------
     @staticmethod
@@ -157,6 +162,35 @@ class Ranker:
             if len(rules) == 1:  # "See rules 403.3 and 603.6a" points at no one rule
                 out[r.id] = Ranker._defining(store, r, store.records[rules.pop()])
         return out
+
+    def _families(self, store: Store, pointers: dict[str, str]) -> dict[str, list[tuple[frozenset[str], str]]]:
+        """Stem -> (a term's stems, the id of the rule or section about it): the records under it are
+        where a question using the term is answered ("infect damage to players" -> 702.90's sub-rules).
+        Terms are the official glossary's (through the rule each entry points at) and the headings
+        of rules and sections that have sub-rules ("Borders", "Combine and Combined Permanents")."""
+        out: dict[str, list[tuple[frozenset[str], str]]] = {}
+        terms = [(self.title_stems(store.records[gid]), target) for gid, target in pointers.items()]
+        if "headed rules" in SIGNALS:
+            terms += [(self.title_stems(r), r.id) for r in store.records.values()
+                      if r.children and r.title and r.kind in FAMILY_KINDS]
+        for term, rid in terms:
+            for s in term:
+                out.setdefault(s, []).append((term, rid))
+        return out
+
+    def _family(self, weights: dict[str, float], total: float) -> set[str]:
+        stems = frozenset(weights)
+        return {rid for s in stems for term, rid in self.families.get(s, ())
+                if term and term <= stems and sum(weights[t] for t in term) / total >= FAMILY_SHARE}
+
+    @staticmethod
+    def _in_family(record: Record, family: set[str]) -> bool:
+        rid = record.id
+        for top in family:
+            rest = rid[len(top):]
+            if rest and rid.startswith(top) and (rest[0] in "./" or rest[0].isalpha()):
+                return True
+        return False
 
     @staticmethod
     def _defining(store: Store, entry: Record, rule: Record) -> str:
@@ -218,6 +252,7 @@ class Ranker:
         total = sum(weights.values()) or 1.0
         stems = frozenset(weights)
         on = SIGNALS
+        family = self._family(weights, total) if "term's rules" in on else set()
         for c in candidates:
             if "coverage" in on:
                 self._coverage(c, weights, total)
@@ -226,10 +261,14 @@ class Ranker:
             if "word pairs" in on:
                 self._pairs(c, pairs)
             self._named(c, named)
+            if family and self._in_family(c.record, family):
+                c.score *= FAMILY
+                c.why.append("under a term's rule")
             if "history" in on and c.record.kind == "history":
                 c.score *= HISTORY
                 c.why.append("history")
-            if "older rules" in on and c.record.doc in self.older and c.record.kind == "rule":
+            if "older rules" in on and c.record.doc in self.older and (
+                    c.record.kind == "rule" or "older rulings" in on and self._general(c.record, stems)):
                 c.score *= OLDER_RULES
                 c.why.append("older rules")
             if "variants" in on and c.record.id in self.variant_of and not self.variant_of[c.record.id] & stems:
@@ -273,6 +312,15 @@ class Ranker:
         if self.about(c.record, stems):
             c.score *= TITLED
             c.why.append("heading")
+
+    def _general(self, record: Record, stems: frozenset[str]) -> bool:
+        """A ruling or note whose card or topic the question does not name: what it says in general
+        ("a player with ten poison counters loses") the current official rules say today."""
+        if record.kind not in ("ruling", "note", "card"):
+            return False
+        parent = self.store.records.get(record.parent) if record.parent else None
+        topic = self.title_stems(parent if record.kind == "ruling" and parent is not None else record)
+        return not topic & stems
 
     def about(self, record: Record, stems: frozenset[str]) -> bool:
         """The question names the record's heading, or the heading holds the whole question."""
