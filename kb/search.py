@@ -155,6 +155,9 @@ _EXACT = analyzer(stem=False)
 _STOP = frozenset({"a", "an", "the", "is", "are", "who", "what", "whats", "how", "does", "do", "can", "you", "of",
                    "in", "on", "to", "when", "which", "with", "and", "or", "for", "it", "my", "i", "if", "has",
                    "have", "work", "works", "mean", "means", "happens", "happen", "s"})
+# Table talk's filler: "who gets priority after something resolves", "can someone still ...".
+_FILLER = frozenset({"someone", "something", "anyone", "anything", "somebody", "anybody", "get", "gets", "got",
+                     "still", "ever", "just", "really", "actually", "able", "allowed", "possible"})
 # Question phrases that carry no topic: "how many lands", "what counts as a permanent", "cast vs play".
 _ASKING = re.compile(r"\b(?:how\s+(?:many|much)|what\s+counts?\s+as|vs|versus)\b\.?", re.I)
 _OBSOLETE = re.compile(r"\s*\(Obsolete\)$")  # "Converted Mana Cost (Obsolete)" is titled "Converted Mana Cost"
@@ -176,7 +179,8 @@ def _content_stems(text: str) -> list[str]:
     """The stems of what a question is about: "what happens when a player has ten poison
     counters" -> player, ten, poison, counter (question words carry no topic)."""
     raw = [t.text for t in _EXACT(_asked(text))]
-    content = [w for w in raw if w not in _STOP] or raw
+    stop = _STOP | _FILLER if "question phrases" in rank.SIGNALS else _STOP
+    content = [w for w in raw if w not in stop] or raw
     return [s for s in dict.fromkeys(stem(w) for w in content) if s][:MAX_TERMS]
 
 
