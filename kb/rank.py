@@ -24,6 +24,16 @@ Search section lists what each one bought on the quality suite.
   name topics without answering them; they are damped.
 - **word pairs**: words the question puts side by side that the record prints side by side
   ("starting player"; "outside game" in "put outside the game").
+- **asks more**: a glossary entry, keyword page or card page defines its term; a question that
+  asks about more than the term ("menace blocking") is answered by a rule or ruling, so they
+  are damped (and a glossary entry hands nothing to its rule).
+- **term's rules**: the records under the rule a question's term leads to (the rule an official
+  glossary entry points at, or a heading the question contains) rank higher: "infect damage to
+  players" -> 702.90's sub-rules.
+- **implied document**: with no document named, the document whose own words the question uses
+  ("leader" is only Treachery's) is preferred, a little.
+- **older rules**: with the current official rules loaded, an older document's quoted rules, and
+  its rulings and notes whose card or topic the question does not name, rank below them.
 """
 from __future__ import annotations
 
@@ -42,7 +52,8 @@ __all__ = ["Candidate", "Ranker", "SIGNALS", "NUMBER_ALT", "WINDOW", "DOC_NAMES"
            "implied_document", "pairs", "weights"]
 
 # Every signal, on by default; measuring one means turning it off (see the README's Search section).
-# The first six act in this module, the others in kb.search.
+# Most act in this module; "numbers", "question phrases", "vocabulary", "titles newest first",
+# "number with words", "card prefixes" and "two edits" act in kb.search, "implied document" in both.
 SIGNALS = {"coverage", "heading", "word pairs", "named", "glossary", "heading only", "history", "older rules",
            "variants", "numbers", "question phrases", "defining sub-rule", "asks more", "implied document",
            "term's rules", "headed rules", "older rulings",
