@@ -153,3 +153,45 @@ def test_hits_name_their_document_and_version(cr_client):
     assert "2026" in official["version"]
     page = BeautifulSoup(cr_client.get("/search?q=gravestorm").get_data(as_text=True), "html.parser")
     assert any("2007" in m.get_text() for m in page.select(".hit .meta"))
+
+
+# -- the second round of signals (README: Search) --------------------------------------------
+def test_question_phrases_and_filler_carry_no_topic():
+    from kb.search import _content_stems
+
+    assert _content_stems("how many lands can I play a turn") == ["land", "play", "turn"]
+    assert _content_stems("cast vs play") == ["cast", "play"]
+    assert _content_stems("who gets priority after something resolves") == ["prioriti", "after", "resolv"]
+
+
+def test_a_glossary_term_defined_in_a_sub_rule_points_there(cr_searcher):
+    # "Typecycling: See rule 702.29" -- 702.29 is Cycling; 702.29e says what typecycling is
+    assert cr_searcher.ranker.pointers["cr/glossary/typecycling"] == "cr/702.29e"
+    assert cr_searcher.ranker.pointers["cr/glossary/trample"] == "cr/702.19"  # its own heading: unchanged
+    assert ids(cr_searcher.search("typecycling"))[0] == "cr/702.29e"
+
+
+@pytest.mark.parametrize("query, entry, answer", [
+    ("menace blocking", "keywords/menace", "cr/702.111b"),
+    ("infect damage to players", "cr/glossary/infect", "cr/702.90b"),
+    ("who picks the target for magus of the abyss", "futuresight/cards/magus-of-the-abyss",
+     "futuresight/cards/magus-of-the-abyss/1"),
+])
+def test_a_definition_gives_way_when_the_question_asks_more(cr_searcher, query, entry, answer):
+    found = ids(cr_searcher.search(query))
+    assert found[0] != entry and answer in found[:3]
+
+
+def test_a_documents_own_words_imply_it(cr_searcher):
+    from kb.rank import implied_document
+
+    assert cr_searcher._uses("leader") == {"treachery": 32}
+    sizes = {"treachery": 351, "cr": 4059}
+    uses = {"leader": {"treachery": 32}, "turn": {"cr": 419, "treachery": 47}}.__getitem__
+    assert implied_document({"leader": 2.0, "turn": 1.0}, uses, sizes) == "treachery"
+    assert implied_document({"leader": 0.2, "turn": 1.0}, uses, sizes) is None  # too little of the question
+    assert ids(cr_searcher.search("two leaders who takes the first turn"))[0] == "treachery/907.7"
+
+
+def test_today_s_rules_come_before_an_older_documents_general_rulings(cr_searcher):
+    assert ids(cr_searcher.search("when do I lose from poison"))[0].startswith("cr/")
