@@ -1,6 +1,7 @@
 """Every page's JSON twin carries everything the page shows (issue 15, one JSON vocabulary).
 
-A page names its twin in ``<link rel="alternate" type="application/json">``. For a sample of real
+A page names its twin in ``<link rel="alternate" type="application/json">``, and its own URL asked with
+``Accept: application/json`` answers the same. For a sample of real
 pages of every kind, each link in the page's ``<main>`` must be a URL of the twin, and each word the
 page shows must be a word of the twin, unless it is one of the pages' own words: those of the
 templates and of the modules that word the pages (web/pages.py, web/history.py, web/render.py).
@@ -60,6 +61,9 @@ def twin_of(client, url: str):
     alternate = link["href"]
     answer = client.get(alternate)
     assert answer.status_code == response.status_code and answer.is_json, (url, alternate, answer.status_code)
+    # The page's own URL asked for JSON is the same twin.
+    asked = client.get(url, headers={"Accept": "application/json"})
+    assert (asked.status_code, asked.get_json()) == (answer.status_code, answer.get_json()), url
     return page, answer.get_json()
 
 

@@ -17,7 +17,7 @@ from werkzeug.exceptions import HTTPException
 
 from kb.kbase import KnowledgeBase
 
-__all__ = ["create_app", "SECURITY_HEADERS", "public_url"]
+__all__ = ["create_app", "SECURITY_HEADERS", "public_url", "prefers_json"]
 
 SECURITY_HEADERS = {
     "Content-Security-Policy": (
@@ -91,9 +91,15 @@ def public_url() -> str:
     return (configured or request.host_url).rstrip("/")
 
 
+def prefers_json() -> bool:
+    """The client asks for JSON (``Accept: application/json``): a page answers with its twin, an error with
+    the API's error shape. Browsers ask for HTML first."""
+    return request.accept_mimetypes.best == "application/json"
+
+
 def error_response(status: int, code: str, message: str):
     """One error shape for the API; the same facts as a page for browsers."""
-    if request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json":
+    if request.path.startswith("/api/") or prefers_json():
         response = jsonify({"error": {"code": code, "message": message}})
         response.status_code = status
         return response

@@ -173,7 +173,7 @@ def rule_at(day: str, number: str):
     data, extra = rule_at_data(_kb(), day, number)
     return render_page("cr_at.html", title=f"{data['number']} as of {data['effective']} — Comprehensive Rules",
                        description=(data["text"] or data["title"] or "")[:200],
-                       alternate=f"/api/cr@{day}/{quote(number)}", data=data, **extra)
+                       alternate=f"/api/cr@{day}/{quote(number)}", data=data, twin=data, **extra)
 
 
 @history_pages.get("/api/cr@<day>/<path:number>")
@@ -186,7 +186,7 @@ def rule_history(number: str):
     data, extra = rule_history_data(_kb(), number)
     return render_page("cr_history.html", title=f"{data['number']} across releases — Comprehensive Rules",
                        description=f"Every version of {data['number']} since {data['first_seen']}",
-                       alternate=f"/api/cr/{quote(data['number'])}/history", data=data, Markup=Markup,
+                       alternate=f"/api/cr/{quote(data['number'])}/history", data=data, twin=data, Markup=Markup,
                        **extra)
 
 
@@ -203,7 +203,8 @@ def diff(spec: str):
     title = f"Comprehensive Rules {data['from']['effective']} → {data['to']['effective']}"
     return render_page("cr_diff.html", title=title,
                        description=", ".join(f"{n} {k.replace('_', ' ')}" for k, n in data["counts"].items()),
-                       alternate=f"/api/diff/cr/{quote(spec)}", data=data, Markup=Markup, **extra)
+                       alternate=f"/api/diff/cr/{quote(spec)}", data=data, twin=data, Markup=Markup,
+                       **extra)
 
 
 @history_pages.get("/api/diff/cr/<spec>")
@@ -220,4 +221,4 @@ def api_releases():
 def releases():
     data, extra = releases_data(_kb())
     return render_page("cr_releases.html", title="Comprehensive Rules releases", description="Every release loaded",
-                       alternate="/api/cr/releases", data=data, **extra)
+                       alternate="/api/cr/releases", data=data, twin=data, **extra)

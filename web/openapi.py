@@ -25,6 +25,9 @@ CONVENTIONS = [
     "(\"/treachery/907.4b\"); linkify's are absolute, since " + ABSOLUTE + ". External links "
     "(the official rules while they are not loaded) are absolute.",
     "Cross-origin: GET endpoints send Access-Control-Allow-Origin: *; POST /api/linkify stores nothing.",
+    "Twins: every page links its JSON twin (rel=alternate), which carries everything the page shows; the page's "
+    "own URL asked with Accept: application/json answers the same. A link to a record is {id, label, url} "
+    "everywhere; lists add what they show.",
 ]
 
 

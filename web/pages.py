@@ -10,13 +10,14 @@ import html as _html
 import re
 from urllib.parse import quote, urlencode
 
-from flask import Blueprint, Response, current_app, redirect, render_template, request
+from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request
 from markupsafe import Markup
 
 from kb.cache import ByteLRU
 from kb.ids import record_url
+from web import api as A
 from web import data as D
-from web.app import public_url
+from web.app import prefers_json, public_url
 from web.render import preview, render_inline, render_text
 
 __all__ = ["pages", "render_page", "error_page", "short_link"]
@@ -31,8 +32,16 @@ def _kb():
     return current_app.extensions["kb"].current()
 
 
-def render_page(template: str, *, title: str, description: str, alternate: str, status: int = 200, **context):
-    """A page: its template over base.html, which links its JSON twin (``alternate``) and its canonical URL."""
+def render_page(template: str, *, title: str, description: str, alternate: str, status: int = 200,
+                twin=None, **context):
+    """A page: its template over base.html, which links its JSON twin (``alternate``) and its canonical URL.
+
+    Asked for JSON (``Accept: application/json``), the page's URL answers with ``twin``, the ``data`` half of
+    its data function: the same answer as ``alternate``."""
+    if twin is not None and prefers_json():
+        response = jsonify(twin)
+        response.status_code = status
+        return response
     html = render_template(template, title=title, description=description, alternate=alternate,
                            canonical=public_url() + request.full_path.rstrip("?"), status=status, **context)
     return Response(html, status=status, mimetype="text/html")
@@ -72,7 +81,7 @@ def index():
     documents, _ = D.documents_data(_kb())
     return render_page("index.html", title="Rules knowledge base",
                        description="Treachery, UnCommander and Future Sight rules, cross-referenced and searchable.",
-                       alternate="/api/documents", documents=documents, examples=EXAMPLES)
+                       alternate="/api/documents", documents=documents, examples=EXAMPLES, twin=documents)
 
 
 @pages.get("/search")
@@ -84,7 +93,7 @@ def search():
     asked = data["query"].strip()
     return render_page("search.html", title=f"{data['query']} — search" if asked else "Search — help and examples",
                        description=f"{results.total} results" if asked else "How to search the rules",
-                       alternate="/api/search?" + urlencode(extra["twin"]), data=data, results=results,
+                       alternate="/api/search?" + urlencode(extra["twin"]), data=data, twin=data, results=results,
                        examples=EXAMPLES)
 
 
@@ -93,7 +102,7 @@ def keywords():
     data, _ = D.keywords_data(_kb())
     return render_page("keywords.html", title="Keywords",
                        description="Every keyword with its definitions across documents.", alternate="/api/keywords",
-                       keywords=data)
+                       keywords=data, twin=data)
 
 
 @pages.get("/r/<path:ref>")
@@ -113,7 +122,7 @@ def short_ref(ref: str):
     title = f"{ref} — which document?" if several_docs else f"{ref} — {len(data['matches'])} rules"
     return render_page("disambiguation.html", title=title, description=data["note"] or data["what"],
                        alternate="/api/resolve?" + urlencode({"ref": ref, **({"doc": context} if context else {})}),
-                       data=data, ref=ref, status=status)
+                       data=data, twin=data, ref=ref, status=status)
 
 
 def _with_note(url: str, ref: str, note: str | None) -> str:
@@ -143,7 +152,7 @@ def api_reference():
 
     return render_page("api.html", title="API reference",
                        description="The JSON API: endpoints, parameters and answers.",
-                       alternate="/api/openapi.json", spec=spec(public_url()),
+                       alternate="/api/openapi.json", spec=spec(public_url()), twin=spec(public_url()),
                        examples={"q": "nut+counters", "ref": "rule+115"})
 
 
@@ -163,6 +172,9 @@ def opensearch():
 def record(record_id: str):
     kb = _kb()
     record_id = record_id.strip("/").lower()
+    if prefers_json() and (D.doc_meta(kb, record_id) is not None or kb.store.get(record_id) is not None):
+        # The twin itself, as /api/documents/<slug> or /api/records/<id> answers (made once per build there).
+        return A.document(record_id) if D.doc_meta(kb, record_id) is not None else A.record(record_id)
     if D.doc_meta(kb, record_id) is not None:
         # Two levels (chapters and sections); a section's page reads as the document (its rules with their
         # text). Rendered once per build, like record pages: the official rules' contents in about a millisecond.
@@ -262,7 +274,7 @@ def error_page(status: int, message: str, query: str | None = None):
     A client that asks for JSON, or for anything under /api/ (which no page serves), gets the
     API's one error shape instead.
     """
-    if request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json":
+    if request.path.startswith("/api/") or prefers_json():
         from web.app import error_response
 
         return error_response(status, "not_found" if status == 404 else "error", message)
