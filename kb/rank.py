@@ -59,6 +59,7 @@ SIGNALS = {"coverage", "heading", "word pairs", "named", "glossary", "heading on
            "term's rules", "headed rules", "older rulings",
            "vocabulary", "titles newest first", "number with words", "card prefixes", "two edits"}
 
+COVER_FLOOR, COVER_POWER = 0.1, 2  # coverage: x (floor + (1 - floor) * share) ** power
 WINDOW = 100  # best Whoosh hits re-ranked (bounded: the per-query cost stays small)
 PAIR_BONUS = 0.15  # per adjacent word pair, as a share of the score
 GLOSSARY = 0.6  # a glossary entry's score is multiplied by this
@@ -316,7 +317,7 @@ class Ranker:
             return
         have = self.stems(c.record)
         covered = sum(w for s, w in weights.items() if s in have) / total
-        c.score *= (0.25 + 0.75 * covered) ** 2
+        c.score *= (COVER_FLOOR + (1 - COVER_FLOOR) * covered) ** COVER_POWER
         c.why.append(f"coverage {covered:.2f}")
 
     def _heading(self, c: Candidate, stems: frozenset[str]) -> None:
