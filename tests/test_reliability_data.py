@@ -88,6 +88,7 @@ def test_pruning_keeps_a_build_a_running_server_holds(tmp_path, built_records):
     assert not (data / "builds" / first).exists()
 
 
+@pytest.mark.slow  # a full kb build in a subprocess
 def test_a_second_build_waits_for_the_lock_and_says_who_holds_it(tmp_path, built_records):
     from kb.store import build_lock
 
@@ -217,6 +218,7 @@ def test_kb_search_says_what_is_wrong_in_one_line(damaged_copy, damage, where, w
         assert lines[0] == f"{place}: {what}{RUN_KB_BUILD}"
 
 
+@pytest.mark.slow  # a full rebuild of the corpus for each damage
 @pytest.mark.parametrize("damage", ["segment truncated", "manifest []", "current a file", "index removed"])
 def test_kb_serve_rebuilds_a_damaged_data_directory(damaged_copy, damage):
     from kb.kbase import KnowledgeBase
@@ -304,6 +306,7 @@ def _tmpfs(path: Path, size: str) -> bool:
                           capture_output=True).returncode == 0
 
 
+@pytest.mark.slow  # two full kb builds in subprocesses
 def test_a_full_disk_during_a_build_is_one_line_and_keeps_the_previous_build(tmp_path):
     data = tmp_path / "small"
     if not _tmpfs(data, "32m"):

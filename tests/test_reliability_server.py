@@ -89,6 +89,7 @@ def server(tmp_path_factory, data_dir):
 
 
 # -- 1. every record page, concurrently, from a cold cache --------------------------------------------
+@pytest.mark.slow  # a load test: every record page from 16 clients
 def test_every_record_page_from_16_clients_matches_a_serial_render(server):
     from kb.store import Store
     from web.app import create_app
@@ -277,6 +278,7 @@ def test_replicas_serve_a_read_only_data_directory_even_when_stale(read_only, tm
         stale.stop()
 
 
+@pytest.mark.slow  # kb serve rebuilds the corpus
 def test_serve_starts_on_a_damaged_data_directory(tmp_path, data_dir):
     data = copy_data(data_dir, tmp_path / "data")
     build = (data / "current").resolve()
