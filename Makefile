@@ -11,8 +11,11 @@ PORT ?= 8000
 serve: $(VENV)/.installed
 	$(BIN)/kb serve --host $(HOST) --port $(PORT)
 
+# Every test, in one process per core (pytest-xdist; whole files to a process, builds shared).
+# `make test WORKERS=0` runs them in this one process.
+WORKERS ?= auto
 test: $(VENV)/.installed
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(WORKERS) --dist loadfile
 
 # What .ci/run checks before the tests: ruff (style, bugs, complexity) and mypy, both configured in
 # pyproject.toml; any finding fails.

@@ -1,13 +1,17 @@
 """Shared fixtures: the real corpus built once per session, and its published store."""
 from __future__ import annotations
 
+import fcntl
 import gc
 import hashlib
+import json
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -62,6 +66,28 @@ class _FreezeWhatTheSessionKeeps:
 def pytest_configure(config) -> None:
     # Registered as a plugin: a conftest's own pytest_fixture_setup is not called for session fixtures.
     config.pluginmanager.register(_FreezeWhatTheSessionKeeps(), "kb-freeze-session-fixtures")
+    if config.pluginmanager.hasplugin("xdist"):
+        config.pluginmanager.register(_OneWorkerPerFile(), "kb-one-worker-per-file")
+
+
+# `make test` distributes whole files (pytest-xdist --dist loadfile), so a module's server starts once.
+# The two files about the 62 official releases go to one process: both use the releases parsed in
+# process (about 5 s of CPU each time they are parsed).
+SAME_PROCESS = {"tests/test_history_ingest.py": "tests/test_history.py"}
+
+
+class _OneWorkerPerFile:
+    def pytest_xdist_make_scheduler(self, config, log):
+        if config.getoption("dist") != "loadfile":
+            return None
+        from xdist.scheduler import LoadFileScheduling
+
+        class Files(LoadFileScheduling):
+            def _split_scope(self, nodeid: str) -> str:
+                scope = super()._split_scope(nodeid)
+                return SAME_PROCESS.get(scope, scope)
+
+        return Files(config, log)
 
 
 @pytest.fixture(scope="session")
@@ -84,15 +110,45 @@ def kb_build(data: Path, *args: str) -> subprocess.CompletedProcess:
     )
 
 
-# The corpus is built by the command itself, once per session: the tests of `kb build` read what it
+# -- builds made once per run, shared by pytest-xdist's workers ------------------------------------
+# `make test` runs the suite in two processes (pytest-xdist, one per core). The builds the tests only
+# read are made once per run all the same: the first process to ask builds under a file lock, in the
+# directory both processes' temporary directories sit in; the other waits for it and reuses it.
+def _run_dir(tmp_path_factory) -> Path:
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+@contextmanager
+def built_once(tmp_path_factory, name: str) -> Iterator[Path]:
+    """The run's directory ``name``, held under its lock: build it there unless it is built already."""
+    root = _run_dir(tmp_path_factory)
+    with open(root / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield root / name
+
+
+def kb_build_once(tmp_path_factory, name: str, *args: str) -> tuple[Path, subprocess.CompletedProcess]:
+    """``kb build *args`` into the run's directory ``name``, once; what it printed is kept beside it."""
+    with built_once(tmp_path_factory, name) as path:
+        said = path.with_name(name + ".kb-build.json")
+        if said.exists():
+            saved = json.loads(said.read_text(encoding="utf-8"))
+            done = subprocess.CompletedProcess(saved["args"], saved["returncode"], saved["stdout"], saved["stderr"])
+        else:
+            done = kb_build(path, *args)
+            said.write_text(json.dumps({"args": done.args, "returncode": done.returncode, "stdout": done.stdout,
+                                        "stderr": done.stderr}), encoding="utf-8")
+    assert done.returncode == 0, done.stderr
+    return path, done
+
+
+# The corpus is built by the command itself, once per run: the tests of `kb build` read what it
 # printed, and tests that need a build to change or break take a copy (copy_data) instead of
 # building again.
 @pytest.fixture(scope="session")
 def data_build(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess]:
-    path = tmp_path_factory.mktemp("data")
-    done = kb_build(path)
-    assert done.returncode == 0, done.stderr
-    return path, done
+    return kb_build_once(tmp_path_factory, "data")
 
 
 @pytest.fixture(scope="session")
@@ -143,10 +199,7 @@ def cr_build(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess]:
     """``kb build --cr``: the bundled corpus plus the 2026 official rules, built once."""
     if not CR_2026.exists():
         pytest.skip(f"no official rules at {CR_2026}: the official-rules tests need ../shared/cr")
-    path = tmp_path_factory.mktemp("data-cr")
-    done = kb_build(path, "--cr", str(CR_2026))
-    assert done.returncode == 0, done.stderr
-    return path, done
+    return kb_build_once(tmp_path_factory, "data-cr", "--cr", str(CR_2026))
 
 
 @pytest.fixture(scope="session")
@@ -184,12 +237,15 @@ def cr_releases():
 
 
 @pytest.fixture(scope="session")
-def history_data_dir(tmp_path_factory, cr_releases):
-    """The bundled corpus plus all 62 official releases (the newest current), built once per session."""
+def history_data_dir(tmp_path_factory, request):
+    """The bundled corpus plus all 62 official releases (the newest current), built once per run."""
     from ingest.publish import build
 
-    path = tmp_path_factory.mktemp("data-history")
-    build(CORPUS, path, cr_history=CR_HISTORY, releases=cr_releases)
+    if not CR_HISTORY.is_dir():
+        pytest.skip(NO_HISTORY)
+    with built_once(tmp_path_factory, "data-history") as path:
+        if not (path / "current").exists():  # the releases are parsed only by the process that builds
+            build(CORPUS, path, cr_history=CR_HISTORY, releases=request.getfixturevalue("cr_releases"))
     return path
 
 
