@@ -29,6 +29,7 @@ import threading
 from collections import Counter
 from operator import itemgetter
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from whoosh import query as Q
@@ -166,7 +167,7 @@ _NUMBER = re.compile(r"^(?:\d{3}(?:\.\d+[a-z]{0,2})?|\d{3}\.[a-z]+-\d+)\.?$", re
 
 def _pairs(text: str) -> list[str]:
     """Adjacent content words of a query, as they would sit in folded text: " starting player "."""
-    words = [fold(t.text) for t in _EXACT(_asked(_PHRASE.sub(" ", text))) if t.text not in _STOP][:MAX_TERMS]
+    words = [fold(w) for w in _exact_words(_asked(_PHRASE.sub(" ", text))) if w not in _STOP][:MAX_TERMS]
     return rank.pairs(words)
 
 
@@ -175,10 +176,17 @@ def _asked(text: str) -> str:
     return _ASKING.sub(" ", text) if "question phrases" in rank.SIGNALS else text
 
 
+@lru_cache(maxsize=1024)
+def _exact_words(text: str) -> tuple[str, ...]:
+    """The words of a text as the unstemmed field analyses them. Several stages analyse the same
+    text of one query (titles, the Whoosh query, the re-rank's stems and word pairs)."""
+    return tuple(t.text for t in _EXACT(text))
+
+
 def _content_stems(text: str) -> list[str]:
     """The stems of what a question is about: "what happens when a player has ten poison
     counters" -> player, ten, poison, counter (question words carry no topic)."""
-    raw = [t.text for t in _EXACT(_asked(text))]
+    raw = list(_exact_words(_asked(text)))
     stop = _STOP | _FILLER if "question phrases" in rank.SIGNALS else _STOP
     content = [w for w in raw if w not in stop] or raw
     return [s for s in dict.fromkeys(stem(w) for w in content) if s][:MAX_TERMS]
@@ -211,6 +219,7 @@ class Searcher:
             self.doc_of[n], self.kind_of[n] = f["doc"], f["kind"]
             self.ids[n] = f["id"]
         self.docnums = {rid: n for n, rid in self.ids.items()}
+        self.record_of: list = [store.records.get(self.ids.get(n, "")) for n in range(len(self.doc_of))]
         # docnum -> one small int for its (doc, kind) pair: facets count ints, once, not strings twice.
         both = list(zip(self.doc_of, self.kind_of, strict=True))
         self._facet_pair = sorted(set(both))
@@ -228,10 +237,13 @@ class Searcher:
         self.ranker = Ranker(store)
         self.sizes = dict(Counter(r.doc for r in store.records.values() if r.doc != "keywords"))
         self._stem_uses: dict[str, dict[str, int]] = {}
-        self.spelling = Spelling(
-            (w.decode() if isinstance(w, bytes) else w for w in self.searcher.lexicon("exact")),
-            lambda w: self.searcher.doc_frequency("exact", w),
-        )
+        # The unstemmed words' document frequencies, read once: "is this a word the documents use"
+        # is asked of every word of most queries (card prefixes, did you mean), and Whoosh's terms
+        # reader answers it from its hash file each time.
+        self.exact_df: dict[str, int] = {
+            (w.decode() if isinstance(w, bytes) else w): info.doc_frequency()
+            for w, info in self.searcher.reader().iter_field("exact")}
+        self.spelling = Spelling(self.exact_df, lambda w: self.exact_df.get(w, 0))
         # Every posting of the fields queries use, scored once per build (kb.engine), and each hit's
         # stem positions for snippets, filled as hits need them and never changed once stored.
         self.postings = engine.Postings(self.searcher)
@@ -411,7 +423,7 @@ class Searcher:
         words = re.findall(r"\w+", fold(text).lower())
         if not words or len(words) > 3 or "card prefixes" not in rank.SIGNALS:
             return None
-        if any(self.searcher.doc_frequency("exact", w) for w in words):  # a word the documents use
+        if any(self.exact_df.get(w) for w in words):  # a word the documents use
             return None
         cards = [c for c in self.resolver.cards_starting(" ".join(words)) if doc is None or c.doc == doc]
         if not cards:
@@ -527,7 +539,8 @@ class Searcher:
         order = engine.ranked(scores)
         total = len(order)
         window = max(query.offset + query.limit, rank.WINDOW)
-        top = [Candidate(self.store.records[self.ids[d]], scores[d], d) for d in order[:window]]
+        record_of = self.record_of
+        top = [Candidate(record_of[d], scores[d], d) for d in order[:window]]
         # Facet values in the order of their best match, as a result list shows them: the (doc, kind)
         # pairs counted in ranked order (a Counter keeps first appearances first), then each side summed.
         docs, kinds = found.facets["doc"], found.facets["kind"]
@@ -579,7 +592,7 @@ class Searcher:
 
     def _terms(self, text: str) -> set[str]:
         """What a snippet marks: the query's stems and its exact (phrase) words."""
-        phrase_words = [t.text for t in _EXACT(" ".join(_PHRASE.findall(text))) if t.text not in _STOP]
+        phrase_words = [w for w in _exact_words(" ".join(_PHRASE.findall(text))) if w not in _STOP]
         return {t.text for t in _WORD(text)} | {"=" + w for w in phrase_words}
 
     # -- 5. assemble ---------------------------------------------------------------------
@@ -679,7 +692,7 @@ class Searcher:
         tries = MAX_CORRECTIONS
         for w in words:
             low = fold(w.lower())
-            if len(low) < 4 or low.isdigit() or self.searcher.doc_frequency("exact", low) > 0 or not tries:
+            if len(low) < 4 or low.isdigit() or self.exact_df.get(low, 0) > 0 or not tries:
                 out.append(w)
                 continue
             tries -= 1
