@@ -53,14 +53,16 @@ class Positions:
     def find(self, terms: set[str]) -> list[tuple[int, int]]:
         """The (start, end) spans of every word matching one of ``terms``, in text order."""
         table, flat = self.spans, self.flat
-        found: set[tuple[int, int]] = set()
+        parts = []
         for t in terms:
             at = table.get(t)
             if at is not None:
                 start = at >> 32
                 part = flat[start:start + (at & 0xFFFFFFFF)]
-                found.update(zip(part[::2], part[1::2], strict=True))
-        return sorted(found)
+                parts.append(zip(part[::2], part[1::2], strict=True))
+        if len(parts) == 1:  # one key's spans are distinct (a word adds its spans once to a key)
+            return sorted(parts[0])
+        return sorted({span for part in parts for span in part})  # a stem and a phrase word share spans
 
 
 def snippet(body: str | Positions, terms: set[str], width: int = 220) -> str:
@@ -90,9 +92,9 @@ def snippet(body: str | Positions, terms: set[str], width: int = 220) -> str:
         space = body.rfind(" ", start, end)
         end = space if space > spans[0][1] else end
     out, pos = [], start
-    for a, b in spans:
-        if a < start or b > end:
-            continue
+    for a, b in spans:  # in text order, from the first: none starts before ``start``
+        if b > end:
+            break
         out.append(html.escape(body[pos:a]) + "<mark>" + html.escape(body[a:b]) + "</mark>")
         pos = b
     out.append(html.escape(body[pos:end]))
