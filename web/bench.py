@@ -345,6 +345,7 @@ def run(corpus: Path, cr: Path | None = None, repeat: int = 5, scale: int = 10) 
 
 
 # -- over HTTP -------------------------------------------------------------------------
+HTTP_ROUNDS = 5  # health, search and a record page take turns, each for 1/5 of --seconds per turn
 HTTP_TARGETS = {
     "health": "/api/health",
     "search": "/api/search?q={q}",
@@ -475,35 +476,47 @@ def run_http(data: Path, corpus: Path, clients: int = 4, seconds: float = 3.0, w
             warm.request("GET", template.format(q=quote(QUERY_MIX[i % len(QUERY_MIX)]), id=ids[i % len(ids)]))
             warm.getresponse().read()
         unique = itertools.count()  # next() is atomic: each request takes the next query
-        for name, template in HTTP_TARGETS.items():
-            latencies: list[float] = []
-            errors: list[int] = []
-            lock = threading.Lock()
-            deadline = time.perf_counter() + seconds
+        # The endpoints take turns in short rounds, so that a burst of other work on the machine
+        # falls on the floor (health) and on search alike rather than on one of them.
+        gathered: dict[str, tuple[list[float], list[int], list[float]]] = {n: ([], [], []) for n in HTTP_TARGETS}
+        for turn in range(HTTP_ROUNDS):
+            for name, template in HTTP_TARGETS.items():
+                latencies: list[float] = []
+                errors: list[int] = []
+                lock = threading.Lock()
+                deadline = time.perf_counter() + seconds / HTTP_ROUNDS
 
-            def client(k: int, template: str, deadline: float, lock: threading.Lock,
-                       latencies: list[float], errors: list[int]) -> None:
-                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-                i = k
-                mine, bad = [], []
-                while time.perf_counter() < deadline:
-                    q = queries[next(unique) % len(queries)] if "{q}" in template else ""
-                    path = template.format(q=quote(q), id=ids[i % len(ids)])
-                    t = time.perf_counter()
-                    conn.request("GET", path)
-                    response = conn.getresponse()
-                    response.read()
-                    mine.append(time.perf_counter() - t)
-                    if response.status != 200:
-                        bad.append(response.status)
-                    i += clients
-                with lock:
-                    latencies.extend(mine)
-                    errors.extend(bad)
+                def client(k: int, template: str, deadline: float, lock: threading.Lock,
+                           latencies: list[float], errors: list[int]) -> None:
+                    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+                    i = k
+                    mine, bad = [], []
+                    while time.perf_counter() < deadline:
+                        q = queries[next(unique) % len(queries)] if "{q}" in template else ""
+                        path = template.format(q=quote(q), id=ids[i % len(ids)])
+                        t = time.perf_counter()
+                        conn.request("GET", path)
+                        response = conn.getresponse()
+                        response.read()
+                        mine.append(time.perf_counter() - t)
+                        if response.status != 200:
+                            bad.append(response.status)
+                        i += clients
+                    with lock:
+                        latencies.extend(mine)
+                        errors.extend(bad)
 
-            shared = (template, deadline, lock, latencies, errors)
-            threads = [threading.Thread(target=client, args=(k, *shared)) for k in range(clients)]
-            result[name] = run_clients(threads, latencies, errors)
+                shared = (template, deadline, lock, latencies, errors)
+                threads = [threading.Thread(target=client, args=(k + turn * 97, *shared)) for k in range(clients)]
+                t0 = time.perf_counter()
+                run_clients(threads, latencies, errors)
+                all_latencies, all_errors, spent = gathered[name]
+                all_latencies += latencies
+                all_errors += errors
+                spent.append(time.perf_counter() - t0)
+        for name, (latencies, errors, spent) in gathered.items():
+            result[name] = {"requests": len(latencies), "errors": len(errors),
+                            "rps": round(len(latencies) / sum(spent)), **_summary(latencies), "rounds": HTTP_ROUNDS}
         for kind, name in ((2, "discord"), (4, "discord_autocomplete")):
             bench_discord.measure(port, discord_key, clients, min(seconds, 0.5), kind)  # warm
             result[name] = bench_discord.measure(port, discord_key, clients, seconds, kind)
