@@ -13,8 +13,9 @@ with what a list adds (``doc``, ``document``, ``kind``, ``depth``, ``text``);
 from __future__ import annotations
 
 from dataclasses import asdict
+from functools import lru_cache
 from typing import Any
-from urllib.parse import quote, urlencode
+from urllib.parse import quote, quote_plus, urlencode
 
 from werkzeug.exceptions import BadRequest, NotFound
 
@@ -306,8 +307,13 @@ def search_data(kb: Opened, args) -> tuple[dict[str, Any], dict[str, Any]]:
     return data, {"results": results, "twin": twin}
 
 
+# Every facet value's link repeats the query: each distinct string is quoted once (the same text
+# urlencode's own quote_plus gives), not once per link of every search answer.
+_quoted = lru_cache(maxsize=4096)(quote_plus)
+
+
 def _search_url(args: dict[str, Any]) -> str:
-    return "/search?" + urlencode({k: v for k, v in args.items() if v})
+    return "/search?" + urlencode({k: v for k, v in args.items() if v}, quote_via=_quoted)
 
 
 def _pagination(offset: int, limit: int, total: int, asked: dict[str, str]) -> dict[str, Any]:
