@@ -115,7 +115,9 @@ class Postings:
             return self._terms[key]
         except KeyError:
             pass
-        entry = self._read(searcher, fieldname, btext) if key in searcher.reader() else None
+        if key not in searcher.reader():
+            return None  # not kept: words no record uses must not grow the table (it is per build)
+        entry = self._read(searcher, fieldname, btext)
         with self._lock:
             return self._terms.setdefault(key, entry)
 

@@ -576,8 +576,9 @@ class Searcher:
                 term = self.postings.term(self.searcher, name, word.encode())
                 if term is not None:
                     docnums.update(term.ids)
-            docs = Counter(self.doc_of[d] for d in docnums if self.doc_of[d] != "keywords")
-            found = self._stem_uses[word] = dict(docs)
+            found = dict(Counter(self.doc_of[d] for d in docnums if self.doc_of[d] != "keywords"))
+            if docnums:  # only stems the index holds: a unique query's unknown words leave nothing behind
+                self._stem_uses[word] = found
         return found
 
     def _scores(self, query, filter_query) -> dict[int, float]:

@@ -176,3 +176,16 @@ def test_warming_fills_every_records_tables_and_changes_no_answer(store):
     assert len(warmed._positions) == len(warmed.ids)
     assert {q: warmed.search(q).to_json() for q in queries} == expected
     warmed.close()
+
+
+def test_unknown_words_leave_no_trace_in_the_per_build_tables(store):
+    """Unique queries of words no record uses must not grow a worker's tables without end."""
+    from kb.search import Searcher
+
+    s = Searcher(store, cache_size=0)
+    s.search("rule flying")
+    terms, uses = len(s.postings._terms), len(s._stem_uses)
+    for i in range(50):
+        s.search(f"rule qzxv{i}wk plonkt{i}y")
+    assert (len(s.postings._terms), len(s._stem_uses)) == (terms, uses)
+    s.close()
