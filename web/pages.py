@@ -20,7 +20,7 @@ from web import data as D
 from web.app import prefers_json, public_url
 from web.render import preview, render_inline, render_text
 
-__all__ = ["pages", "render_page", "error_page", "short_link"]
+__all__ = ["pages", "render_page", "error_page"]
 
 pages = Blueprint("pages", __name__)
 
@@ -262,10 +262,6 @@ def _whole_document(kb, whole: list[tuple]) -> list[tuple]:
     return [(r, depth, store.label(r),
              render_text(body, [x for x in r.refs if x.field == "text"], store.records) if body else "")
             for r, depth, body in whole]
-
-
-short_link = D.short_link  # where web.discord_answers and older callers find it
-_short_link = short_link
 
 
 def error_page(status: int, message: str, query: str | None = None):
