@@ -120,6 +120,30 @@ def test_document_records_are_complete(client, store):
     assert all(r["doc"] == "uncommander" for r in records)
 
 
+def test_document_records_come_in_slices_that_add_up(client, store):
+    whole = client.get("/api/documents/treachery/records")
+    total = len(store.by_doc("treachery"))
+    assert whole.headers["X-Total-Count"] == str(total) and "Link" not in whole.headers
+    ids, url = [], "/api/documents/treachery/records?limit=100"
+    while url:
+        part = client.get(url)
+        assert part.status_code == 200 and part.headers["X-Total-Count"] == str(total)
+        assert len(part.get_json()) <= 100
+        ids += [r["id"] for r in part.get_json()]
+        link = part.headers.get("Link")
+        url = link and link[1:link.index(">")]
+    assert ids == [r["id"] for r in whole.get_json()] and len(ids) == total
+    assert client.get("/api/documents/treachery/records?offset=5&limit=2").get_json() == whole.get_json()[5:7]
+    assert client.get(f"/api/documents/treachery/records?offset={total}").get_json() == []
+
+
+@pytest.mark.parametrize("query", ["limit=-1", "offset=-3", "limit=ten", "offset=1e3"])
+def test_document_records_refuse_a_bad_slice(client, query):
+    r = client.get("/api/documents/treachery/records?" + query)
+    assert r.status_code == 400
+    assert ("limit" if "limit" in query else "offset") in r.get_json()["error"]["message"]
+
+
 def test_document_contents_reach_every_record(client, store):
     toc = client.get("/api/documents/treachery").get_json()
     seen = set()

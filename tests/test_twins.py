@@ -64,6 +64,10 @@ def twin_of(client, url: str):
     # The page's own URL asked for JSON is the same twin.
     asked = client.get(url, headers={"Accept": "application/json"})
     assert (asked.status_code, asked.get_json()) == (answer.status_code, answer.get_json()), url
+    # ... readable from any origin, like its /api twin, and cached apart from the HTML by Accept.
+    assert asked.headers["Access-Control-Allow-Origin"] == answer.headers["Access-Control-Allow-Origin"] == "*", url
+    assert "Accept" in asked.headers["Vary"] and "Accept" in response.headers["Vary"], url
+    assert "Access-Control-Allow-Origin" not in response.headers, url  # the HTML page itself is not an API
     return page, answer.get_json()
 
 

@@ -3,11 +3,12 @@ and linkify.
 
 Every error has one shape, ``{"error": {"code": ..., "message": ...}}``, from
 the app's error handler. GET endpoints allow any origin (bots and other
-sites call them); the one POST (linkify) computes and stores nothing.
+sites call them; web/app.py sends the header); the one POST (linkify) computes and stores nothing.
 """
 from __future__ import annotations
 
 import json
+from urllib.parse import quote, urlencode
 
 from flask import Blueprint, Response, current_app, jsonify, request
 from werkzeug.exceptions import BadRequest, UnsupportedMediaType
@@ -25,13 +26,6 @@ api = Blueprint("api", __name__, url_prefix="/api")
 
 def _kb():
     return current_app.extensions["kb"].current()
-
-
-@api.after_request
-def _cors(response):
-    if request.method in ("GET", "HEAD", "OPTIONS"):
-        response.headers["Access-Control-Allow-Origin"] = "*"
-    return response
 
 
 @api.get("/health")
@@ -91,10 +85,26 @@ def document(slug: str):
 
 @api.get("/documents/<slug>/records")
 def document_records(slug: str):
+    """Every record of a document in reading order, as an array; ``limit`` and ``offset`` take a slice of it
+    (the official rules are about 3 MB whole). Every answer says the total in ``X-Total-Count`` and, when
+    there is more, where the next slice is in a ``Link: <...>; rel="next"`` header."""
     kb = _kb()
     if D.doc_meta(kb, slug) is None:
         D.document_data(kb, slug)  # raises the 404 with its message
-    return jsonify([D.record_json(r) for r in kb.store.by_doc(slug)])
+    total = len(kb.store.by_doc(slug))
+    offset = D.int_arg(request.args.get("offset"), 0, "offset")
+    limit = D.int_arg(request.args.get("limit"), total - offset, "limit")
+    if offset < 0 or limit < 0:
+        raise BadRequest("limit and offset must be 0 or more")
+    if offset == 0 and limit >= total:  # the whole document: made once per build, like a record's twin
+        response = _once_per_build("records:" + slug, lambda kb: [D.record_json(r) for r in kb.store.by_doc(slug)])
+    else:
+        response = jsonify([D.record_json(r) for r in kb.store.by_doc(slug)[offset:offset + limit]])
+    response.headers["X-Total-Count"] = str(total)
+    if limit > 0 and offset + limit < total:
+        nxt = urlencode({"offset": offset + limit, "limit": limit})
+        response.headers["Link"] = f'</api/documents/{quote(slug)}/records?{nxt}>; rel="next"'
+    return response
 
 
 @api.get("/keywords")

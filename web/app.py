@@ -68,9 +68,14 @@ def create_app(config: dict | None = None) -> Flask:
     def _headers(response):
         for name, value in SECURITY_HEADERS.items():
             response.headers.setdefault(name, value)
-        if not request.path.startswith("/api/"):
+        api = request.path.startswith("/api/")
+        if not api:
             # A page's errors are HTML or JSON by the Accept header: caches must key on it.
             response.vary.add("Accept")
+        if request.method in ("GET", "HEAD", "OPTIONS") and (api or response.mimetype == "application/json"):
+            # Bots and other sites read every GET answer of the API (the history endpoints too) and a page's
+            # JSON twin, from any origin.
+            response.headers["Access-Control-Allow-Origin"] = "*"
         return response
 
     @app.errorhandler(HTTPException)

@@ -270,7 +270,8 @@ def keywords_data(kb: Opened) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     return out, {}
 
 
-def _int(value: str | None, default: int, name: str) -> int:
+def int_arg(value: str | None, default: int, name: str) -> int:
+    """A whole-number query argument, or ``default`` when absent; anything else is a 400 naming it."""
     if value is None or value == "":
         return default
     try:
@@ -285,10 +286,10 @@ FACETS = ("doc", "kind")
 def search_data(kb: Opened, args) -> tuple[dict[str, Any], dict[str, Any]]:
     """Search results (/api/search), with the page's navigation as data: ``pagination`` and ``filters``."""
     q = args.get("q", "")
-    limit = _int(args.get("limit"), 10, "limit")
-    offset = _int(args.get("offset"), 0, "offset")
+    limit = int_arg(args.get("limit"), 10, "limit")
+    offset = int_arg(args.get("offset"), 0, "offset")
     if "page" in args:
-        page = _int(args.get("page"), 1, "page")
+        page = int_arg(args.get("page"), 1, "page")
         if page < 1:
             raise BadRequest("page must be 1 or more")
         offset = (page - 1) * limit

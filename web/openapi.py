@@ -105,7 +105,11 @@ def spec(base_url: str) -> dict:
                 "A document's table of contents (`contents`) and, up to 1,500 records, its whole text (`reading`)",
                 [("slug", "document slug", True)]),
             "/api/documents/{slug}/records": _get(
-                "Every record of a document", [("slug", "document slug", True)], "Records"
+                "Every record of a document in reading order (the total in X-Total-Count; with limit, the next"
+                " slice in a Link header)",
+                [("slug", "document slug", True), ("limit", "at most this many records (default: all)", False),
+                 ("offset", "skip this many first", False)],
+                "Records",
             ),
             "/api/keywords": _get("Every keyword with its definitions", schema="Array"),
             "/api/autocomplete": _get("Up to 10 completions", [("q", "what has been typed", True)], "Array"),
