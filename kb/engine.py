@@ -115,6 +115,8 @@ class Postings:
             return self._terms[key]
         except KeyError:
             pass
+        if fieldname in self.eager:
+            return None  # every term of these fields was read when the build opened: the index lacks it
         if key not in searcher.reader():
             return None  # not kept: words no record uses must not grow the table (it is per build)
         entry = self._read(searcher, fieldname, btext)

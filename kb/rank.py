@@ -116,7 +116,7 @@ class Candidate:
     record: Record
     score: float  # BM25F from Whoosh, then re-ranked
     docnum: int | None = None
-    why: list[str] = field(default_factory=list)  # signals applied, for kb search --explain and tests
+    why: list[str] = field(default_factory=list)  # signals applied, when Ranker.rerank is asked to explain
 
 
 class Ranker:
@@ -255,75 +255,104 @@ class Ranker:
 
     # -- the re-rank ---------------------------------------------------------------------
     def rerank(self, candidates: list[Candidate], weights: dict[str, float], pairs: list[str],
-               named: Named, add: Callable[[str], Candidate | None]) -> list[Candidate]:
+               named: Named, add: Callable[[str], Candidate | None], explain: bool = True) -> list[Candidate]:
         """Candidates best first after every signal.
 
         ``weights``: the question's stems with their rarity (idf); ``add(id)`` makes a candidate
-        of a rule a glossary entry points at when Whoosh did not return it.
+        of a rule a glossary entry points at when Whoosh did not return it. ``explain``: fill each
+        candidate's ``why`` (search leaves it off: a hundred candidates per query, read by no answer).
         """
         total = sum(weights.values()) or 1.0
         stems = frozenset(weights)
         on = SIGNALS
         family = self._family(weights, total) if "term's rules" in on else set()
-        for c in candidates:
-            if "coverage" in on:
-                self._coverage(c, weights, total)
-            if "heading" in on:
-                self._heading(c, stems)
-            if "word pairs" in on:
-                self._pairs(c, pairs)
-            self._named(c, named)
-            if family and self._in_family(c.record, family):
-                c.score *= FAMILY
-                c.why.append("under a term's rule")
-            if "history" in on and c.record.kind == "history":
-                c.score *= HISTORY
-                c.why.append("history")
-            if "older rules" in on and c.record.doc in self.older and (
-                    c.record.kind == "rule" or "older rulings" in on and self._general(c.record, stems)):
-                c.score *= OLDER_RULES
-                c.why.append("older rules")
-            if "variants" in on and c.record.id in self.variant_of and not self.variant_of[c.record.id] & stems:
-                c.score *= VARIANT
-                c.why.append("variant not asked about")
+        # Each candidate's score is multiplied in a fixed order: what its words say (coverage,
+        # heading, word pairs), then where it stands (named, term's rules, history, older, variants).
+        self._by_words(candidates, weights, total, stems, pairs, explain)
+        self._by_place(candidates, named, family, stems, explain)
         if "glossary" in on:
-            self._glossaries(candidates, add, stems, weights)
+            self._glossaries(candidates, add, stems, weights, explain)
         if "heading only" in on:
             for c in candidates:
-                self._heading_only(c, stems)
+                if not c.record.text and c.record.children:
+                    self._heading_only(c, stems, explain)
         if "asks more" in on:
             for c in candidates:
                 if c.record.kind in ("keyword", "card") and self.asks_more(c.record, weights):
                     c.score *= ASKS_MORE  # a keyword page is its first definition: "menace" more than "menace blocking"
-                    c.why.append("asks more than the keyword")
+                    if explain:
+                        c.why.append("asks more than the keyword")
         candidates.sort(key=lambda c: -c.score)
         return candidates
 
-    @staticmethod
-    def _named(c: Candidate, named: Named) -> None:
-        """The document or kind the question names, or the document whose own words it uses."""
-        if "named" in SIGNALS and named.doc and c.record.doc == named.doc:
-            c.score *= NAMED_DOC
-            c.why.append("named document")
-        if "named" in SIGNALS and named.kind and c.record.kind == named.kind:
-            c.score *= NAMED_KIND
-            c.why.append("named kind")
-        if "implied document" in SIGNALS and named.implied and not named.doc and c.record.doc == named.implied:
-            c.score *= IMPLIED_DOC
-            c.why.append("document's own words")
+    def _by_words(self, candidates: list[Candidate], weights: dict[str, float], total: float,
+                  stems: frozenset[str], pairs: list[str], explain: bool) -> None:
+        """Coverage, heading and word pairs, in one pass reading the per-build tables directly (a
+        hundred candidates per query: one call per signal and candidate cost more than the signals)."""
+        covering = "coverage" in SIGNALS and len(weights) >= 2
+        heading = "heading" in SIGNALS
+        pairing = bool(pairs) and "word pairs" in SIGNALS
+        items = list(weights.items())
+        stems_of, title_of, words_of = self._stems.get, self._title_stems.get, self._words.get
+        for c in candidates:
+            record = c.record
+            score = c.score
+            if covering:
+                have = stems_of(record.id) or self.stems(record)
+                covered = sum([w for s, w in items if s in have]) / total
+                score *= (COVER_FLOOR + (1 - COVER_FLOOR) * covered) ** COVER_POWER
+                if explain:
+                    c.why.append(f"coverage {covered:.2f}")
+            if heading:
+                title = title_of(record.id)
+                if title is None:  # most rules have no heading: an empty set is a found one
+                    title = self.title_stems(record)
+                if title and stems and (title <= stems or stems <= title):  # Ranker.about
+                    score *= TITLED
+                    if explain:
+                        c.why.append("heading")
+            if pairing:
+                n = sum(map((words_of(record.id) or self.words(record)).__contains__, pairs))
+                if n:
+                    score *= 1 + PAIR_BONUS * n
+                    if explain:
+                        c.why.append(f"{n} word pairs")
+            c.score = score
 
-    def _coverage(self, c: Candidate, weights: dict[str, float], total: float) -> None:
-        if len(weights) < 2:
-            return
-        have = self.stems(c.record)
-        covered = sum(w for s, w in weights.items() if s in have) / total
-        c.score *= (COVER_FLOOR + (1 - COVER_FLOOR) * covered) ** COVER_POWER
-        c.why.append(f"coverage {covered:.2f}")
-
-    def _heading(self, c: Candidate, stems: frozenset[str]) -> None:
-        if self.about(c.record, stems):
-            c.score *= TITLED
-            c.why.append("heading")
+    def _by_place(self, candidates: list[Candidate], named: Named, family: set[str], stems: frozenset[str],
+                  explain: bool) -> None:
+        """The document or kind the question names (or whose own words it uses), the term's rules,
+        history, older rules and variants."""
+        on = SIGNALS
+        named_doc = named.doc if "named" in on else None
+        named_kind = named.kind if "named" in on else None
+        implied = named.implied if "implied document" in on and not named.doc else None
+        history = "history" in on
+        older = self.older if "older rules" in on else ()
+        older_rulings = "older rulings" in on
+        variants = self.variant_of if "variants" in on else {}
+        for c in candidates:
+            record = c.record
+            factors = []
+            if named_doc and record.doc == named_doc:
+                factors.append((NAMED_DOC, "named document"))
+            if named_kind and record.kind == named_kind:
+                factors.append((NAMED_KIND, "named kind"))
+            if implied and record.doc == implied:
+                factors.append((IMPLIED_DOC, "document's own words"))
+            if family and self._in_family(record, family):
+                factors.append((FAMILY, "under a term's rule"))
+            if history and record.kind == "history":
+                factors.append((HISTORY, "history"))
+            if record.doc in older and (record.kind == "rule" or older_rulings and self._general(record, stems)):
+                factors.append((OLDER_RULES, "older rules"))
+            variant = variants.get(record.id)
+            if variant is not None and not variant & stems:
+                factors.append((VARIANT, "variant not asked about"))
+            for factor, reason in factors:
+                c.score *= factor
+                if explain:
+                    c.why.append(reason)
 
     def _general(self, record: Record, stems: frozenset[str]) -> bool:
         """A ruling or note whose card or topic the question does not name: what it says in general
@@ -339,22 +368,14 @@ class Ranker:
         title = self.title_stems(record)
         return bool(title and stems and (title <= stems or stems <= title))
 
-    def _heading_only(self, c: Candidate, stems: frozenset[str]) -> None:
+    def _heading_only(self, c: Candidate, stems: frozenset[str], explain: bool = True) -> None:
         """A heading with no text of its own (702.19 Trample, a section title) answers a question
         about the whole topic, not a question that asks more than its heading says."""
         record = c.record
         if not record.text and record.children and not stems <= self.title_stems(record):
             c.score *= HEADING_ONLY
-            c.why.append("heading only")
-
-    def _pairs(self, c: Candidate, pairs: list[str]) -> None:
-        if not pairs:
-            return
-        words = self.words(c.record)
-        n = sum(1 for pair in pairs if pair in words)
-        if n:
-            c.score *= 1 + PAIR_BONUS * n
-            c.why.append(f"{n} word pairs")
+            if explain:
+                c.why.append("heading only")
 
     def asks_more(self, record: Record, weights: dict[str, float]) -> bool:
         """The question asks about more than the record's term: its other words weigh at least
@@ -366,8 +387,8 @@ class Ranker:
         return sum(w for s, w in weights.items() if s not in title) / total >= MORE
 
     def _glossaries(self, candidates: list[Candidate], add: Callable[[str], Candidate | None],
-                    stems: frozenset[str], weights: dict[str, float]) -> None:
-        by_id = {c.record.id: c for c in candidates}
+                    stems: frozenset[str], weights: dict[str, float], explain: bool = True) -> None:
+        by_id: dict[str, Candidate] | None = None
         for c in list(candidates):
             if c.record.kind != "glossary":
                 continue
@@ -376,8 +397,11 @@ class Ranker:
             more = self.asks_more(c.record, weights)
             if more:
                 c.score *= ASKS_MORE
-                c.why.append("asks more than the term")
+                if explain:
+                    c.why.append("asks more than the term")
             if target is not None and self.about(c.record, stems) and not more:
+                if by_id is None:
+                    by_id = {c.record.id: c for c in candidates}
                 rule = by_id.get(target)
                 if rule is None:
                     rule = add(target)
@@ -387,12 +411,14 @@ class Ranker:
                     candidates.append(rule)
                     by_id[target] = rule
                 rule.score = max(rule.score, c.score)
-                rule.why.append(f"pointed at by {c.record.id}")
                 c.score *= POINTER
-                c.why.append(f"points at {target}")
+                if explain:
+                    rule.why.append(f"pointed at by {c.record.id}")
+                    c.why.append(f"points at {target}")
             else:
                 c.score *= GLOSSARY
-                c.why.append("glossary")
+                if explain:
+                    c.why.append("glossary")
 
 
 def implied_document(weights: dict[str, float], uses: Callable[[str], dict[str, int]],

@@ -186,10 +186,16 @@ def _exact_words(text: str) -> tuple[str, ...]:
 def _content_stems(text: str) -> list[str]:
     """The stems of what a question is about: "what happens when a player has ten poison
     counters" -> player, ten, poison, counter (question words carry no topic)."""
-    raw = list(_exact_words(_asked(text)))
-    stop = _STOP | _FILLER if "question phrases" in rank.SIGNALS else _STOP
+    return list(_stems_of(text, "question phrases" in rank.SIGNALS))
+
+
+@lru_cache(maxsize=1024)
+def _stems_of(text: str, questions: bool) -> tuple[str, ...]:
+    """``_content_stems``, once per text: the lead, the Whoosh query and the re-rank each ask."""
+    raw = list(_exact_words(_ASKING.sub(" ", text) if questions else text))
+    stop = _STOP | _FILLER if questions else _STOP
     content = [w for w in raw if w not in stop] or raw
-    return [s for s in dict.fromkeys(stem(w) for w in content) if s][:MAX_TERMS]
+    return tuple([s for s in dict.fromkeys(stem(w) for w in content) if s][:MAX_TERMS])
 
 
 def _effective(document: dict) -> str:
@@ -564,7 +570,7 @@ class Searcher:
 
         implied = rank.implied_document(weights, self._uses, self.sizes) if "implied document" in rank.SIGNALS else None
         named = rank.Named(query.named_doc, query.named_kind, implied)
-        top = self.ranker.rerank(top, weights, _pairs(text), named, add)
+        top = self.ranker.rerank(top, weights, _pairs(text), named, add, explain=False)
         found.top, found.total = top[:query.offset + query.limit], max(total, len(top))
 
     def _uses(self, word: str) -> dict[str, int]:
