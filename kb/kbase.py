@@ -72,8 +72,18 @@ def open_checked(path: Path) -> Opened:
     if searcher is None:
         raise StoreError(failure)
     if os.environ.get("KB_WARM") == "1":  # kb serve: a record's first hit costs what later ones do
-        threading.Thread(target=searcher.warm, name="kb-warm", daemon=True).start()
+        threading.Thread(target=_warm_and_freeze, args=(searcher,), name="kb-warm", daemon=True).start()
     return Opened(store, searcher, hold_build(path))
+
+
+def _warm_and_freeze(searcher: Searcher) -> None:
+    """Warm the build's tables, then move every object alive (the build, its tables, the app) out of
+    the collector's reach: none of it is ever garbage while the build is served, yet each full
+    collection walked all of it (~95,000 objects with the official rules: ~60 ms once every few
+    thousand searches, ~15 us per search). ``KnowledgeBase.current`` gives them back when it
+    switches builds, so the old build's cycles can be collected."""
+    searcher.warm()
+    gc.freeze()
 
 
 def _open_searcher(path: Path, store: Store) -> tuple[Searcher | None, str]:
@@ -154,4 +164,5 @@ class KnowledgeBase:
                         old, self._opened, self._link = self._opened, opened, link
                         self.fallback_reason = None
                         old.release()
+                        gc.unfreeze()  # the old build's objects are the collector's again (_warm_and_freeze)
         return self._opened

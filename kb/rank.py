@@ -293,16 +293,21 @@ class Ranker:
         heading = "heading" in SIGNALS
         pairing = bool(pairs) and "word pairs" in SIGNALS
         items = list(weights.items())
+        # Coverage depends only on which of the question's stems a record has: one factor per such set.
+        cover_of: dict[frozenset[str], tuple[float, float]] = {}
         stems_of, title_of, words_of = self._stems.get, self._title_stems.get, self._words.get
         for c in candidates:
             record = c.record
             score = c.score
             if covering:
-                have = stems_of(record.id) or self.stems(record)
-                covered = sum([w for s, w in items if s in have]) / total
-                score *= (COVER_FLOOR + (1 - COVER_FLOOR) * covered) ** COVER_POWER
+                found = (stems_of(record.id) or self.stems(record)) & stems
+                cover = cover_of.get(found)
+                if cover is None:
+                    covered = sum([w for s, w in items if s in found]) / total
+                    cover = cover_of[found] = ((COVER_FLOOR + (1 - COVER_FLOOR) * covered) ** COVER_POWER, covered)
+                score *= cover[0]
                 if explain:
-                    c.why.append(f"coverage {covered:.2f}")
+                    c.why.append(f"coverage {cover[1]:.2f}")
             if heading:
                 title = title_of(record.id)
                 if title is None:  # most rules have no heading: an empty set is a found one
@@ -312,7 +317,11 @@ class Ranker:
                     if explain:
                         c.why.append("heading")
             if pairing:
-                n = sum(map((words_of(record.id) or self.words(record)).__contains__, pairs))
+                words = words_of(record.id) or self.words(record)
+                n = 0
+                for pair in pairs:  # a question has a pair or two: a loop beats sum(map(...)) here
+                    if pair in words:
+                        n += 1
                 if n:
                     score *= 1 + PAIR_BONUS * n
                     if explain:
@@ -331,8 +340,13 @@ class Ranker:
         older = self.older if "older rules" in on else ()
         older_rulings = "older rulings" in on
         variants = self.variant_of if "variants" in on else {}
+        # Most candidates meet none of these: only those of a document or kind one of them names go on.
+        docs = {named_doc, implied, *older} - {None}
+        kinds = {named_kind, "history" if history else None} - {None}
         for c in candidates:
             record = c.record
+            if not (family or record.doc in docs or record.kind in kinds or record.id in variants):
+                continue
             factors = []
             if named_doc and record.doc == named_doc:
                 factors.append((NAMED_DOC, "named document"))

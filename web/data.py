@@ -314,7 +314,10 @@ _quoted = lru_cache(maxsize=4096)(quote_plus)
 
 
 def _search_url(args: dict[str, Any]) -> str:
-    return "/search?" + urlencode({k: v for k, v in args.items() if v}, quote_via=_quoted)
+    # What urlencode({k: v ... if v}, quote_via=_quoted) gives, without its per-call checks (a dozen
+    # links per answer): each key and value as text, quoted with urlencode's own arguments.
+    return "/search?" + "&".join([_quoted(str(k), "", None, None) + "=" + _quoted(str(v), "", None, None)
+                                  for k, v in args.items() if v])
 
 
 def _pagination(offset: int, limit: int, total: int, asked: dict[str, str]) -> dict[str, Any]:
