@@ -48,7 +48,7 @@ from kb.model import Record
 from kb.snippet import TOKEN_RE, stem
 from kb.store import Store
 
-__all__ = ["Candidate", "Ranker", "SIGNALS", "NUMBER_ALT", "WINDOW", "DOC_NAMES", "KIND_NAMES", "Named",
+__all__ = ["ASKS", "asks", "Candidate", "Ranker", "SIGNALS", "NUMBER_ALT", "WINDOW", "DOC_NAMES", "KIND_NAMES", "Named",
            "implied_document", "pairs", "weights"]
 
 # Every signal, on by default; measuring one means turning it off (see the README's Search section).
@@ -56,7 +56,8 @@ __all__ = ["Candidate", "Ranker", "SIGNALS", "NUMBER_ALT", "WINDOW", "DOC_NAMES"
 # "number with words", "card prefixes" and "two edits" act in kb.search, "implied document" in both.
 SIGNALS = {"coverage", "heading", "word pairs", "named", "glossary", "heading only", "history", "older rules",
            "variants", "numbers", "question phrases", "defining sub-rule", "asks more", "implied document",
-           "term's rules", "headed rules", "older rulings",
+           "term's rules", "headed rules", "older rulings", "kinds of permanent",
+           "how many", "can I", "when", "who",
            "vocabulary", "titles newest first", "number with words", "card prefixes", "two edits"}
 
 COVER_FLOOR, COVER_POWER = 0.1, 2  # coverage: x (floor + (1 - floor) * share) ** power
@@ -77,6 +78,32 @@ OLDER_RULES = 0.7  # rules quoted from an older edition of the official rules, w
 VARIANT = 0.8  # official multiplayer and casual-variant rules, for a question that names no variant
 ASKS_MORE = 0.6  # a glossary entry, for a question that asks more than its term ("deathtouch one damage")
 MORE = 0.35  # share of the question's weight beyond a term that makes it ask more
+# A rule about permanents answers a question about a creature (110.4: the permanent types).
+_BROADER = {stem(w): stem("permanent") for w in ("creature", "creatures", "artifact", "artifacts", "enchantment",
+                                                  "enchantments", "planeswalker", "planeswalkers", "battle")}
+BROADER = 0.5  # the share of a word's weight its broader word covers
+# What a question asks for, from its question words, and what a record that answers it says (its own text,
+# rule numbers and mana symbols left out): signal -> (the question's words, the record's words, factor).
+_REFERENCES = re.compile(r"\b\d{3}(?:\.\d+[a-z]{0,2})?(?:[–-]\w+)?\b|\{[^}]*\}")
+ASKS: dict[str, tuple[re.Pattern, re.Pattern, float]] = {
+    # "how many lands can I play", "how much damage": 305.2 "one land", 903.10a "21 or more"
+    "how many": (re.compile(r"\bhow\s+(?:many|much)\b", re.I),
+                 re.compile(r"\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|"
+                            r"once|twice|half)\b", re.I), 1.3),
+    # "can tapped creatures block", "can I sacrifice ...": 702.3b "can't attack", 401.3 "any player may count"
+    "can I": (re.compile(r"^\s*(?:can|could|may|is\s+it\s+(?:legal|possible|allowed)|am\s+I\s+allowed)\b", re.I),
+              re.compile(r"\b(?:can(?:not|['’]t)?|may|must|only)\b", re.I), 1.2),
+    # "when does damage wear off" (not "when a player loses, do ..."): 514.2, 603.3 "the next time a player
+    # would receive priority"
+    "when": (re.compile(r"^\s*when\s+(?:do|does|did|is|are|can|could|will|would|should|must|am)\b", re.I),
+             re.compile(r"\b(?:step|phase|priority|until|next time|beginning|immediately|whenever|after|before|"
+                        r"during)\b", re.I), 1.4),
+    # "who decides who goes first", "who controls my identity card": 103.1 "the players determine which one of
+    # them will choose", treachery/372.5 "its owner"
+    "who": (re.compile(r"^\s*who(?:se)?\b", re.I),
+            re.compile(r"\b(?:controller|owner|active player|nonactive|opponent|teammate|team|each player|that player|"
+                       r"chooses|decides)\b", re.I), 1.5),
+}
 HISTORY = 0.5  # a version-history entry mentions a topic; it rarely answers a question about it
 
 # Words that name a document in a question ("how many players in treachery").
@@ -109,6 +136,7 @@ class Named:
     doc: str | None = None
     kind: str | None = None
     implied: str | None = None
+    asks: tuple[str, ...] = ()  # what kind of answer its question words ask for (``ASKS``)
 
 
 @dataclass
@@ -129,6 +157,7 @@ class Ranker:
         self._stems: dict[str, frozenset[str]] = {}
         self._words: dict[str, str] = {}
         self._title_stems: dict[str, frozenset[str]] = {}
+        self._says: dict[tuple[str, str], bool] = {}
         self.pointers = self._pointers(store)
         self.families = self._families(store, self.pointers)
 
@@ -246,6 +275,16 @@ class Ranker:
             found = self._words[record.id] = " " + " ".join(w for w in words if w not in PAIR_STOP) + " "
         return found
 
+    def says(self, record: Record, kind: str) -> bool:
+        """The record's own text says what a question of ``kind`` asks for (``ASKS``): a number, what
+        can or can't be done, a time."""
+        key = (record.id, kind)
+        found = self._says.get(key)
+        if found is None:
+            text = _REFERENCES.sub(" ", plain(" ".join(filter(None, [record.text, record.rules_text]))))
+            found = self._says[key] = bool(ASKS[kind][1].search(text))
+        return found
+
     def title_stems(self, record: Record) -> frozenset[str]:
         found = self._title_stems.get(record.id)
         if found is None:
@@ -293,18 +332,26 @@ class Ranker:
         heading = "heading" in SIGNALS
         pairing = bool(pairs) and "word pairs" in SIGNALS
         items = list(weights.items())
-        # Coverage depends only on which of the question's stems a record has: one factor per such set.
-        cover_of: dict[frozenset[str], tuple[float, float]] = {}
+        # Coverage depends only on which of the question's stems a record has (and which kinds of permanent it
+        # names instead): one factor per such pair of sets.
+        cover_of: dict[tuple[frozenset[str], frozenset[str]], tuple[float, float]] = {}
+        broader = [(s, w) for s, w in items if s in _BROADER] if "kinds of permanent" in SIGNALS else []
         stems_of, title_of, words_of = self._stems.get, self._title_stems.get, self._words.get
         for c in candidates:
             record = c.record
             score = c.score
             if covering:
-                found = (stems_of(record.id) or self.stems(record)) & stems
-                cover = cover_of.get(found)
+                have = stems_of(record.id) or self.stems(record)
+                found = have & stems
+                # "sacrifice my opponent's creature": 701.21a says permanent
+                wider = frozenset([s for s, _ in broader if s not in have and _BROADER[s] in have]) if broader \
+                    else frozenset()
+                cover = cover_of.get((found, wider))
                 if cover is None:
-                    covered = sum([w for s, w in items if s in found]) / total
-                    cover = cover_of[found] = ((COVER_FLOOR + (1 - COVER_FLOOR) * covered) ** COVER_POWER, covered)
+                    covered = (sum([w for s, w in items if s in found])
+                               + sum([w * BROADER for s, w in broader if s in wider])) / total
+                    cover = cover_of[found, wider] = ((COVER_FLOOR + (1 - COVER_FLOOR) * covered) ** COVER_POWER,
+                                                      covered)
                 score *= cover[0]
                 if explain:
                     c.why.append(f"coverage {cover[1]:.2f}")
@@ -363,6 +410,9 @@ class Ranker:
             variant = variants.get(record.id)
             if variant is not None and not variant & stems:
                 factors.append((VARIANT, "variant not asked about"))
+            for kind in named.asks:  # the record says what the question's words ask for
+                if self.says(record, kind):
+                    factors.append((ASKS[kind][2], f"answers {kind}"))
             for factor, reason in factors:
                 c.score *= factor
                 if explain:
@@ -456,6 +506,11 @@ def implied_document(weights: dict[str, float], uses: Callable[[str], dict[str, 
             share[doc] = share.get(doc, 0.0) + weight / total
     best = max(share.items(), key=lambda kv: kv[1], default=None)
     return best[0] if best and best[1] >= 0.25 else None
+
+
+def asks(question: str) -> tuple[str, ...]:
+    """What kind of answer a question's words ask for: ("how many",), ("can I",), ("when",) or none."""
+    return tuple(kind for kind, (asked, _, _) in ASKS.items() if kind in SIGNALS and asked.search(question))
 
 
 def pairs(words: list[str]) -> list[str]:

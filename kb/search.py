@@ -569,7 +569,7 @@ class Searcher:
             return Candidate(record, 0.0, self.docnums.get(rid))
 
         implied = rank.implied_document(weights, self._uses, self.sizes) if "implied document" in rank.SIGNALS else None
-        named = rank.Named(query.named_doc, query.named_kind, implied)
+        named = rank.Named(query.named_doc, query.named_kind, implied, rank.asks(query.text))
         top = self.ranker.rerank(top, weights, _pairs(text), named, add, explain=False)
         found.top, found.total = top[:query.offset + query.limit], max(total, len(top))
 

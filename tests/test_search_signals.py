@@ -197,6 +197,39 @@ def test_today_s_rules_come_before_an_older_documents_general_rulings(cr_searche
     assert ids(cr_searcher.search("when do I lose from poison"))[0].startswith("cr/")
 
 
+# -- what a question's words ask for, and broader words (README: Search) ---------------------
+def test_question_words_say_what_kind_of_answer_is_asked_for():
+    from kb.rank import asks
+
+    assert asks("how many lands can I play a turn") == ("how many",)
+    assert asks("can tapped creatures block") == ("can I",)
+    assert asks("when does damage wear off") == ("when",)
+    assert asks("when a player loses do their permanents leave") == ()  # a condition, not "when?"
+    assert asks("who controls my identity card") == ("who",)
+    assert asks("trample damage assignment") == ()
+
+
+def test_a_record_says_what_a_question_asks_for(cr_searcher):
+    says, get = cr_searcher.ranker.says, cr_searcher.store.get
+    assert says(get("cr/305.2"), "how many")  # "one land"
+    assert not says(get("cr/120.6"), "how many")  # "see rule 701.19", "rule 514.2": rule numbers, not counts
+    assert says(get("cr/702.3b"), "can I")  # "can't attack"
+    assert says(get("cr/120.6"), "when")  # "the cleanup step"
+    assert says(get("treachery/372.5"), "who")  # "its owner"
+
+
+@pytest.mark.parametrize("question, answer, build", [
+    ("can I look at my face-down creature", {"cr/708.5"}, "cr"),  # "a face-down permanent you control"
+    ("how many cards in a sideboard", {"cr/100.4a"}, "cr"),  # "up to fifteen cards"
+    ("can I cycle a card that's on the battlefield", {"futuresight/502.18a"}, "bundled"),
+    ("when does damage wear off", {"cr/120.6", "cr/514.2"}, "cr"),
+    ("who controls my identity card", {"treachery/109.4tr", "treachery/372.5", "treachery/907.9"}, "bundled"),
+])
+def test_question_words_and_broader_words_put_the_answer_first(searcher, cr_searcher, question, answer, build):
+    found = ids((cr_searcher if build == "cr" else searcher).search(question))
+    assert found[0] in answer, found[:3]
+
+
 def test_every_word_the_vocabulary_searches_for_is_a_word_the_documents_use(cr_searcher):
     # "fizzle" once meant "targets illegal doesnt resolve": "doesnt" is no word of the index (the documents
     # print "doesn't"), so every record missed it and the question's coverage shrank for all alike
