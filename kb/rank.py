@@ -34,6 +34,11 @@ Search section lists what each one bought on the quality suite.
   ("leader" is only Treachery's) is preferred, a little.
 - **older rules**: with the current official rules loaded, an older document's quoted rules, and
   its rulings and notes whose card or topic the question does not name, rank below them.
+- **question words** (``ASKS``): "how many" prefers a record that states a number, "can ..." one
+  that says what can or can't be done, "when does ..." one that names a time, "who ..." one that
+  names a player's role.
+- **kinds of permanent**: a record that says "permanent" half covers a question's "creature"
+  (or artifact, enchantment, planeswalker, battle).
 """
 from __future__ import annotations
 
