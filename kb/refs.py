@@ -6,7 +6,7 @@ reference, not which records exist (that is kb.resolve):
 
 - rule numbers in any case, with or without a trailing dot or wrapping
   brackets: ``907.4b``, ``907.4B.``, ``(907.4b)``;
-- prefixes: ``rule``/``rules``, ``CR``/``CR907.4b``, ``r907.4b``, a
+- prefixes: ``rule``/``rules``, ``CR``/``CR907.4b``/``CR. 907.4b``, ``r907.4b``/``r. 907.4b``, ``§ 907.4b``, a
   document name (``treachery 907.5a``), ``official rule 708``;
 - suffixes that make a citation official: ``707.6 in the official CR``;
 - Treachery's own forms: ``109.2tr``, ``702.TrUnv-1`` (renamed), ``705bis``;
@@ -57,7 +57,7 @@ _NUMBER = r"""
 # A chapter ("rule 4", "CR 7") is a reference only after a prefix.
 _CHAPTER = r"(?P<chapter>\d)(?!\d|[.,:]\d)"
 _OFFICIAL_PREFIX = r"(?P<official>official\s+(?:comprehensive\s+)?rules?|official\s+CR)\s*"
-_PREFIX = r"(?P<kw>comprehensive\s+rules?|rules?|CR|r(?=\s?\d))\s*"
+_PREFIX = r"(?P<kw>comprehensive\s+rules?|rules?|CR\.?|r\.?(?=\s?\d)|§)\s*"
 
 
 @lru_cache(maxsize=16)
@@ -243,7 +243,7 @@ def _doc_slug(written: str | None, doc_names: Mapping[str, str]) -> str | None:
 
 def _query(m: re.Match, written: str, numbers: list[str], official: bool, doc_names: Mapping[str, str],
            date: str | None = None) -> RefQuery:
-    kw = (m.group("kw") or "").lower()
+    kw = (m.group("kw") or "").lower().rstrip(".")
     return RefQuery(
         written=written,
         numbers=tuple(dict.fromkeys(numbers)),

@@ -93,6 +93,12 @@ FORMS = [
     # a one-letter prefix and a space, as chat bots take it
     ("r 907.4b", N("907.4b")),
     ("R 907.4b", N("907.4b")),
+    # an abbreviating dot, and the section sign
+    ("r. 510.1c", N("510.1c")),
+    ("R.510.1c", N("510.1c")),
+    ("CR. 510.1c", N("510.1c", prefer="cr")),
+    ("§510.1c", N("510.1c")),
+    ("§ 907.4b", N("907.4b")),
     # chapters, with a prefix
     ("rule 4", N("4")),
     ("CR 7", N("7", prefer="cr")),
