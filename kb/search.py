@@ -239,7 +239,8 @@ class Searcher:
         self._complete = self._completions(store)
         self.titles = self._titles(store)
         self.title_words = self._title_words()
-        self.vocabulary = Vocabulary.from_build(store.manifest, store.records.values())
+        self.vocabulary = Vocabulary.from_build(store.manifest, store.records.values()).with_joined(
+            (r.title, r.id) for r in store.records.values() if r.title)
         self.ranker = Ranker(store)
         self.sizes = dict(Counter(r.doc for r in store.records.values() if r.doc != "keywords"))
         self._stem_uses: dict[str, dict[str, int]] = {}
@@ -337,7 +338,7 @@ class Searcher:
         if kind and kind not in KINDS:
             raise QueryError(f"unknown kind {kind!r}; known: {', '.join(KINDS)}")
         use_vocabulary = '"' not in text and "vocabulary" in rank.SIGNALS
-        words = self.vocabulary.expand(text) if use_vocabulary else Expansion(text)
+        words = self.vocabulary.expand(text, self._knows) if use_vocabulary else Expansion(text)
         named = [rank.DOC_NAMES[w] for w in re.findall(r"\w+", fold(text).lower()) if w in rank.DOC_NAMES]
         named_doc = named[0] if named and named[0] in self.docs and not doc else None
         kinds = [rank.KIND_NAMES[w] for w in re.findall(r"\w+", text.lower()) if w in rank.KIND_NAMES]
@@ -572,6 +573,10 @@ class Searcher:
         named = rank.Named(query.named_doc, query.named_kind, implied, rank.asks(query.text))
         top = self.ranker.rerank(top, weights, _pairs(text), named, add, explain=False)
         found.top, found.total = top[:query.offset + query.limit], max(total, len(top))
+
+    def _knows(self, word: str) -> bool:
+        """The index holds ``word`` as written: some record's title or text uses it."""
+        return self.postings.term(self.searcher, "exact", word.encode()) is not None
 
     def _uses(self, word: str) -> dict[str, int]:
         """How many records of each document use a stem (title or body); once per stem and build."""

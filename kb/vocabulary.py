@@ -7,7 +7,10 @@ Two sources, both carried in the build:
   identity card, each entry with the record that motivated it;
 - what the documents define themselves: a glossary entry that only points elsewhere
   ("APNAP Order: See Active Player, Nonactive Player Order.") or names an obsolete term
-  ("Converted Mana Cost (Obsolete): An obsolete term for mana value.").
+  ("Converted Mana Cost (Obsolete): An obsolete term for mana value.");
+- names written as one word: two neighbouring words of a record's title, or a whole title without
+  "the", joined ("puppetmaster" -> puppet master, "firststrike" -> first strike), used only
+  when the index does not know the joined word itself (the searcher says which words it knows).
 
 Matching is on whole words, accent- and case-folded, apostrophes dropped ("leader's side"
 is "leaders side"); the longest phrase wins. A rewritten query keeps the words it replaced
@@ -17,7 +20,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from kb.ids import fold
 from kb.model import Record
@@ -58,15 +61,30 @@ class Vocabulary:
             if key and len(key) <= MAX_PHRASE and key != tuple(normalise(means)):
                 self.phrases.setdefault(key, (means, why))
         self.longest = max((len(k) for k in self.phrases), default=0)
+        self.joined: dict[str, tuple[str, str]] = {}
+
+    def with_joined(self, titles: Iterable[tuple[str, str]]) -> Vocabulary:
+        """Also read a title's words written as one ("puppetmaster"); ``titles``: (title, record id)."""
+        for title, rid in titles:
+            words = [w for w in normalise(title) if w.isalpha()]
+            core = [w for w in words if w != "the"]
+            spans = [words[i:i + 2] for i in range(len(words) - 1)] + ([core] if len(core) > 2 else [])
+            for span in spans:
+                joined = "".join(span)
+                if len(joined) >= 6 and (joined,) not in self.phrases:
+                    self.joined.setdefault(joined, (" ".join(span), rid))
+        return self
 
     @classmethod
     def from_build(cls, manifest: dict, records: Iterable[Record]) -> Vocabulary:
         curated = [(said, e["means"], e["why"]) for e in manifest.get("vocabulary", ()) for said in e["say"]]
         return cls(curated + list(defined_by_glossaries(records)))
 
-    def expand(self, text: str) -> Expansion:
+    def expand(self, text: str, known: Callable[[str], bool] | None = None) -> Expansion:
+        """``text`` in the documents' words; a joined title word only where ``known`` (the index) says
+        the word itself is unknown."""
         words = normalise(text)
-        if not self.phrases or not words:
+        if not (self.phrases or self.joined) or not words:
             return Expansion(text)
         out: list[str] = []
         expansion = Expansion(text)
@@ -82,7 +100,13 @@ class Vocabulary:
                     i += n
                     break
             else:
-                out.append(words[i])
+                split = self.joined.get(words[i])
+                if split and known is not None and not known(words[i]):
+                    out.append(split[0])
+                    expansion.replaced.append(words[i])
+                    expansion.used.append((words[i], *split))
+                else:
+                    out.append(words[i])
                 i += 1
         if expansion.used:
             expansion.text = " ".join(out)

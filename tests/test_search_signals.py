@@ -122,6 +122,27 @@ def test_longest_phrase_wins_and_apostrophes_do_not_matter():
     assert expanded.text == "the leader team loses" and expanded.replaced == ["leaders side"]
 
 
+def test_a_title_written_as_one_word_is_read_as_its_words_only_when_the_index_lacks_it():
+    vocab = Vocabulary([]).with_joined([("The Puppet Master", "treachery/cards/the-puppet-master"),
+                                        ("First Strike", "cr/702.7"), ("2.0.5 2018-09-24", "x")])
+    unknown = vocab.expand("puppetmaster identity", known=lambda word: False)
+    assert unknown.text == "puppet master identity"
+    assert unknown.used == [("puppetmaster", "puppet master", "treachery/cards/the-puppet-master")]
+    assert vocab.expand("firststrike", known=lambda word: False).note == "first strike (for: firststrike)"
+    # a word the documents use is theirs, not a joined title; without an index to ask, nothing is split
+    assert vocab.expand("puppetmaster identity", known=lambda word: True).text == "puppetmaster identity"
+    assert vocab.expand("puppetmaster identity").used == []
+    assert all(key.isalpha() for key in vocab.joined)  # numbers and dates are no names
+
+
+@pytest.mark.parametrize(("query", "card"), [("puppetmaster identity", "the-puppet-master"),
+                                             ("timebender extra turns", "the-time-bender")])
+def test_a_card_name_written_as_one_word_inside_a_question(searcher, query, card):
+    results = searcher.search(query)
+    assert results.hits[0].id == f"treachery/cards/{card}"
+    assert query.split()[0] in results.note and results.searched_for.startswith(card[4:].replace("-", " "))
+
+
 def test_a_vocabulary_entry_about_a_missing_record_fails_the_build(tmp_path):
     from ingest.publish import build
 
