@@ -1,0 +1,52 @@
+"""The held-out sets (tests/heldout_questions.py), measured and pinned: never tuned on.
+
+Each set's bundled questions are asked of the bundled build and of the build with the 2026 official
+rules; its official-rules questions of the latter. The counts are pinned exactly, as the suite's are, so
+that a regression shows and the README's held-out figures stay true. A change that wins questions here
+updates the pins, but must not be chosen by reading these questions' failures.
+"""
+from __future__ import annotations
+
+import pytest
+
+from kb.questions import answers
+from tests import heldout_questions as H
+from tests.test_search_quality import rank_of
+
+# (rank 1, top 3) per set, asked of which build.
+PINS = {
+    "C bundled": (H.BUNDLED_C, "bundled", (45, 51)),
+    "C bundled, with the CR": (H.BUNDLED_C, "cr", (42, 49)),
+    "C official": (H.CR_C, "cr", (26, 37)),
+    "D bundled": (H.BUNDLED_D, "bundled", (43, 51)),
+    "D bundled, with the CR": (H.BUNDLED_D, "cr", (39, 47)),
+    "D official": (H.CR_D, "cr", (24, 35)),
+}
+
+
+def test_the_held_out_sets_are_whole():
+    sets = [H.BUNDLED_C, H.CR_C, H.BUNDLED_D, H.CR_D]
+    assert [len(s) for s in sets] == [60, 60, 60, 60]
+    assert all(1 <= len(expected) <= 3 for s in sets for _, expected in s)
+    assert all(len({q for q, _ in s}) == 60 for s in sets)
+
+
+@pytest.fixture(scope="module")
+def searchers(store, cr_store):
+    from kb.search import Searcher
+
+    opened = {"bundled": Searcher(store), "cr": Searcher(cr_store)}
+    yield opened
+    for s in opened.values():
+        s.close()
+
+
+@pytest.mark.parametrize("name", PINS)
+def test_held_out_quality_is_pinned(searchers, cr_store, name):
+    questions, build, pinned = PINS[name]
+    missing = [q for q, a in questions if not any(answers(rid, a) for rid in cr_store.records)]
+    assert missing == []  # every answer is a record (of the build with everything)
+    ranks = [rank_of(searchers[build], q, expected) for q, expected in questions]
+    top1 = sum(r == 1 for r in ranks)
+    top3 = sum(bool(r and r <= 3) for r in ranks)
+    assert (top1, top3) == pinned, f"{name}: rank 1 {top1}/{len(ranks)}, top 3 {top3}"
