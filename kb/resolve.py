@@ -138,6 +138,33 @@ class Resolver:
                 found.append((bare != key and joined != key, len(name), name, card))
         return [card for *_, card in sorted(found, key=lambda f: f[:3])]
 
+    def cards_ending(self, text: str) -> list[Record]:
+        """Cards a word of whose name ends with ``text``, shortest name first: the nicknames players
+        cut from the end of a name ("goyf" -> Tarmogoyf). At least four letters, one word."""
+        key = _name_key(text)
+        if len(key) < 4 or " " in key:
+            return []
+        found = [(len(name), name, card) for name, card in self.cards.items()
+                 if any(w.endswith(key) and w != key for w in name.split())]
+        return [card for *_, card in sorted(found, key=lambda f: f[:2])]
+
+    def card_without_the(self, text: str) -> tuple[Record | None, int]:
+        """A card named "The ..." typed without "The" and mistyped: "metamorf" -> The Metamorph (two
+        edits; one for five letters or fewer). ``card`` compares whole names, where the missing "the "
+        costs four edits more. Returns the card and the distance, or (None, 0)."""
+        key = _name_key(text)
+        if len(key) < 4 or len(key) > 60 or key.startswith("the "):
+            return None, 0
+        limit = 1 if len(key) <= 5 else 2
+        best: tuple[int, str] | None = None
+        for i in self._near_cards(_bigrams(key), 3 * limit + 4):  # "the " holds four more letter pairs
+            candidate = self.card_keys[i]
+            if candidate.startswith("the "):
+                d = edit_distance(key, candidate[4:], limit)
+                if d <= limit and (best is None or d < best[0]):
+                    best = (d, candidate)
+        return (self.cards[best[1]], best[0]) if best else (None, 0)
+
     # -- rule references ----------------------------------------------------------
     def resolve(self, text: str, context_doc: str | None = None) -> Resolution:
         query = parse_ref(text, sections=self.section_titles, bare_numbers=True, doc_names=self.doc_names)

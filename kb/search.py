@@ -426,13 +426,20 @@ class Searcher:
 
     def _card_like(self, text: str, doc: str | None) -> _Lead | None:
         """A word the documents never use that starts a card name or joins its words:
-        "tarmo", "imperio", "thunderbl" (prefixes), "timebender", "puppetmaster" (joined)."""
+        "tarmo", "imperio", "thunderbl" (prefixes), "timebender", "puppetmaster" (joined); else one
+        that ends a word of a name ("goyf"), or a "The ..." name without "The" and mistyped ("metamorf")."""
         words = re.findall(r"\w+", fold(text).lower())
         if not words or len(words) > 3 or "card prefixes" not in rank.SIGNALS:
             return None
         if any(self.exact_df.get(w) for w in words):  # a word the documents use
             return None
-        cards = [c for c in self.resolver.cards_starting(" ".join(words)) if doc is None or c.doc == doc]
+        typed = " ".join(words)
+        cards = [c for c in self.resolver.cards_starting(typed) if doc is None or c.doc == doc]
+        if not cards:
+            cards = [c for c in self.resolver.cards_ending(typed) if doc is None or c.doc == doc]
+        if not cards:
+            card, _ = self.resolver.card_without_the(typed)
+            cards = [card] if card is not None and (doc is None or card.doc == doc) else []
         if not cards:
             return None
         names = ", ".join(c.title or c.id for c in cards[:3])

@@ -71,7 +71,10 @@ def test_a_number_with_words_that_do_not_fit_searches_the_words(cr_searcher):
                                          ("imperio", "futuresight/cards/imperiosaur"),
                                          ("thunderbl", "futuresight/cards/thunderblade-charge"),
                                          ("timebender", "treachery/cards/the-time-bender"),
-                                         ("puppetmaster", "treachery/cards/the-puppet-master")])
+                                         ("puppetmaster", "treachery/cards/the-puppet-master"),
+                                         ("goyf", "futuresight/cards/tarmogoyf"),  # a name's end, as players cut it
+                                         ("metamorf", "treachery/cards/the-metamorph"),  # no "The", two edits
+                                         ("gatekeepr", "treachery/cards/the-gatekeeper")])
 def test_prefixes_and_joined_words_find_the_card(searcher, query, card):
     results = searcher.search(query)
     assert ids(results)[0] == card and results.matched_by == "card"
@@ -80,6 +83,16 @@ def test_prefixes_and_joined_words_find_the_card(searcher, query, card):
 
 def test_a_word_the_documents_use_is_not_read_as_a_card_prefix(searcher):
     assert searcher.search("sliver").matched_by == "text"
+    assert searcher.search("oracle").matched_by == "text"  # a word of the documents, and The Oracle's name
+
+
+def test_names_without_the_are_mistyped_within_two_edits_and_ends_are_whole_letters(searcher):
+    resolver = searcher.resolver
+    assert resolver.card_without_the("metamorf")[0].id == "treachery/cards/the-metamorph"
+    assert resolver.card_without_the("metamxxxx")[0] is None  # four edits off
+    assert resolver.card_without_the("the metamorf") == (None, 0)  # whole names are card()'s
+    assert [c.id for c in resolver.cards_ending("goyf")] == ["futuresight/cards/tarmogoyf"]
+    assert resolver.cards_ending("goy") == [] and resolver.cards_ending("tarmogoyf") == []  # a whole word is no end
 
 
 # -- typos -------------------------------------------------------------------------------------
