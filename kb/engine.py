@@ -92,6 +92,7 @@ class Postings:
         self._filters: dict = {}
         self._positions: dict[tuple[str, bytes], dict[int, frozenset[int]]] = {}
         self._lengths: dict[str, list[int]] = {}
+        self.matchers: dict[tuple, object] = {}  # a word's Or: its size estimate and its matcher (_WordOr)
         self._lock = threading.Lock()
         reader = searcher.reader()
         self.eager = tuple(f for f in eager if f in self.schema and self.schema[f].scorable)
@@ -300,6 +301,39 @@ class _View:
 
 
 _QUERIES = (Q.Term, Q.Or, Q.DisjunctionMax, Q.Phrase)
+MAX_WORD_MATCHERS = 10_000  # a build's cached word matchers (_WordOr); beyond, they are built per query
+
+
+class _WordOr(Q.Or):
+    """An ``Or`` of plain terms (one word of a question in its fields: title, body, number, its number
+    twin), whose size estimate and matcher tree are Whoosh's own, built once per build and word and
+    then only read: every question using the word builds the same tree from the same postings."""
+
+    def _kept(self, view: _View, key: tuple, make):
+        table = view.cache.matchers
+        found = table.get(key)
+        if found is None:
+            found = make()
+            known = any(view.entry(q.fieldname, q.text) is not None for q in self.subqueries)
+            if known and len(table) < MAX_WORD_MATCHERS:  # a word no record uses is not kept
+                with view.cache._lock:
+                    found = table.setdefault(key, found)
+        return found
+
+    def _key(self) -> tuple:
+        terms = tuple((q.fieldname, q.text, q.boost) for q in self.subqueries)
+        return (self.boost, self.scale, self.matcher_type, terms)
+
+    def matcher(self, searcher, context=None):
+        if not isinstance(searcher, _View):
+            return Q.Or.matcher(self, searcher, context)
+        key = (*self._key(), context.needs_current if context else True)
+        return self._kept(searcher, key, lambda: Q.Or.matcher(self, searcher, context))
+
+    def estimate_size(self, ixreader):
+        if not isinstance(ixreader, _Reader):
+            return Q.Or.estimate_size(self, ixreader)
+        return self._kept(ixreader.view, ("size", *self._key()), lambda: Q.Or.estimate_size(self, ixreader))
 
 
 def _prepare(query):
@@ -311,6 +345,8 @@ def _prepare(query):
         raise Unsupported("Or(minmatch=...)")
     if type(query) is Q.Phrase:
         return _Phrase(query.fieldname, query.words, slop=query.slop, boost=query.boost)
+    if type(query) is Q.Or and not query.scale and all(type(q) is Q.Term for q in query.subqueries):
+        return _WordOr(query.subqueries, boost=query.boost, scale=query.scale)
     if isinstance(query, Q.Or | Q.DisjunctionMax):
         subs = [_prepare(q) for q in query.subqueries]
         if all(a is b for a, b in zip(subs, query.subqueries, strict=True)):

@@ -502,9 +502,10 @@ def implied_document(weights: dict[str, float], uses: Callable[[str], dict[str, 
     total = sum(weights.values()) or 1.0
     share: dict[str, float] = {}
     for word, weight in weights.items():
-        counts = {d: n / sizes[d] for d, n in uses(word).items() if sizes.get(d)}
+        used = uses(word)
+        counts = {d: n / sizes[d] for d, n in used.items() if sizes.get(d)}
         spread = sum(counts.values())
-        if not spread or sum(uses(word).values()) < 3:
+        if not spread or sum(used.values()) < 3:
             continue
         doc, rate = max(counts.items(), key=lambda kv: kv[1])
         if rate / spread >= OWN_WORD:

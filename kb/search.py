@@ -48,6 +48,7 @@ from kb.snippet import Positions, clip, snippet, stem
 from kb.spelling import Spelling
 from kb.store import Store
 from kb.vocabulary import Expansion, Vocabulary
+from kb.words import words
 
 __all__ = ["Searcher", "Results", "Hit", "QueryError", "MAX_QUERY", "MAX_LIMIT", "MAX_OFFSET"]
 
@@ -149,7 +150,6 @@ class _Found:
 
 _FILTER = re.compile(r"\b(doc|kind):(\S+)")
 _PHRASE = re.compile(r'"([^"]+)"')
-_WORD = analyzer()
 _EXACT = analyzer(stem=False)
 # Question words carry no topic. Negations, "first", "last", "each" and single letters ("X")
 # do, so they stay.
@@ -255,6 +255,7 @@ class Searcher:
         # stem positions for snippets, filled as hits need them and never changed once stored.
         self.postings = engine.Postings(self.searcher)
         self._positions: dict[int, Positions] = {}
+        self._labels: dict[str, str] = {}  # record id -> Store.label, filled as hits need them, never changed
         # A build never changes, so neither does an answer: a tournament hall asking for the same
         # rule after an announcement is answered from memory. (kb bench measures with it off.)
         # Bounded by bytes, not entries: unique queries must not grow a worker without end (kb.cache).
@@ -612,7 +613,9 @@ class Searcher:
     def _terms(self, text: str) -> set[str]:
         """What a snippet marks: the query's stems and its exact (phrase) words."""
         phrase_words = [w for w in _exact_words(" ".join(_PHRASE.findall(text))) if w not in _STOP]
-        return {t.text for t in _WORD(text)} | {"=" + w for w in phrase_words}
+        # The body field's terms of the text (kb.words.stems, which tests/test_words.py holds equal to
+        # the index's analyzer), each word stemmed once per process rather than through Whoosh's chain.
+        return {s for s in map(stem, words(text)) if s} | {"=" + w for w in phrase_words}
 
     # -- 5. assemble ---------------------------------------------------------------------
     def _assemble(self, query: _Query, lead: _Lead, found: _Found) -> Results:
@@ -651,8 +654,11 @@ class Searcher:
 
     def _make_hit(self, record: Record, text: str, score: float) -> Hit:
         document, version = self.versions.get(record.doc, (record.doc, ""))
+        label = self._labels.get(record.id)
+        if label is None:  # a ruling's label walks up to its card's
+            label = self._labels.setdefault(record.id, self.store.label(record))
         return Hit(record.id, record.doc, record.kind, record.number, record.title, text, score,
-                   self.store.label(record), document, version)
+                   label, document, version)
 
     # -- autocomplete -----------------------------------------------------------------
     _PRIORITY = {"card": 0, "keyword": 1, "rule": 2, "chapter": 2, "section": 3, "note": 3, "glossary": 4}

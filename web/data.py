@@ -320,6 +320,18 @@ def _search_url(args: dict[str, Any]) -> str:
                                   for k, v in args.items() if v])
 
 
+def _adding(asked: dict[str, str], name: str):
+    """value -> ``_search_url({**asked, name: value})``. With ``name`` not asked, every link is the asked
+    search's URL plus ``&name=value`` (urlencode adds a new key last): the query is quoted once per
+    answer, not once per facet value."""
+    if name in asked:
+        return lambda value: _search_url({**asked, name: value})
+    base = _search_url(asked)
+    glue = "&" if base != "/search?" else ""
+    key = _quoted(name, "", None, None)
+    return lambda value: f"{base}{glue}{key}={_quoted(str(value), '', None, None)}" if value else base
+
+
 def _pagination(offset: int, limit: int, total: int, asked: dict[str, str]) -> dict[str, Any]:
     """Which page of how many, and the pages before and after (their URLs, or null)."""
     page, pages = offset // limit + 1, max(1, -(-total // limit))
@@ -335,11 +347,12 @@ def _filters(kb: Opened, facets: dict[str, dict[str, int]], asked: dict[str, str
     out: dict[str, list[dict[str, Any]]] = {}
     for name in FACETS:
         everything = "all documents" if name == "doc" else "all kinds"
+        link = _adding(asked, name)
         entries: list[dict[str, Any]] = [{"value": None, "label": everything, "count": None,
                                           "url": _search_url({**asked, name: None}), "current": False}
                                          ] if asked.get(name) else []
         entries += [{"value": value, "label": titles.get(value, value) if name == "doc" else value, "count": n,
-                     "url": _search_url({**asked, name: value}), "current": asked.get(name) == value}
+                     "url": link(value), "current": asked.get(name) == value}
                     for value, n in facets.get(name, {}).items()]
         out[name] = entries
     return out
