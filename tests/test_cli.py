@@ -13,6 +13,17 @@ def test_search_json_is_the_api_shape(data_dir):
     assert body["results"][0]["id"] == "treachery/907.4b" and body["matched_by"] == "reference"
 
 
+def test_search_json_is_the_api_answer_with_its_pages(data_dir, client):
+    out = run_kb("--data", str(data_dir), "search", "counter", "--doc", "treachery", "--limit", "5", "--offset", "5",
+                 "--json")
+    assert out.returncode == 0, out.stderr
+    body = json.loads(out.stdout)
+    assert body == client.get("/api/search?q=counter&doc=treachery&limit=5&offset=5").get_json()
+    assert body["pagination"]["page"] == 2 and len(body["results"]) == 5
+    bad = run_kb("--data", str(data_dir), "search", "counter", "--offset", "-1", "--json")
+    assert bad.returncode == 2 and "offset must be between" in bad.stderr
+
+
 def test_search_filters_and_limit(data_dir):
     out = run_kb("--data", str(data_dir), "search", "counter", "--doc", "treachery", "--kind", "ruling", "--limit", "3")
     lines = [line for line in out.stdout.splitlines() if line.startswith("  ") and "treachery/" in line]

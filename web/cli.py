@@ -154,16 +154,25 @@ def _open_kb(args: argparse.Namespace):
 
 
 def cmd_search(args: argparse.Namespace) -> int:
+    from werkzeug.exceptions import BadRequest
+
     from kb.search import QueryError
+    from web.data import search_data
 
     kb = _open_kb(args)
+    if args.json:  # exactly /api/search's answer: the results, ``pagination`` and ``filters``
+        asked = {"q": args.query, "doc": args.doc or "", "kind": args.kind or "", "limit": str(args.limit),
+                 "offset": str(args.offset)}
+        try:
+            data = search_data(kb, asked)[0]
+        except BadRequest as exc:
+            return _fail(f"kb search: {exc.description}", 2)
+        print(json.dumps(data, ensure_ascii=False, indent=2))
+        return 0
     try:
-        results = kb.searcher.search(args.query, doc=args.doc, kind=args.kind, limit=args.limit)
+        results = kb.searcher.search(args.query, doc=args.doc, kind=args.kind, limit=args.limit, offset=args.offset)
     except QueryError as exc:
         return _fail(f"kb search: {exc}", 2)
-    if args.json:
-        print(json.dumps(results.to_json(), ensure_ascii=False, indent=2))
-        return 0
     if results.note:
         print(f"note: {results.note}")
     if results.did_you_mean:
@@ -452,7 +461,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--doc")
     p.add_argument("--kind")
     p.add_argument("--limit", type=int, default=10)
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--offset", type=int, default=0, help="skip this many results (the next page: --offset 10)")
+    p.add_argument("--json", action="store_true", help="print /api/search's JSON (with pagination and filters)")
     p.set_defaults(func=cmd_search)
 
     p = sub.add_parser("bench", help="measure build and search against an SQLite FTS5 floor")
