@@ -248,6 +248,38 @@ def test_a_running_server_keeps_its_build_when_the_new_one_is_damaged(damaged_co
     assert kb.current().build_id == newer and kb.current().searcher.search("unveil").total
 
 
+def test_a_warmed_server_frees_the_build_it_switched_from(damaged_copy, monkeypatch):
+    """kb serve (KB_WARM=1) freezes a warm build out of the collector's reach; the build it replaced must be
+    collected first, or every switch keeps a whole build in every worker."""
+    import gc
+    import threading
+    import weakref
+
+    from kb.kbase import KnowledgeBase
+
+    def warmed() -> None:
+        for thread in threading.enumerate():
+            if thread.name == "kb-warm":
+                thread.join(60)
+
+    data, older, newer = damaged_copy
+    monkeypatch.setenv("KB_WARM", "1")
+    kb = KnowledgeBase(data)
+    kb.CHECK_EVERY = 0
+    try:
+        first = weakref.ref(kb.current().searcher)
+        warmed()
+        assert first() is not None and gc.get_freeze_count() > 0
+        os.symlink(Path("builds") / older, data / ".next")
+        os.replace(data / ".next", data / "current")
+        assert kb.current().build_id == older
+        warmed()
+        gc.collect()
+        assert first() is None, "the build switched from is still alive (frozen with the new one)"
+    finally:
+        gc.unfreeze()
+
+
 def test_only_a_failed_open_runs_a_full_garbage_collection(damaged_copy):
     """Opening a build collects garbage only when Whoosh failed half-way (to close what it left open): a full
     collection walks every object of the process, a second or more in a large one."""
