@@ -436,11 +436,13 @@ class Searcher:
             return None
         typed = " ".join(words)
         cards = [c for c in self.resolver.cards_starting(typed) if doc is None or c.doc == doc]
-        if not cards:
+        # A name's end or a "The ..." name mistyped only when no word of the documents is within reach:
+        # "egamorph" is megamorph mistyped (did you mean), not The Metamorph; "goyf" is nothing else.
+        if not cards and self._did_you_mean(typed) is None:
             cards = [c for c in self.resolver.cards_ending(typed) if doc is None or c.doc == doc]
-        if not cards:
-            card, _ = self.resolver.card_without_the(typed)
-            cards = [card] if card is not None and (doc is None or card.doc == doc) else []
+            if not cards:
+                card, _ = self.resolver.card_without_the(typed)
+                cards = [card] if card is not None and (doc is None or card.doc == doc) else []
         if not cards:
             return None
         names = ", ".join(c.title or c.id for c in cards[:3])

@@ -73,8 +73,7 @@ def test_a_number_with_words_that_do_not_fit_searches_the_words(cr_searcher):
                                          ("timebender", "treachery/cards/the-time-bender"),
                                          ("puppetmaster", "treachery/cards/the-puppet-master"),
                                          ("goyf", "futuresight/cards/tarmogoyf"),  # a name's end, as players cut it
-                                         ("metamorf", "treachery/cards/the-metamorph"),  # no "The", two edits
-                                         ("gatekeepr", "treachery/cards/the-gatekeeper")])
+                                         ("metamorf", "treachery/cards/the-metamorph")])  # no "The", two edits
 def test_prefixes_and_joined_words_find_the_card(searcher, query, card):
     results = searcher.search(query)
     assert ids(results)[0] == card and results.matched_by == "card"
@@ -84,6 +83,13 @@ def test_prefixes_and_joined_words_find_the_card(searcher, query, card):
 def test_a_word_the_documents_use_is_not_read_as_a_card_prefix(searcher):
     assert searcher.search("sliver").matched_by == "text"
     assert searcher.search("oracle").matched_by == "text"  # a word of the documents, and The Oracle's name
+
+
+@pytest.mark.parametrize(("typo", "word"), [("cleanp", "cleanup"), ("severl", "several"), ("eneral", "general"),
+                                            ("gatekeepr", "gatekeeper")])
+def test_a_mistyped_word_of_the_documents_is_corrected_not_read_as_a_card(searcher, typo, word):
+    results = searcher.search(typo)
+    assert results.matched_by == "text" and results.did_you_mean == word
 
 
 def test_names_without_the_are_mistyped_within_two_edits_and_ends_are_whole_letters(searcher):
