@@ -392,12 +392,13 @@ class Ranker:
         older = self.older if "older rules" in on else ()
         older_rulings = "older rulings" in on
         variants = self.variant_of if "variants" in on else {}
+        asks = named.asks  # what the question's words ask for: every candidate is looked at
         # Most candidates meet none of these: only those of a document or kind one of them names go on.
         docs = {named_doc, implied, *older} - {None}
         kinds = {named_kind, "history" if history else None} - {None}
         for c in candidates:
             record = c.record
-            if not (family or record.doc in docs or record.kind in kinds or record.id in variants):
+            if not (asks or family or record.doc in docs or record.kind in kinds or record.id in variants):
                 continue
             factors = []
             if named_doc and record.doc == named_doc:
@@ -415,7 +416,7 @@ class Ranker:
             variant = variants.get(record.id)
             if variant is not None and not variant & stems:
                 factors.append((VARIANT, "variant not asked about"))
-            for kind in named.asks:  # the record says what the question's words ask for
+            for kind in asks:  # the record says what the question's words ask for
                 if self.says(record, kind):
                     factors.append((ASKS[kind][2], f"answers {kind}"))
             for factor, reason in factors:

@@ -17,7 +17,7 @@ from tests.test_search_quality import rank_of
 PINS = {
     "C bundled": (H.BUNDLED_C, "bundled", (45, 51)),
     "C bundled, with the CR": (H.BUNDLED_C, "cr", (42, 49)),
-    "C official": (H.CR_C, "cr", (26, 37)),
+    "C official": (H.CR_C, "cr", (28, 38)),
     "D bundled": (H.BUNDLED_D, "bundled", (45, 53)),
     "D bundled, with the CR": (H.BUNDLED_D, "cr", (41, 49)),
     "D official": (H.CR_D, "cr", (24, 35)),
