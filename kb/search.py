@@ -634,7 +634,8 @@ class Searcher:
             note = f"nothing matched {query.text!r}; showing results for {found.suggestion!r}"
         elif query.words.used and not lead.complete:
             searched_for = query.words.text
-            note = "; ".join(filter(None, [note, f"showing results for {query.words.note}"]))
+            if not (lead.matched_by == "card" and note):  # "showing The Puppet Master for 'puppetmaster'" says it
+                note = "; ".join(filter(None, [note, f"showing results for {query.words.note}"]))
         note = "; ".join(filter(None, [note, query.limited]))
         return Results(query.raw, len(lead.records) + found.total, page, facets,
                        did_you_mean=found.suggestion if not lead.records else None, redirect=lead.redirect,

@@ -135,6 +135,10 @@ def test_document_records_come_in_slices_that_add_up(client, store):
     assert ids == [r["id"] for r in whole.get_json()] and len(ids) == total
     assert client.get("/api/documents/treachery/records?offset=5&limit=2").get_json() == whole.get_json()[5:7]
     assert client.get(f"/api/documents/treachery/records?offset={total}").get_json() == []
+    past = client.get(f"/api/documents/treachery/records?offset={total + 50}")  # no limit: an empty slice, not a 400
+    assert past.status_code == 200 and past.get_json() == []
+    # a page of another site reads the total and the next slice too
+    assert set(whole.headers["Access-Control-Expose-Headers"].split(", ")) == {"X-Total-Count", "Link"}
 
 
 @pytest.mark.parametrize("query", ["limit=-1", "offset=-3", "limit=ten", "offset=1e3"])
@@ -205,6 +209,13 @@ def test_linkify_rejects_bad_bodies(client, kwargs, status, code, message):
 def test_cors_on_get_only(client):
     assert client.get("/api/health").headers["Access-Control-Allow-Origin"] == "*"
     assert "Access-Control-Allow-Origin" not in client.post("/api/linkify", json={"text": "x"}).headers
+
+
+@pytest.mark.parametrize("url", ["/search?q=907.4b", "/r/907.4b", "/c/tarmogoyf"])
+def test_a_json_twins_redirect_is_readable_from_any_origin(client, url):
+    asked = client.get(url, headers={"Accept": "application/json"})
+    assert asked.status_code in (301, 302, 303, 307, 308) and asked.headers["Access-Control-Allow-Origin"] == "*"
+    assert "Access-Control-Allow-Origin" not in client.get(url).headers  # a browser's page is no API
 
 
 def test_openapi_describes_every_endpoint(client, app):

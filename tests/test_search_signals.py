@@ -80,6 +80,10 @@ def test_prefixes_and_joined_words_find_the_card(searcher, query, card):
     assert query in results.note  # "showing Tarmogoyf for 'tarmo'"
 
 
+def test_a_joined_card_name_alone_says_once_what_it_found(searcher):
+    assert searcher.search("puppetmaster").note == "showing The Puppet Master for 'puppetmaster'"
+
+
 def test_a_word_the_documents_use_is_not_read_as_a_card_prefix(searcher):
     assert searcher.search("sliver").matched_by == "text"
     assert searcher.search("oracle").matched_by == "text"  # a word of the documents, and The Oracle's name

@@ -72,7 +72,8 @@ def create_app(config: dict | None = None) -> Flask:
         if not api:
             # A page's errors are HTML or JSON by the Accept header: caches must key on it.
             response.vary.add("Accept")
-        if request.method in ("GET", "HEAD", "OPTIONS") and (api or response.mimetype == "application/json"):
+        if request.method in ("GET", "HEAD", "OPTIONS") and (api or response.mimetype == "application/json"
+                                                             or prefers_json()):  # a JSON twin's redirect too
             # Bots and other sites read every GET answer of the API (the history endpoints too) and a page's
             # JSON twin, from any origin.
             response.headers["Access-Control-Allow-Origin"] = "*"
