@@ -100,13 +100,19 @@ class Resolver:
             return None, 0
         if key in self.cards:
             return self.cards[key], 0
-        limit = 1 if len(key) <= 5 else max_typos
+        return self._nearest(key, 1 if len(key) <= 5 else max_typos)
+
+    def _nearest(self, key: str, limit: int, prefix: str = "") -> tuple[Record | None, int]:
+        """The card whose name, less ``prefix`` (only names with it), is fewest edits (at most
+        ``limit``) from ``key``, and the distance; or (None, 0)."""
         best: tuple[int, str] | None = None
-        for i in self._near_cards(_bigrams(key), 3 * limit):
+        # One edit changes at most three letter pairs; the prefix holds len(prefix) pairs more.
+        for i in self._near_cards(_bigrams(key), 3 * limit + len(prefix)):
             candidate = self.card_keys[i]
-            d = edit_distance(key, candidate, limit)
-            if d <= limit and (best is None or d < best[0]):
-                best = (d, candidate)
+            if candidate.startswith(prefix):
+                d = edit_distance(key, candidate[len(prefix):], limit)
+                if d <= limit and (best is None or d < best[0]):
+                    best = (d, candidate)
         return (self.cards[best[1]], best[0]) if best else (None, 0)
 
     def _near_cards(self, grams: frozenset[str], slack: int) -> list[int]:
@@ -155,15 +161,7 @@ class Resolver:
         key = _name_key(text)
         if len(key) < 4 or len(key) > 60 or key.startswith("the "):
             return None, 0
-        limit = 1 if len(key) <= 5 else 2
-        best: tuple[int, str] | None = None
-        for i in self._near_cards(_bigrams(key), 3 * limit + 4):  # "the " holds four more letter pairs
-            candidate = self.card_keys[i]
-            if candidate.startswith("the "):
-                d = edit_distance(key, candidate[4:], limit)
-                if d <= limit and (best is None or d < best[0]):
-                    best = (d, candidate)
-        return (self.cards[best[1]], best[0]) if best else (None, 0)
+        return self._nearest(key, 1 if len(key) <= 5 else 2, prefix="the ")
 
     # -- rule references ----------------------------------------------------------
     def resolve(self, text: str, context_doc: str | None = None) -> Resolution:
