@@ -26,6 +26,7 @@ from __future__ import annotations
 import html
 import re
 import threading
+from types import EllipsisType
 from collections import Counter
 from operator import itemgetter
 from dataclasses import dataclass, field
@@ -125,6 +126,7 @@ class _Query:
     named_doc: str | None = None  # a document the question names ("... in treachery")
     named_kind: str | None = None  # a kind of record it names ("... glossary", "rulings")
     limited: str | None = None  # what kb.querylimits left out, said in the note
+    correction: str | None | EllipsisType = ...  # its spelling correction once asked (Searcher._correction)
 
 
 @dataclass
@@ -351,7 +353,7 @@ class Searcher:
         text, doc = query.text, query.doc
         lead = (self._reference(text, doc) or self._reference_with_words(text, doc) or self._card(text, doc)
                 or self._titled(text, doc) or (self._titled(query.words.text, doc) if query.words.used else None)
-                or self._card_like(text, doc) or _Lead([], "text"))
+                or self._card_like(query) or _Lead([], "text"))
         if query.kind:
             lead.records = [r for r in lead.records if r.kind == query.kind]
             if lead.redirect and lead.redirect not in {r.id for r in lead.records}:
@@ -425,10 +427,11 @@ class Searcher:
         note = None if distance == 0 else f"showing {card.title} for {text!r}"
         return _Lead([card], "card", note, card.id if distance == 0 else None)
 
-    def _card_like(self, text: str, doc: str | None) -> _Lead | None:
+    def _card_like(self, query: _Query) -> _Lead | None:
         """A word the documents never use that starts a card name or joins its words:
         "tarmo", "imperio", "thunderbl" (prefixes), "timebender", "puppetmaster" (joined); else one
         that ends a word of a name ("goyf"), or a "The ..." name without "The" and mistyped ("metamorf")."""
+        text, doc = query.text, query.doc
         words = re.findall(r"\w+", fold(text).lower())
         if not words or len(words) > 3 or "card prefixes" not in rank.SIGNALS:
             return None
@@ -438,7 +441,7 @@ class Searcher:
         cards = [c for c in self.resolver.cards_starting(typed) if doc is None or c.doc == doc]
         # A name's end or a "The ..." name mistyped only when no word of the documents is within reach:
         # "egamorph" is megamorph mistyped (did you mean), not The Metamorph; "goyf" is nothing else.
-        if not cards and self._did_you_mean(typed) is None:
+        if not cards and self._correction(query) is None:
             cards = [c for c in self.resolver.cards_ending(typed) if doc is None or c.doc == doc]
             if not cards:
                 card, _ = self.resolver.card_without_the(typed)
@@ -536,7 +539,7 @@ class Searcher:
         found = _Found(terms=self._terms(text) | self._terms(" ".join(query.words.replaced)))
         self._run(query, text, query.words.replaced, exclude, found)
         if found.total < 3:
-            corrected = self._did_you_mean(query.text)
+            corrected = self._correction(query)
             if corrected:
                 found.suggestion = corrected
                 if not found.total:
@@ -713,6 +716,12 @@ class Searcher:
         return out
 
     # -- 4. did you mean ------------------------------------------------------------
+    def _correction(self, query: _Query) -> str | None:
+        """The query's "did you mean", worked out once: the card stage and the full-text stage both ask."""
+        if query.correction is ...:
+            query.correction = self._did_you_mean(query.text)
+        return query.correction
+
     def _did_you_mean(self, text: str) -> str | None:
         words = re.findall(r"\w+", text)[:MAX_TERMS]
         changed = False
