@@ -20,6 +20,8 @@ import os
 import threading
 import time
 import warnings
+import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -71,22 +73,39 @@ def open_checked(path: Path) -> Opened:
             gc.collect()
     if searcher is None:
         raise StoreError(failure)
-    if os.environ.get("KB_WARM") == "1":  # kb serve: a record's first hit costs what later ones do
-        threading.Thread(target=_warm_and_freeze, args=(searcher,), name="kb-warm", daemon=True).start()
     return Opened(store, searcher, hold_build(path))
 
 
-def _warm_and_freeze(searcher: Searcher) -> None:
+def _warm(searcher: Searcher, replaced: Searcher | None = None) -> None:
+    """kb serve (KB_WARM=1): warm a build once it is the one served, in the background."""
+    if os.environ.get("KB_WARM") == "1":  # a record's first hit then costs what later ones do
+        gone = weakref.ref(replaced) if replaced is not None else None
+        threading.Thread(target=_warm_and_freeze, args=(searcher, gone), name="kb-warm", daemon=True).start()
+
+
+FREEZE_WAIT = 30.0  # seconds a warmed build waits for the build it replaced to be let go before freezing
+
+
+def _warm_and_freeze(searcher: Searcher, gone: Callable[[], Searcher | None] | None = None) -> None:
     """Warm the build's tables, then move every object alive (the build, its tables, the app) out of
     the collector's reach: none of it is ever garbage while the build is served, yet each full
     collection walked all of it (~95,000 objects with the official rules: ~60 ms once every few
     thousand searches, ~15 us per search). ``KnowledgeBase.current`` gives them back when it
-    switches builds, and the build it replaced is collected here before anything is frozen again:
-    frozen while still uncollected, every switch would keep a whole build for good (89 MB with
-    the official rules)."""
+    switches builds, and starts this thread only then; the build it replaced (``gone``) must be
+    collected before anything is frozen again: frozen while a request still held it, every switch
+    would keep a whole build for good (89 MB with the official rules). So this waits for it; a
+    build still held after ``FREEZE_WAIT`` is served unfrozen (slower collections, nothing kept)."""
     searcher.warm()
-    gc.collect()
-    gc.freeze()
+    deadline = time.monotonic() + FREEZE_WAIT
+    while True:
+        gc.collect()
+        if gone is None or gone() is None:
+            gc.freeze()
+            return
+        if time.monotonic() >= deadline:
+            log.info("not freezing the warmed build: the build it replaced is still in use")
+            return
+        time.sleep(0.1)
 
 
 def _open_searcher(path: Path, store: Store) -> tuple[Searcher | None, str]:
@@ -126,6 +145,7 @@ class KnowledgeBase:
             if not fallback:
                 raise
             self._opened = self._newest_intact(exc)
+        _warm(self._opened.searcher)
         self._link = self._read_link()
         self._checked = time.monotonic()
 
@@ -168,4 +188,6 @@ class KnowledgeBase:
                         self.fallback_reason = None
                         old.release()
                         gc.unfreeze()  # the old build's objects are the collector's again (_warm_and_freeze)
+                        _warm(opened.searcher, replaced=old.searcher)
+                        del old
         return self._opened

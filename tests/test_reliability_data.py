@@ -280,6 +280,41 @@ def test_a_warmed_server_frees_the_build_it_switched_from(damaged_copy, monkeypa
         gc.unfreeze()
 
 
+def test_a_build_switched_from_while_a_request_holds_it_is_not_frozen_with_the_new_one(damaged_copy, monkeypatch):
+    """A request may still hold the old build when the new one is warm: the warm thread waits for it to be
+    let go before freezing (frozen while held, it would stay for good), and freezes once it is."""
+    import gc
+    import threading
+    import weakref
+
+    from kb.kbase import KnowledgeBase
+
+    def warming() -> list[threading.Thread]:
+        return [t for t in threading.enumerate() if t.name == "kb-warm"]
+
+    data, older, newer = damaged_copy
+    monkeypatch.setenv("KB_WARM", "1")
+    kb = KnowledgeBase(data)
+    kb.CHECK_EVERY = 0
+    try:
+        for thread in warming():
+            thread.join(60)
+        held = kb.current()  # a request in flight on the first build
+        first = weakref.ref(held.searcher)
+        os.symlink(Path("builds") / older, data / ".next")
+        os.replace(data / ".next", data / "current")
+        assert kb.current().build_id == older
+        [thread] = warming()
+        thread.join(3)  # warmed by now (a bundled build warms in well under a second) and waiting
+        assert thread.is_alive() and gc.get_freeze_count() == 0, "froze while the old build was still held"
+        del held
+        thread.join(60)
+        assert not thread.is_alive() and gc.get_freeze_count() > 0
+        assert first() is None, "the build switched from is still alive"
+    finally:
+        gc.unfreeze()
+
+
 def test_only_a_failed_open_runs_a_full_garbage_collection(damaged_copy):
     """Opening a build collects garbage only when Whoosh failed half-way (to close what it left open): a full
     collection walks every object of the process, a second or more in a large one."""
