@@ -47,6 +47,12 @@ def test_search_did_you_mean(client):
     ("/api/search?q=x&limit=0", "limit"),
     ("/api/search?q=x&limit=abc", "limit"),
     ("/api/search?q=x&offset=-1", "offset"),
+    ("/api/search?q=x&limit=%EF%BC%95", "limit"),  # a fullwidth 5: Python's int() takes it, we don't
+    ("/api/search?q=x&limit=+5", "limit"),
+    ("/api/search?q=x&offset=1_0", "offset"),
+    ("/api/search?q=x&page=%C2%B2", "page"),  # a superscript 2: str.isdigit() says yes, int() raises
+    ("/api/search?q=x&offset=" + "9" * 4000, "offset"),
+    ("/api/documents/treachery/records?limit=%EF%BC%95", "limit"),
     ("/api/search?q=x&doc=nope", "unknown document"),
     ("/api/search?q=x&kind=nope", "unknown kind"),
     ("/api/search?q=" + "a" * 600, "too long"),

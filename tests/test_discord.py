@@ -147,7 +147,8 @@ def test_ping_is_answered_with_pong(discord):
 
 
 @pytest.mark.parametrize("case", ["other key", "tampered body", "no headers", "no signature", "not hex",
-                                  "short signature", "old timestamp", "future timestamp", "timestamp not a number"])
+                                  "short signature", "old timestamp", "future timestamp", "timestamp not a number",
+                                  "superscript timestamp"])
 def test_bad_missing_or_stale_signatures_are_401_and_answer_nothing(discord, case):
     payload = interaction(2, "rule", [{"name": "ref", "type": 3, "value": "907.4b"}])
     body = json.dumps(payload).encode()
@@ -170,6 +171,8 @@ def test_bad_missing_or_stale_signatures_are_401_and_answer_nothing(discord, cas
         headers = discord.signed(body, timestamp=str(int(time.time()) + 3600))
     elif case == "timestamp not a number":
         headers = discord.signed(body, timestamp="yesterday")
+    elif case == "superscript timestamp":  # str.isdigit() says yes to "²", int() raises: a 500 before
+        headers = discord.signed(body, timestamp="\u00b2")
     response = discord.post({}, headers=headers, body=body)
     assert response.status_code == 401
     reply = response.get_json()

@@ -12,6 +12,7 @@ with what a list adds (``doc``, ``document``, ``kind``, ``depth``, ``text``);
 """
 from __future__ import annotations
 
+import re
 from dataclasses import asdict
 from functools import lru_cache
 from typing import Any
@@ -271,13 +272,17 @@ def keywords_data(kb: Opened) -> tuple[list[dict[str, Any]], dict[str, Any]]:
 
 
 def int_arg(value: str | None, default: int, name: str) -> int:
-    """A whole-number query argument, or ``default`` when absent; anything else is a 400 naming it."""
+    """A whole-number query argument written in ASCII digits (an optional minus, at most nine digits), or
+    ``default`` when absent; anything else is a 400 naming it. Python's ``int`` alone would take "５",
+    " 5 ", "+5", "1_000" and thousands of digits."""
     if value is None or value == "":
         return default
-    try:
-        return int(value)
-    except ValueError:
-        raise BadRequest(f"{name} must be a whole number") from None
+    if not _WHOLE.fullmatch(value):
+        raise BadRequest(f"{name} must be a whole number (ASCII digits, at most nine)")
+    return int(value)
+
+
+_WHOLE = re.compile(r"-?[0-9]{1,9}")
 
 
 FACETS = ("doc", "kind")

@@ -16,6 +16,7 @@ autocomplete (4) -> choices (8). ``private: true`` makes the reply ephemeral.
 from __future__ import annotations
 
 import json
+import re
 import time
 
 from cryptography.exceptions import InvalidSignature
@@ -64,7 +65,7 @@ def verify(key: Ed25519PublicKey, signature: str, timestamp: str, body: bytes, n
         key.verify(sig, timestamp.encode("utf-8") + body)
     except InvalidSignature:
         return "bad signature"
-    if not timestamp.isdigit() or abs(now - int(timestamp)) > max_age:
+    if not re.fullmatch(r"[0-9]{1,12}", timestamp) or abs(now - int(timestamp)) > max_age:
         return "stale timestamp: the request is older than the allowed age (or from the future)"
     return None
 
