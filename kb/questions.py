@@ -198,6 +198,14 @@ TABLE_TALK: list[tuple[str, set[str]]] = [
     ("cycling from the graveyard", {"futuresight/502.18b", "futuresight/502.18a", "cr/702.29a", "cr/702.29b"}),
     ("spellshaper tokens", {"futuresight/notes/cycle-spellshapers"}),
     ("enchantments that tap", {"futuresight/notes/theme-tapping-enchantments"}),
+    # table words the vocabulary learned in the fourth session (pump, knocked out, facedown, flip my morph, swapped,
+    # at the same time), written before they were measured
+    ("does tarox bladewing's pump change if its power changes later", {"futuresight/cards/tarox-bladewing/1"}),
+    ("if the leader gets knocked out do the assassins win", {"treachery/907.8a"}),
+    ("can I peek at someone's facedown identity", {"treachery/372.8"}),
+    ("if I flip my morph and it isn't a creature is it still in combat",
+         {"futuresight/notes/returning-keyword-ability-morph/5"}),
+    ("when I aura swap are both auras swapped at the same time", {"futuresight/cards/arcanum-wings/3"}),
 ]
 QUESTIONS += TABLE_TALK
 
@@ -278,6 +286,25 @@ CR_TABLE_TALK: list[tuple[str, set[str]]] = [
     ("morph face down 2/2", {"cr/708.2", "cr/702.37", "cr/702.37a", "cr/708.2a"}),
     ("not blocked", {"cr/509.1h", "cr/glossary/unblocked-creature", "cr/506.4"}),
     ("exile until it leaves", {"cr/610.3"}),
+    # table words the vocabulary learned in the fourth session, written before they were measured
+    ("can I swing with a creature I cast this turn", {"cr/302.6", "cr/508.1a"}),
+    ("my blocker died before damage does the attacker still deal damage", {"cr/510.1c", "cr/509.1h", "cr/506.4"}),
+    ("how does damage work when I double block", {"cr/510.1c"}),
+    ("does a ramp spell use up my land drop", {"cr/305.4"}),
+    ("does tucking my commander send it to the command zone", {"cr/903.9b"}),
+    ("can I retarget a spell that's already on the stack", {"cr/115.7", "cr/115.7a"}),
+    ("if both players hit 0 at the same time is it a tie game", {"cr/104.4a"}),
+    ("what is x for an x spell in my hand", {"cr/107.3g"}),
+    ("when can I ult my planeswalker", {"cr/606.3"}),
+    ("does the back side of a tdfc matter in my hand", {"cr/712.8a"}),
+    ("do I draw a card on the play", {"cr/103.8a"}),
+    ("is there a takeback if I cast a spell illegally", {"cr/733.1"}),
+    ("how do I order my triggers", {"cr/603.3b"}),
+    # The Augur's ruling says it for any card cast "without paying its mana cost" (X is 0): accepted after the
+    # first measurement, as 110 was for "what counts as a permanent"
+    ("cast it for free with x in the cost", {"cr/107.3b", "treachery/cards/the-augur/4"}),
+    ("can I play off-color cards in commander", {"cr/903.5c"}),
+    ("can I pump my creature after blockers are declared", {"cr/509.2"}),
 ]
 CR_QUESTIONS += CR_TABLE_TALK
 
