@@ -111,6 +111,34 @@ def test_update_needs_a_folder(capsys, monkeypatch):
     assert "--cr-history DIR or $KB_CR_HISTORY" in capsys.readouterr().err
 
 
+def test_serve_without_source_flags_keeps_the_official_rules_the_build_was_made_with(tmp_path, folder):
+    """`kb build --cr-history F` then a plain `kb serve`: it serves that build, not a rebuild of the bundled
+    documents alone (an exploratory judge lost the official rules this way); when the folder is gone, it says
+    so and builds without it."""
+    from kb.store import Store
+    from web.serve import prepare
+
+    mine = tmp_path / "history"
+    shutil.copytree(folder, mine)
+    data = tmp_path / "data"
+    said: list[str] = []
+    first = prepare(CORPUS, data, None, say=said.append, cr_history=mine)
+    said.clear()
+    plain = prepare(CORPUS, data, None, say=said.append)
+    assert plain.build_id == first.build_id and not plain.stale
+    assert said == [f"serving with the official rules the current build was made with: {mine.resolve()} "
+                    "(name others with --cr/--cr-history; `kb build` without them drops them)"]
+    said.clear()
+    shutil.rmtree(mine)
+    rebuilt = prepare(CORPUS, data, None, say=said.append)
+    assert said[0] == f"the official rules the current build was made with are gone ({mine.resolve()}): " \
+                      "building without them"
+    assert said[1] == (f"building: build {first.build_id} was made with --cr-history {mine.resolve()}; "
+                       "asked for the bundled documents only")
+    assert rebuilt.build_id != first.build_id
+    assert "cr" not in {d["slug"] for d in Store.open(data).documents}
+
+
 def test_serve_rebuilds_only_when_the_history_folder_changes(capsys, tmp_path, folder):
     from ingest.build import corpus_digest
     from ingest.releases import release_files

@@ -67,21 +67,40 @@ def prepare(corpus: Path, data: Path, cr: Path | None, say=_say, cr_history: Pat
     from ingest.releases import release_files
     from kb.store import BuildWriteError, StoreError, current_build_dir
 
+    try:
+        opened = open_checked(current_build_dir(data))
+    except StoreError as exc:
+        opened, reason = None, str(exc)
+    built_with = _sources(opened.store.manifest) if opened is not None else (None, None)
+    if cr is None and cr_history is None and any(built_with):
+        # No sources named: keep the official rules the current build was made with (a plain `kb serve`
+        # after `kb build --cr ...` must not quietly rebuild without them). `kb build` chooses sources.
+        cr, cr_history = built_with
+        gone = cr_history if cr_history is not None else cr
+        if gone is not None and not gone.exists():
+            say(f"the official rules the current build was made with are gone ({gone}): building without them")
+            cr = cr_history = None
+        else:
+            say(f"serving with the official rules the current build was made with: {gone} "
+                "(name others with --cr/--cr-history; `kb build` without them drops them)")
     paths = [cr] if cr else []
     if cr_history:
         paths = release_files(Path(cr_history)) if Path(cr_history).is_dir() else []
     want = corpus_digest(corpus, paths)
-    try:
-        opened = open_checked(current_build_dir(data))
+    if opened is not None:
         fresh = opened.store.manifest.get("corpus_digest") == want
         build_id = opened.build_id
         opened.searcher.close()
         opened.release()
         if fresh:
             return Plan(build_id, want, False, None)
-        reason = f"build {build_id} is out of date (the corpus or the code changed)"
-    except StoreError as exc:
-        reason = str(exc)
+        asked = (Path(cr).resolve() if cr and not cr_history else None,
+                 Path(cr_history).resolve() if cr_history else None)
+        if asked != built_with:
+            reason = (f"build {build_id} was made with {_describe(built_with)}; "
+                      f"asked for {_describe(asked)}")
+        else:
+            reason = f"build {build_id} is out of date (the corpus or the code changed)"
     failure = None
     if Path(data).exists() and not os.access(data, os.W_OK):
         failure = f"the data directory {data} is read-only"
@@ -107,6 +126,19 @@ def prepare(corpus: Path, data: Path, cr: Path | None, say=_say, cr_history: Pat
     served.searcher.close()
     served.release()
     return Plan(served.build_id, want, stale, why)
+
+
+def _sources(manifest: dict) -> tuple[Path | None, Path | None]:
+    """(official rules file, history folder) a build was made with: the folder alone when it had one."""
+    history = manifest.get("cr_history") or {}
+    if history.get("folder"):
+        return None, Path(history["folder"])
+    return (Path(manifest["cr"]) if manifest.get("cr") else None), None
+
+
+def _describe(sources: tuple[Path | None, Path | None]) -> str:
+    cr, history = sources
+    return f"--cr-history {history}" if history else f"--cr {cr}" if cr else "the bundled documents only"
 
 
 def _die_with_parent() -> None:  # pragma: no cover - runs in the child between fork and exec
