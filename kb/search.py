@@ -411,8 +411,9 @@ class Searcher:
         if not fits:
             return None
         best = fits[0]
-        return _Lead(self._with_family([best]) + [r for r in found.records if r.id != best.id], "reference",
-                     redirect=best.id)
+        family = self._with_family([best])
+        listed = {r.id for r in family}  # the other matches' families cite or hold records of its family too
+        return _Lead(family + [r for r in found.records if r.id not in listed], "reference", redirect=best.id)
 
     def _family_stems(self, record: Record) -> frozenset[str]:
         stems = set(self.ranker.stems(record))

@@ -56,8 +56,10 @@ def test_a_number_two_documents_use_shows_both_in_the_first_three(cr_searcher):
                                          ("CR 702.19 trample", "cr/702.19"), ("unveil 702.187c", "treachery/702.187c"),
                                          ("702.187 mayhem", "cr/702.187"), ("702.187 unveil", "treachery/702.187")])
 def test_a_number_with_words_takes_the_reference_when_the_words_fit(cr_searcher, query, rule):
-    results = cr_searcher.search(query)
+    results = cr_searcher.search(query, limit=50)
     assert results.matched_by == "reference" and ids(results)[0] == rule
+    listed = ids(results, 50)
+    assert len(listed) == len(set(listed)), f"a record listed twice: {listed}"  # 702.187f, for "unveil 702.187c"
 
 
 def test_a_number_with_words_that_do_not_fit_searches_the_words(cr_searcher):
@@ -283,3 +285,18 @@ def test_every_word_the_vocabulary_searches_for_is_a_word_the_documents_use(cr_s
                        and not cr_searcher.postings.doc_frequency("title", s)]
                for means, _ in cr_searcher.vocabulary.phrases.values()}
     assert {means: words for means, words in missing.items() if words} == {}
+
+
+def test_no_result_list_names_a_record_twice(cr_searcher):
+    """Every question of the suite, with the official rules loaded: each record at most once in the first 30
+    (a lead and its family, a number's other matches and the full-text hits are joined from several lists)."""
+    from kb import questions as Q
+
+    queries = {q for name in dir(Q) if name.isupper() for q, _ in getattr(Q, name)
+               if isinstance(getattr(Q, name), list)}
+    twice = {}
+    for q in sorted(queries):
+        listed = ids(cr_searcher.search(q, limit=30), 30)
+        if len(listed) != len(set(listed)):
+            twice[q] = [i for i in listed if listed.count(i) > 1]
+    assert len(queries) > 300 and twice == {}
