@@ -60,7 +60,7 @@ __all__ = ["ASKS", "asks", "Candidate", "Ranker", "SIGNALS", "NUMBER_ALT", "WIND
 # Most act in this module; "numbers", "question phrases", "vocabulary", "titles newest first",
 # "number with words", "card prefixes" and "two edits" act in kb.search, "implied document" in both.
 SIGNALS = {"coverage", "heading", "word pairs", "named", "glossary", "heading only", "history", "older rules",
-           "variants", "numbers", "question phrases", "defining sub-rule", "asks more", "implied document",
+           "variants", "options", "numbers", "question phrases", "defining sub-rule", "asks more", "implied document",
            "term's rules", "headed rules", "older rulings", "kinds of permanent",
            "how many", "can I", "when", "who",
            "vocabulary", "titles newest first", "number with words", "card prefixes", "two edits"}
@@ -89,7 +89,8 @@ _BROADER = {stem(w): stem("permanent") for w in ("creature", "creatures", "artif
 BROADER = 0.5  # the share of a word's weight its broader word covers
 # What a question asks for, from its question words, and what a record that answers it says (its own text,
 # rule numbers and mana symbols left out): signal -> (the question's words, the record's words, factor).
-_REFERENCES = re.compile(r"\b\d{3}(?:\.\d+[a-z]{0,2})?(?:[–-]\w+)?\b|\{[^}]*\}")
+# A bare three-digit number is a reference only after "rule" ("see rule 704"): "exactly 100 cards" is a count.
+_REFERENCES = re.compile(r"\b\d{3}\.\d+[a-z]{0,2}(?:[–-]\w+)?\b|\brules?\s+\d{3}\b(?!\.\d)|\{[^}]*\}", re.I)
 ASKS: dict[str, tuple[re.Pattern, re.Pattern, float]] = {
     # "how many lands can I play", "how much damage": 305.2 "one land", 903.10a "21 or more"
     "how many": (re.compile(r"\bhow\s+(?:many|much)\b", re.I),
@@ -131,6 +132,7 @@ _NUMBERS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eigh
 NUMBER_ALT = {**{stem(w): str(i) for i, w in enumerate(_NUMBERS) if i != 1},
               **{str(i): stem(w) for i, w in enumerate(_NUMBERS) if i != 1}}  # "one" is rarely a count
 
+_RULE = re.compile(r"\d{3}\.\d+")  # "903.12" of "903.12d"
 _SEE_RULE = re.compile(r"\bSee rules? \d")
 
 
@@ -182,19 +184,28 @@ class Ranker:
                                               for r in store.records.values())}
 
     @staticmethod
-    def _variants(store: Store) -> dict[str, frozenset[str]]:
+    def _variants(store: Store) -> dict[str, tuple[frozenset[str], ...]]:
         """Official rules under the multiplayer and casual-variant chapters (8 and 9), with the stems
-        of their variant's heading ("Two-Headed Giant Variant", "Commander")."""
-        out: dict[str, frozenset[str]] = {}
+        of their variant's heading ("Two-Headed Giant Variant", "Commander") and, for a rule under one
+        of a variant's own options ("903.12 Brawl Option", "903.13 Commander Draft"), the stems that
+        heading adds to the variant's ("brawl"; "draft"): a Commander question is not a Brawl one."""
+        out: dict[str, tuple[frozenset[str], ...]] = {}
         generic = {"variant", "option", "rule", "general"}
+
+        def heading(rid: str) -> frozenset[str]:
+            head = store.records.get(rid)
+            words = TOKEN_RE.findall(head.title or "") if head is not None else []
+            return frozenset(s for s in (stem(w.lower()) for w in words) if s not in generic)
+
         for r in store.records.values():
             if r.doc != "cr" or not r.number or r.number[:1] not in ("8", "9") or r.kind != "rule":
                 continue
-            head = store.records.get(f"cr/{r.number[:3]}")
-            words = TOKEN_RE.findall(head.title or "") if head is not None else []
-            out[r.id] = frozenset(s for s in (stem(w.lower()) for w in words) if s not in generic)
+            variant = heading(f"cr/{r.number[:3]}")
+            rule = _RULE.match(r.number)
+            option = store.records.get(f"cr/{rule.group()}") if rule and "options" in SIGNALS else None
+            extra = heading(option.id) - variant if option and option.title and not option.text else frozenset()
+            out[r.id] = (variant, extra) if extra else (variant,)
         return out
-
 
     @staticmethod
     def _pointers(store: Store) -> dict[str, str]:
@@ -413,9 +424,9 @@ class Ranker:
                 factors.append((HISTORY, "history"))
             if record.doc in older and (record.kind == "rule" or older_rulings and self._general(record, stems)):
                 factors.append((OLDER_RULES, "older rules"))
-            variant = variants.get(record.id)
-            if variant is not None and not variant & stems:
-                factors.append((VARIANT, "variant not asked about"))
+            for heading in variants.get(record.id, ()):
+                if not heading & stems:
+                    factors.append((VARIANT, "variant not asked about"))
             for kind in asks:  # the record says what the question's words ask for
                 if self.says(record, kind):
                     factors.append((ASKS[kind][2], f"answers {kind}"))

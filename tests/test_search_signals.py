@@ -262,11 +262,15 @@ def test_a_record_says_what_a_question_asks_for(cr_searcher):
     assert says(get("cr/702.3b"), "can I")  # "can't attack"
     assert says(get("cr/120.6"), "when")  # "the cleanup step"
     assert says(get("treachery/372.5"), "who")  # "its owner"
+    assert says(get("cr/903.5a"), "how many")  # "exactly 100 cards": a count, not rule 100
+    assert not says(get("cr/903.5b"), "how many")  # "(see rule 201.3)": not "3" once "rule 201" is gone
 
 
 @pytest.mark.parametrize("question, answer, build", [
     ("can I look at my face-down creature", {"cr/708.5"}, "cr"),  # "a face-down permanent you control"
     ("how many cards in a sideboard", {"cr/100.4a"}, "cr"),  # "up to fifteen cards"
+    # an exploratory judge's: 903.5a was eighth, below 903.13f (Commander Draft) and 903.12d (Brawl)
+    ("how many cards in a commander deck", {"cr/903.5a"}, "cr"),
     ("can I cycle a card that's on the battlefield", {"futuresight/502.18a"}, "bundled"),
     ("when does damage wear off", {"cr/120.6", "cr/514.2"}, "cr"),
     ("who controls my identity card", {"treachery/109.4tr", "treachery/372.5", "treachery/907.9"}, "bundled"),
