@@ -164,7 +164,10 @@ class Resolver:
         return self._nearest(key, 1 if len(key) <= 5 else 2, prefix="the ")
 
     # -- rule references ----------------------------------------------------------
-    def resolve(self, text: str, context_doc: str | None = None) -> Resolution:
+    def resolve(self, text: str, context_doc: str | None = None, prefer_only: bool = False) -> Resolution:
+        """What ``text`` names. With ``prefer_only`` a document the reference names by its prefix ("CR 702.187c":
+        the official rules) answers alone when it has the rule, as a short link or the resolve API reads it;
+        search lists the other documents' rule after it (without, both match, the preferred first)."""
         query = parse_ref(text, sections=self.section_titles, bare_numbers=True, doc_names=self.doc_names)
         if query is None:
             return Resolution(text, note=f"{text.strip()[:80]!r} is not a rule reference")
@@ -180,6 +183,8 @@ class Resolver:
         suggestions: list[Record] = []
         for number in query.numbers:
             found = [self.numbers[d][number] for d in docs if number in self.numbers.get(d, {})]
+            if prefer_only and query.prefer and found and found[0].doc == query.prefer:
+                found = found[:1]
             if len(query.numbers) > 1:
                 found = found[:1]  # a range or list is read in one document: 907.3a-c is three rules, not nine
             if not found:

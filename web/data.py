@@ -25,13 +25,14 @@ from kb.ids import record_url, slugify
 from kb.kbase import Opened
 from kb.model import Record, Ref
 from kb.phrases import Phrases
+from kb.resolve import Resolution
 from kb.search import QueryError
 from web.render import body_text, preview, summary, translation
 
 __all__ = [
     "record_data", "document_data", "documents_data", "search_data", "resolve_data", "keywords_data",
     "record_json", "link", "trail", "siblings", "reading", "whole_document", "short_link", "used_in",
-    "doc_meta", "doc_title", "doc_version", "autocomplete_data",
+    "doc_meta", "doc_title", "doc_version", "autocomplete_data", "resolution",
 ]
 
 
@@ -123,15 +124,20 @@ def _read(kb: Opened, r: Record, depth: int, text: str | None) -> dict[str, Any]
                 refs=[_ref(asdict(ref)) for ref in r.refs if ref.field == "text"])
 
 
-def short_link(r: Record, label: str) -> str | None:
-    """The chat-sized, readable address of a record.
+def short_link(kb: Opened, r: Record, label: str) -> str | None:
+    """The chat-sized, readable address of a record, which /r/ (or /c/) resolves to that record alone.
 
-    /r/907.4b for numbered rules; /r/token-cards-j and
+    /r/907.4b for numbered rules no other document numbers so, else with the document's name
+    (/r/treachery%20116, /r/CR%20116; a chapter too: /r/5, /r/treachery%20rule%207); /r/token-cards-j and
     /r/die-rolls-and-coin-flips-d-iii for rules numbered inside a section;
     /c/venser-shaper-savant for cards and /c/the-aetherist/2 for their rulings.
     """
     if r.number and r.id == f"{r.doc}/{r.number.lower()}":
-        return "/r/" + quote(r.number)
+        name = "CR" if r.doc == "cr" else r.doc
+        for form in (r.number, f"{name} {r.number}", f"{name} rule {r.number}"):  # the last for a chapter
+            if [m.id for m in resolution(kb, form).matches] == [r.id]:
+                return "/r/" + quote(form)
+        return None
     if r.kind == "rule" and r.parent:  # numbered inside a section: "Token Cards g)"
         return "/r/" + slugify(label)
     if r.kind == "card" and r.title:
@@ -186,7 +192,7 @@ def record_data(kb: Opened, record_id: str) -> tuple[dict[str, Any], dict[str, A
     data["definitions"] = [_definition(kb, ref, r) for ref, r in definitions]
     if record.kind == "keyword":
         data["used_in"] = used_in(record.title)
-    data["short_link"] = short_link(record, label)
+    data["short_link"] = short_link(kb, record, label)
     # What "Copy for chat" copies, before the page's address.
     data["chat"] = f"{label}: {preview(record, 300, kb.store.records).split(': ', 1)[-1]}"
     # The effective date of the release (or document version) this record is from, as an ISO date.
@@ -363,11 +369,25 @@ def _filters(kb: Opened, facets: dict[str, dict[str, int]], asked: dict[str, str
     return out
 
 
+_CHAPTER_DIGIT = re.compile(r"\s*\d\s*")
+
+
+def resolution(kb: Opened, ref: str, context_doc: str | None = None) -> Resolution:
+    """What a reference typed as a short link or asked of /api/resolve names: "CR 702.187c" is the official
+    rule alone (when the official rules have it), and a bare digit ("5", which search reads as a number) is
+    the chapter, as "rule 5" is."""
+    res = kb.resolver.resolve(ref, context_doc=context_doc, prefer_only=True)
+    if res.query is None and _CHAPTER_DIGIT.fullmatch(ref):
+        res = kb.resolver.resolve("rule " + ref.strip(), context_doc=context_doc, prefer_only=True)
+        res.ref = ref
+    return res
+
+
 def resolve_data(kb: Opened, ref: str, context_doc: str | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
     """What a reference means (/api/resolve), the data of its choice page (/r/<ref>) with the records it shows."""
     if not ref or len(ref) > 200:
         raise BadRequest("ref must be between 1 and 200 characters")
-    res = kb.resolver.resolve(ref, context_doc=context_doc)
+    res = resolution(kb, ref, context_doc)
     if res.query is not None and res.query.date:
         dated, note = dated_matches(kb.history, res.query)
         return {"ref": ref, "matches": dated, "note": note, "suggestions": [],

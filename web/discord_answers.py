@@ -48,7 +48,7 @@ def _key(text: str | None) -> str:
 
 def short_url(kb: Opened, record: Record, base: str) -> str:
     """The record's short link (/r/907.4b, /c/Tarmogoyf) as the site prints it, else its page."""
-    return base + (short_link(record, kb.store.label(record)) or record_url(record.id))
+    return base + (short_link(kb, record, kb.store.label(record)) or record_url(record.id))
 
 
 def _footer(kb: Opened, record: Record) -> dict:

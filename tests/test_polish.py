@@ -1,0 +1,60 @@
+"""Defects an exploratory judge found in the site and API (short links, labels, counts, pagination, glossary).
+
+Each test names what the judge saw."""
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+import pytest
+from bs4 import BeautifulSoup
+
+from kb.ids import record_url
+
+
+def soup(response):
+    return BeautifulSoup(response.get_data(as_text=True), "html.parser")
+
+
+# -- 1, 2: a short link reaches the record it is on ----------------------------------------------
+def test_every_short_link_resolves_to_its_record(cr_client):
+    """/r/5 was "'5' is not a rule reference"; /treachery/116's /r/116 was an "is in 2 documents" choice."""
+    from web import data as D
+
+    app = cr_client.application
+    with app.app_context():
+        kb = app.extensions["kb"].current()
+        links = [(r.id, D.short_link(kb, r, kb.store.label(r))) for r in kb.store.records.values()]
+    links = [(rid, short) for rid, short in links if short]
+    assert len(links) > 4000
+    wrong = []
+    for rid, short in links:
+        response = cr_client.get(short)
+        where = response.headers.get("Location")
+        if response.status_code != 302 or urlsplit(where).path != record_url(rid):
+            wrong.append((rid, short, response.status_code, where))
+    assert wrong == []
+
+
+@pytest.mark.parametrize("record, short", [
+    ("/cr/5", "/r/5"), ("/treachery/7", "/r/treachery%20rule%207"), ("/treachery/116", "/r/treachery%20116"),
+    ("/cr/116", "/r/CR%20116"), ("/futuresight/502.4", "/r/futuresight%20502.4"), ("/treachery/907.4b", "/r/907.4b"),
+])
+def test_the_page_shows_its_short_link(cr_client, record, short):
+    page = soup(cr_client.get(record))
+    assert page.select_one("a.short-link")["href"] == short
+    assert cr_client.get(short).headers["Location"] == record
+
+
+def test_a_bare_chapter_number_is_the_chapter_when_one_document_has_it(cr_client):
+    assert cr_client.get("/r/5").headers["Location"] == "/cr/5"
+    choice = cr_client.get("/r/7")  # the official rules' chapter 7 and Treachery's
+    assert choice.status_code == 200 and "which document" in soup(choice).title.get_text()
+
+
+def test_cr_prefix_names_the_official_rules(cr_client, client):
+    assert cr_client.get("/r/CR%20702.187c").headers["Location"] == "/cr/702.187c"
+    body = cr_client.get("/api/resolve", query_string={"ref": "CR 702.187c"}).get_json()
+    assert [m["id"] for m in body["matches"]] == ["cr/702.187c"]
+    # Without the official rules, "CR 907.4b" is still Treachery's (it calls itself the rules).
+    assert client.get("/r/CR%20702.187c").headers["Location"] == "/treachery/702.187c"
+    assert cr_client.get("/r/CR%20907.4b").headers["Location"] == "/treachery/907.4b"
