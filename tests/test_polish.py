@@ -58,3 +58,10 @@ def test_cr_prefix_names_the_official_rules(cr_client, client):
     # Without the official rules, "CR 907.4b" is still Treachery's (it calls itself the rules).
     assert client.get("/r/CR%20702.187c").headers["Location"] == "/treachery/702.187c"
     assert cr_client.get("/r/CR%20907.4b").headers["Location"] == "/treachery/907.4b"
+
+
+# -- 8 ------------------------------------------------------------------------------------------
+def test_openapi_json_at_the_root_redirects_to_the_api_document(client):
+    response = client.get("/openapi.json")
+    assert response.status_code == 301 and response.headers["Location"] == "/api/openapi.json"
+    assert client.get("/openapi.json", follow_redirects=True).get_json()["openapi"]

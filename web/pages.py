@@ -162,6 +162,12 @@ def _code_filter(value: str) -> Markup:
     return Markup(re.sub(r"`([^`]+)`", r"<code>\1</code>", _html.escape(value or "", quote=False)))
 
 
+@pages.get("/openapi.json")
+def openapi_json():
+    """Where clients look for an OpenAPI document first; it is served under /api."""
+    return redirect("/api/openapi.json", code=301)
+
+
 @pages.get("/opensearch.xml")
 def opensearch():
     xml = render_template("opensearch.xml", base=public_url())
