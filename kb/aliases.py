@@ -21,15 +21,19 @@ class Alias:
     note: str
 
 
-def alias(number: str, renamed: Iterable[dict], removed: Iterable[dict], exists) -> Alias | None:
+def alias(number: str, renamed: Iterable[dict], removed: Iterable[dict], exists,
+          document: str | None = None) -> Alias | None:
     """What an old ``number`` (lowercase) stands for now, if the history says anything about it.
 
     ``renamed`` entries have ``old``, ``new``, ``version``; ``removed`` entries ``number``,
     ``why``, ``version``; ``exists(number)`` tells whether the document has a current number.
+    ``document`` names the document in a removal's note ("Treachery rule 314.8 was removed ..."): the
+    reader lands on no record of it, and other documents (the official rules) may be loaded too.
     """
     for r in removed:
         if number == r["number"].lower():
-            return Alias(None, f"rule {r['number']} was {r['why']} (version {r['version']})")
+            whose = f"{document} rule" if document else "rule"
+            return Alias(None, f"{whose} {r['number']} was {r['why']} (version {r['version']})")
     for r in renamed:
         old = r["old"].lower()
         if descends(number, old):

@@ -78,6 +78,7 @@ class Resolver:
                 self.cards.setdefault(_name_key(r.title), r)
         self.renamed = {d["slug"]: d.get("renamed", []) for d in store.documents}
         self.removed = {d["slug"]: d.get("removed", []) for d in store.documents}
+        self.short_titles = {d["slug"]: d.get("short_title") or d["title"] for d in store.documents}
         self.section_titles = [r.title for r in self.sections.values() if r.title]  # every section has one
         self.doc_names = doc_names(store.documents)
         # The typo scan's letter-pair index: card key -> its letter pairs, and letter pair -> the
@@ -220,7 +221,8 @@ class Resolver:
     def _alias(self, number: str, docs: list[str]) -> tuple[list[Record], str | None]:
         for doc in docs:
             own = self.numbers.get(doc, {})
-            found = alias(number, self.renamed.get(doc, ()), self.removed.get(doc, ()), own.__contains__)
+            found = alias(number, self.renamed.get(doc, ()), self.removed.get(doc, ()), own.__contains__,
+                          self.short_titles.get(doc))
             if found:
                 return ([own[found.number]] if found.number else []), found.note
         return [], None

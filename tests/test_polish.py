@@ -65,3 +65,11 @@ def test_openapi_json_at_the_root_redirects_to_the_api_document(client):
     response = client.get("/openapi.json")
     assert response.status_code == 301 and response.headers["Location"] == "/api/openapi.json"
     assert client.get("/openapi.json", follow_redirects=True).get_json()["openapi"]
+
+
+# -- 4 ------------------------------------------------------------------------------------------
+def test_a_removed_rule_names_its_document(cr_client):
+    page = soup(cr_client.get("/r/314.8"))
+    assert "Treachery rule 314.8 was removed as it is already in 702.187d (version 4.0)" in page.get_text(" ")
+    note = cr_client.get("/api/resolve", query_string={"ref": "314.8"}).get_json()["note"]
+    assert note.startswith("Treachery rule 314.8 was removed")
