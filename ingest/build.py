@@ -18,7 +18,7 @@ from ingest.keywords import keyword_records
 from ingest.links import link_records
 from ingest.parsers import ParseResult, get_parser
 from ingest.profile import Profile, load_profile
-from kb.model import KINDS, Record
+from kb.model import Record, kind_counts
 
 __all__ = ["Built", "build_corpus", "parse_profile", "with_children", "with_aliases", "corpus_digest", "load_profiles"]
 
@@ -35,10 +35,7 @@ class Built:
     def documents(self) -> list[dict]:
         docs = []
         for slug, profile in self.profiles.items():
-            counts = {k: 0 for k in KINDS}
-            for r in self.records:
-                if r.doc == slug:
-                    counts[r.kind] += 1
+            counts = kind_counts(r for r in self.records if r.doc == slug)
             docs.append({
                 "slug": slug,
                 "title": profile.title,
@@ -48,7 +45,7 @@ class Built:
                 "effective": profile.effective,
                 "source_url": profile.source_url,
                 "file": profile.file,
-                "counts": {k: n for k, n in counts.items() if n},
+                "counts": counts,
                 "renamed": [{"old": r.old, "new": r.new, "version": r.version} for r in profile.renamed],
                 "official_rules_url": profile.tables.get("official_rules_url"),
                 "set_codes": list(profile.tables.get("set_codes", ())),

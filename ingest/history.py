@@ -40,6 +40,7 @@ from pathlib import Path
 
 from ingest.releases import Release
 from kb.history import HISTORY_FILE
+from kb.model import kind_counts
 
 __all__ = ["Lineages", "match_releases", "write_history", "mask_numbers", "similarity", "HISTORY_FILE"]
 
@@ -264,7 +265,7 @@ def write_history(path: Path, lineages: Lineages, citations: list[dict] | None =
         newest = len(lineages.releases) - 1
         db.executemany("INSERT INTO releases VALUES (?,?,?,?,?,?,?,?,?)", [
             (i, r.effective, r.version, r.file, r.decoded["encoding"], r.decoded["line_endings"],
-             int(r.decoded["fallback"]), sum(1 for rec in r.records if rec.number),
+             int(r.decoded["fallback"]), kind_counts(r.records).get("rule", 0),
              json.dumps(r.slips, ensure_ascii=False))
             for i, r in enumerate(lineages.releases)
         ])

@@ -73,3 +73,15 @@ def test_a_removed_rule_names_its_document(cr_client):
     assert "Treachery rule 314.8 was removed as it is already in 702.187d (version 4.0)" in page.get_text(" ")
     note = cr_client.get("/api/resolve", query_string={"ref": "314.8"}).get_json()["note"]
     assert note.startswith("Treachery rule 314.8 was removed")
+
+
+# -- 7 ------------------------------------------------------------------------------------------
+def test_the_home_page_and_the_releases_count_the_same_rules(hclient):
+    """The home page said 3,309 rules for the 2026-08-07 release, /cr/releases 3,318 (its 9 chapters too)."""
+    cr = next(d for d in hclient.get("/api/documents").get_json() if d["slug"] == "cr")
+    releases = hclient.get("/api/cr/releases").get_json()["releases"]
+    current = next(r for r in releases if r["effective"] == cr["effective"])
+    assert current["rules"] == cr["counts"]["rule"]
+    row = soup(hclient.get("/cr/releases")).select_one("table.releases").find("time", string=cr["effective"]).parent.parent
+    assert f"{cr['counts']['rule']} rules" in soup(hclient.get("/")).get_text(" ")
+    assert str(cr["counts"]["rule"]) in [td.get_text() for td in row.find_all("td")]
