@@ -267,7 +267,7 @@ class Searcher:
     def _version(document: dict) -> str:
         version, effective = str(document.get("version") or ""), str(document.get("effective") or "")
         if effective and effective != "undated" and effective not in version:
-            return f"{version} (effective {effective})" if version else effective
+            return f"{version}, effective {effective}" if version else effective  # the page brackets it
         return version
 
     @property

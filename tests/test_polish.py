@@ -82,6 +82,42 @@ def test_the_home_page_and_the_releases_count_the_same_rules(hclient):
     releases = hclient.get("/api/cr/releases").get_json()["releases"]
     current = next(r for r in releases if r["effective"] == cr["effective"])
     assert current["rules"] == cr["counts"]["rule"]
-    row = soup(hclient.get("/cr/releases")).select_one("table.releases").find("time", string=cr["effective"]).parent.parent
+    table = soup(hclient.get("/cr/releases")).select_one("table.releases")
+    row = table.find("time", string=cr["effective"]).parent.parent
     assert f"{cr['counts']['rule']} rules" in soup(hclient.get("/")).get_text(" ")
     assert str(cr["counts"]["rule"]) in [td.get_text() for td in row.find_all("td")]
+
+
+# -- 6: labels ----------------------------------------------------------------------------------
+def test_a_hit_version_has_one_pair_of_brackets(client):
+    hits = client.get("/api/search", query_string={"q": "lhurgoyf creature type"}).get_json()["results"]
+    fs = next(h for h in hits if h["doc"] == "futuresight")
+    assert fs["version"] == "last modified March 25, 2007, effective 2007-05-04"
+    page = soup(client.get("/search", query_string={"q": "lhurgoyf creature type"}))
+    assert "(last modified March 25, 2007, effective 2007-05-04)" in page.get_text(" ")
+
+
+@pytest.mark.parametrize("url", ["/", "/uncommander", "/uncommander/terminology", "/uncommander/token-cards/j"])
+def test_an_undated_document_shows_no_effective_date(client, url):
+    text = soup(client.get(url)).get_text(" ")
+    assert "effective undated" not in text and "Version effective" not in text
+
+
+def test_one_rule_is_one_rule(client):
+    assert client.get("/api/resolve", query_string={"ref": "rule 115"}).get_json()["what"] == "rule 115: 1 rule"
+    assert soup(client.get("/r/314.8")).title.get_text() == "314.8 — no rules"
+
+
+def test_a_text_of_one_release_says_so(hclient):
+    text = soup(hclient.get("/cr@2016-07-22/716.2")).get_text(" ")
+    assert "this text in the 2016-07-22 release only" in text and "from 2016-07-22 to 2016-07-22" not in text
+
+
+def test_the_contents_say_what_their_counts_are_once(cr_client):
+    text = soup(cr_client.get("/cr")).get_text(" ")
+    assert "read with their text" not in text and text.count("how many it holds") == 1
+
+
+def test_the_keywords_facet_has_a_title(client):
+    labels = [f["label"] for f in client.get("/api/search?q=flying+ability").get_json()["filters"]["doc"]]
+    assert "Keywords (all documents)" in labels and "keywords" not in labels

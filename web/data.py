@@ -354,7 +354,8 @@ def _pagination(offset: int, limit: int, total: int, asked: dict[str, str]) -> d
 def _filters(kb: Opened, facets: dict[str, dict[str, int]], asked: dict[str, str]) -> dict[str, list[dict[str, Any]]]:
     """Each facet's values as the page lists them: ``{value, label, count, url, current}``; a filter in use
     comes with its way out (value null: every document, every kind)."""
-    titles = {d["slug"]: d["title"] for d in kb.store.documents}
+    # Keywords gathers every document's: titled as a document, not by its slug beside the documents' titles.
+    titles = {d["slug"]: d["title"] for d in kb.store.documents} | {"keywords": "Keywords (all documents)"}
     out: dict[str, list[dict[str, Any]]] = {}
     for name in FACETS:
         everything = "all documents" if name == "doc" else "all kinds"
@@ -418,7 +419,10 @@ def resolve_data(kb: Opened, ref: str, context_doc: str | None = None) -> tuple[
 def _what(ref: str, matches: list[dict[str, Any]]) -> str:
     """What the choice page says the matches are: "702.19 is in 2 documents", "Token Cards: 12 rules"."""
     docs = len({m["doc"] for m in matches})
-    return f"{ref} is in {docs} documents" if docs > 1 else f"{ref}: {len(matches)} rules"
+    if docs > 1:
+        return f"{ref} is in {docs} documents"
+    n = len(matches)
+    return f"{ref}: {n or 'no'} {'rule' if n == 1 else 'rules'}"
 
 
 _PHRASES: dict[str, Phrases] = {}  # build id -> its phrases, built on first use

@@ -71,6 +71,12 @@ def _documents():
 pages.add_app_template_global(record_url)  # templates link records as the JSON does
 
 
+@pages.app_template_test("dated")
+def _dated(effective) -> bool:
+    """An effective date to print: "2024-10-01", not UnCommander's "undated" (its version says so)."""
+    return bool(effective) and str(effective)[:1].isdigit()
+
+
 @pages.app_template_filter("text")
 def _text_filter(value):
     return render_inline(value)
@@ -119,7 +125,8 @@ def short_ref(ref: str):
         return redirect(_with_note(data["matches"][0]["url"], ref, data["note"]), code=302)
     status = 200 if data["matches"] else 404
     several_docs = len({m["doc"] for m in data["matches"]}) > 1
-    title = f"{ref} — which document?" if several_docs else f"{ref} — {len(data['matches'])} rules"
+    n = len(data["matches"])
+    title = f"{ref} — which document?" if several_docs else f"{ref} — {n or 'no'} {plural('rule', n)}"
     return render_page("disambiguation.html", title=title, description=data["note"] or data["what"],
                        alternate="/api/resolve?" + urlencode({"ref": ref, **({"doc": context} if context else {})}),
                        data=data, twin=data, ref=ref, status=status)
