@@ -121,3 +121,28 @@ def test_the_contents_say_what_their_counts_are_once(cr_client):
 def test_the_keywords_facet_has_a_title(client):
     labels = [f["label"] for f in client.get("/api/search?q=flying+ability").get_json()["filters"]["doc"]]
     assert "Keywords (all documents)" in labels and "keywords" not in labels
+
+
+# -- 5: a page past the last ---------------------------------------------------------------------
+@pytest.mark.parametrize("page", ["40", "9999"])
+def test_a_page_past_the_last_says_so_and_links_the_last(cr_client, page):
+    """'page 40 of 31' with a previous link to 39; page=9999 was 'offset must be between 0 and 10000'."""
+    response = cr_client.get("/search", query_string={"q": "damage", "page": page})
+    assert response.status_code == 200
+    found = soup(response)
+    pages = cr_client.get("/api/search", query_string={"q": "damage"}).get_json()["pagination"]["pages"]
+    note = found.select_one(".past-end")
+    assert note.get_text(" ", strip=True) == (f"There is no page {page}: the results end on page {pages}. "
+                                             f"Go to page {pages} .")
+    assert note.find("a")["href"] == f"/search?q=damage&page={pages}"
+    assert f"of {pages}" not in found.get_text(" ")
+    body = cr_client.get("/api/search", query_string={"q": "damage", "page": page}).get_json()
+    assert body["results"] == [] and body["pagination"]["past_end"] is True
+    assert body["pagination"]["previous"] == body["pagination"]["last"] == f"/search?q=damage&page={pages}"
+
+
+def test_errors_name_the_argument_given(client):
+    assert "offset" in client.get("/api/search?q=damage&offset=20000").get_json()["error"]["message"]
+    assert "page" in client.get("/api/search?q=damage&page=0").get_json()["error"]["message"]
+    last = client.get("/api/search?q=damage&page=2").get_json()["pagination"]
+    assert last["past_end"] is False and last["page"] == 2

@@ -13,7 +13,7 @@ with what a list adds (``doc``, ``document``, ``kind``, ``depth``, ``text``);
 from __future__ import annotations
 
 import re
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from functools import lru_cache
 from typing import Any
 from urllib.parse import quote, quote_plus, urlencode
@@ -26,7 +26,7 @@ from kb.kbase import Opened
 from kb.model import Record, Ref
 from kb.phrases import Phrases
 from kb.resolve import Resolution
-from kb.search import QueryError
+from kb.search import MAX_OFFSET, QueryError
 from web.render import body_text, preview, summary, translation
 
 __all__ = [
@@ -299,16 +299,22 @@ def search_data(kb: Opened, args) -> tuple[dict[str, Any], dict[str, Any]]:
     q = args.get("q", "")
     limit = int_arg(args.get("limit"), 10, "limit")
     offset = int_arg(args.get("offset"), 0, "offset")
+    past = False  # a page past MAX_OFFSET: asked of the search as the first, to learn where the pages end
     if "page" in args:
         page = int_arg(args.get("page"), 1, "page")
         if page < 1:
             raise BadRequest("page must be 1 or more")
         offset = (page - 1) * limit
+        past = offset > MAX_OFFSET
     try:
         results = kb.searcher.search(q, doc=args.get("doc") or None, kind=args.get("kind") or None,
-                                     limit=limit, offset=offset)
+                                     limit=limit, offset=0 if past else offset)
     except QueryError as exc:
         raise BadRequest(str(exc)) from None
+    if past:
+        if results.total > MAX_OFFSET:  # pages there are, but not served (the offset's bound, said of the page)
+            raise BadRequest(f"page must be between 1 and {MAX_OFFSET // limit + 1} (with limit {limit})")
+        results = replace(results, hits=[], offset=offset, redirect=None)  # a copy: the searcher keeps answers
     data = results.to_json()
     asked = {k: v for k, v in args.items() if k in ("q", *FACETS)}
     data["pagination"] = _pagination(results.offset, results.limit, results.total, asked)
@@ -344,11 +350,15 @@ def _adding(asked: dict[str, str], name: str):
 
 
 def _pagination(offset: int, limit: int, total: int, asked: dict[str, str]) -> dict[str, Any]:
-    """Which page of how many, and the pages before and after (their URLs, or null)."""
+    """Which page of how many, the pages before and after (their URLs, or null), and the last page's URL.
+
+    A page past the last (page 40 of 31) is ``past_end``: its previous page is the last one."""
     page, pages = offset // limit + 1, max(1, -(-total // limit))
-    return {"page": page, "pages": pages,
-            "previous": _search_url({**asked, "page": page - 1}) if page > 1 else None,
-            "next": _search_url({**asked, "page": page + 1}) if page < pages else None}
+    past_end = page > pages
+    return {"page": page, "pages": pages, "past_end": past_end,
+            "previous": _search_url({**asked, "page": min(page - 1, pages)}) if page > 1 else None,
+            "next": _search_url({**asked, "page": page + 1}) if page < pages else None,
+            "last": _search_url({**asked, "page": pages})}
 
 
 def _filters(kb: Opened, facets: dict[str, dict[str, int]], asked: dict[str, str]) -> dict[str, list[dict[str, Any]]]:

@@ -20,7 +20,8 @@ CONVENTIONS = [
     "Errors: every 4xx is {\"error\": {\"code\": ..., \"message\": ...}}; the message is for people.",
     "Snippets: `snippet` in search results is " + SNIPPET,
     "Paging: `limit` results per answer; skip with `offset` (results to skip) or `page` (1-based pages of "
-    "`limit`). Given both, `page` wins. `total` counts every match.",
+    "`limit`). Given both, `page` wins. `total` counts every match; a page past the last answers no results, "
+    "with `pagination.past_end`.",
     "URLs: `url` fields in records, search results, resolve and autocomplete are relative paths "
     "(\"/treachery/907.4b\"); linkify's are absolute, since " + ABSOLUTE + ". External links "
     "(the official rules while they are not loaded) are absolute.",
@@ -206,8 +207,9 @@ def spec(base_url: str) -> dict:
                         "did_you_mean_url": {"type": "string", "nullable": True,
                                              "description": "the search page for did_you_mean; " + RELATIVE},
                         "pagination": {"type": "object", "description": (
-                            "{page, pages, previous, next}: which page of how many, and the search pages "
-                            "before and after (null at either end)")},
+                            "{page, pages, past_end, previous, next, last}: which page of how many, the search "
+                            "pages before and after (null at either end) and the last page; a page past the last "
+                            "(past_end) has no results, and its previous page is the last")},
                         "filters": {"type": "object", "description": (
                             "per facet (doc, kind), the values the page lists, each {value, label, count, url, "
                             "current}; a filter in use comes first with its way out (value null)")},
