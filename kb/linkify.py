@@ -63,8 +63,8 @@ def _links(kb, text: str, ambiguous: list[dict] | None = None) -> list[dict]:
     for m in _CARD.finditer(text):
         name, code = split_set_code(m.group(1))
         lookup = find_card(kb.store, kb.resolver, name, code)
-        if lookup.card is not None:
-            found.append({"match": m.group(0), "label": name, "id": lookup.card.id,
+        if lookup.card is not None:  # labelled with the card's name, as Scryfall's bots do: [[tarmogyof]] -> Tarmogoyf
+            found.append({"match": m.group(0), "label": lookup.card.title or name, "id": lookup.card.id,
                           "path": record_url(lookup.card.id), "start": m.start(), "end": m.end()})
         elif lookup.candidates and ambiguous is not None:  # [[Magus of the]]: say which, never guess
             ambiguous.append({"match": m.group(0), "start": m.start(), "end": m.end(), "note": lookup.note,

@@ -74,7 +74,7 @@ def test_linkify_follows_the_conventions(client):
     links = {link["match"]: link["id"] for link in body["links"]}
     assert links == {"[[tarmo|FUT]]": "futuresight/cards/tarmogoyf", "[[the meta]]": "treachery/cards/the-metamorph",
                      "[[Token Cards g)]]": "uncommander/token-cards/g"}
-    assert body["text"].startswith("[tarmo](http://localhost/futuresight/cards/tarmogoyf) beats [[Magus of the]]")
+    assert body["text"].startswith("[Tarmogoyf](http://localhost/futuresight/cards/tarmogoyf) beats [[Magus of the]]")
     [ambiguous] = body["ambiguous"]
     assert ambiguous["match"] == "[[Magus of the]]" and text[ambiguous["start"]:ambiguous["end"]] == ambiguous["match"]
     assert [c["title"] for c in ambiguous["candidates"]] == ["Magus of the Abyss", "Magus of the Future",

@@ -146,3 +146,17 @@ def test_errors_name_the_argument_given(client):
     assert "page" in client.get("/api/search?q=damage&page=0").get_json()["error"]["message"]
     last = client.get("/api/search?q=damage&page=2").get_json()["pagination"]
     assert last["past_end"] is False and last["page"] == 2
+
+
+# -- 9 ------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("fmt, link", [
+    ("markdown", "[Tarmogoyf](http://localhost/futuresight/cards/tarmogoyf)"),
+    ("html", '<a href="http://localhost/futuresight/cards/tarmogoyf">Tarmogoyf</a>'),
+])
+def test_a_card_link_is_labelled_with_the_cards_name(client, fmt, link):
+    text = "Per [[tarmogyof]] and [[the aetherist]]."
+    body = client.post("/api/linkify", json={"text": text, "format": fmt}).get_json()
+    assert link in body["text"] and "tarmogyof" not in body["text"]
+    assert "The Ætherist" in body["text"]
+    first = body["links"][0]  # the matched span is what was written
+    assert first["match"] == "[[tarmogyof]]" and text[first["start"]:first["end"]] == first["match"]
