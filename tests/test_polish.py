@@ -160,3 +160,36 @@ def test_a_card_link_is_labelled_with_the_cards_name(client, fmt, link):
     assert "The Ætherist" in body["text"]
     first = body["links"][0]  # the matched span is what was written
     assert first["match"] == "[[tarmogyof]]" and text[first["start"]:first["end"]] == first["match"]
+
+
+# -- 3: a glossary index ------------------------------------------------------------------------
+def test_a_glossary_index_per_document(cr_client, cr_store):
+    """/cr/glossary was a 404; /cr listed 739 entries under no heading; an entry's breadcrumb was the document."""
+    page = soup(cr_client.get("/cr/glossary"))
+    entries = [r for r in cr_store.by_doc("cr") if r.kind == "glossary"]
+    links = page.select("dl.glossary dt a")
+    assert len(links) == len(entries) > 700
+    labels = [a.get_text() for a in links]
+    assert labels == sorted(labels, key=str.casefold)
+    assert links[0]["href"] == "/cr/glossary/abandon"
+    assert page.select_one("dl.glossary dd").get_text().startswith("To turn a face-up ongoing scheme card face down")
+    twin = cr_client.get("/api/documents/cr/glossary").get_json()
+    assert [e["label"] for e in twin["entries"]] == labels
+    assert cr_client.get("/cr/glossary", headers={"Accept": "application/json"}).get_json() == twin
+    assert page.find("link", rel="alternate")["href"] == "/api/documents/cr/glossary"
+    assert [a.get_text() for a in soup(cr_client.get("/treachery/glossary")).select("dl.glossary dt a")] == [
+        "Reminder: 104.2c", "Reminder: 104.3g", "Team", "Teammate"]
+    assert cr_client.get("/futuresight/glossary").status_code == 404  # no glossary there
+    assert cr_client.get("/api/documents/futuresight/glossary").status_code == 404
+
+
+def test_the_document_heads_its_glossary_and_an_entry_has_it_in_its_breadcrumbs(cr_client):
+    page = soup(cr_client.get("/cr"))
+    heading = page.find("h2", id="glossary")
+    assert heading is not None and heading.get_text() == "Glossary"
+    assert heading.find_next("p").find("a")["href"] == "/cr/glossary"
+    assert not [a for a in page.select("nav.toc")[0].select("a") if a["href"].startswith("/cr/glossary/")]
+    assert cr_client.get("/api/documents/cr").get_json()["glossary"]["url"] == "/cr/glossary"
+    crumbs = [a["href"] for a in soup(cr_client.get("/cr/glossary/abandon")).select(".breadcrumbs a")]
+    assert crumbs == ["/cr", "/cr/glossary"]
+    assert cr_client.get("/api/records/cr/glossary/abandon").get_json()["breadcrumbs"][0]["url"] == "/cr/glossary"

@@ -88,6 +88,11 @@ def document(slug: str):
 _RECORD_PARTS: ByteLRU[tuple[bytes, ...]] = ByteLRU(TWIN_CACHE_BYTES, weigh=lambda parts: sum(map(len, parts)))
 
 
+@api.get("/documents/<slug>/glossary")
+def glossary(slug: str):
+    return _once_per_build("glossary:" + slug, lambda kb: D.glossary_data(kb, slug)[0])
+
+
 @api.get("/documents/<slug>/records")
 def document_records(slug: str):
     """Every record of a document in reading order, as an array; ``limit`` and ``offset`` take a slice of it

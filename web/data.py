@@ -32,7 +32,7 @@ from web.render import body_text, preview, summary, translation
 __all__ = [
     "record_data", "document_data", "documents_data", "search_data", "resolve_data", "keywords_data",
     "record_json", "link", "trail", "siblings", "reading", "whole_document", "short_link", "used_in",
-    "doc_meta", "doc_title", "doc_version", "autocomplete_data", "resolution",
+    "doc_meta", "doc_title", "doc_version", "autocomplete_data", "resolution", "glossary_data", "glossary_link",
 ]
 
 
@@ -173,6 +173,8 @@ def record_data(kb: Opened, record_id: str) -> tuple[dict[str, Any], dict[str, A
     prev, nxt = siblings(kb, record)
     data["label"] = label
     data["breadcrumbs"] = [link(kb, r) for r in trail(kb, record)]
+    if record.kind == "glossary" and not record.parent:  # the document › Glossary › the entry
+        data["breadcrumbs"].insert(0, glossary_link(record.doc))
     data["previous"] = prev and link(kb, prev)
     data["next"] = nxt and link(kb, nxt)
     data["document"] = doc_meta(kb, record.doc)
@@ -252,6 +254,8 @@ def document_data(kb: Opened, slug: str, depth: int | None = None) -> tuple[dict
     whole = whole_document(kb, slug)
     data = {**meta, "contents": [_toc(kb, r, depth) for r in kb.store.roots(slug)],
             "reading": [_read(kb, r, d, text) for r, d, text in whole]}
+    entries = _glossary(kb, slug)
+    data["glossary"] = glossary_link(slug) | {"count": len(entries)} if entries else None
     if kb.history is not None:
         # When the document's official citations say it was written (UnCommander is undated).
         data["written_against"] = kb.history.estimate(slug)
@@ -259,6 +263,29 @@ def document_data(kb: Opened, slug: str, depth: int | None = None) -> tuple[dict
             data["history"] = {"releases": len(kb.history.releases), "first": kb.history.releases[0]["effective"],
                                "url": "/cr/releases"}
     return data, {"reading": whole}
+
+
+def _glossary(kb: Opened, slug: str) -> list[Record]:
+    """A document's glossary entries, alphabetical."""
+    return sorted((r for r in kb.store.by_doc(slug) if r.kind == "glossary"),
+                  key=lambda r: (kb.store.label(r).casefold(), r.id))
+
+
+def glossary_link(slug: str) -> dict[str, Any]:
+    """The glossary index of a document, as a link: ``{id, label, url}`` (/cr/glossary)."""
+    return {"id": f"{slug}/glossary", "label": "Glossary", "url": record_url(slug) + "/glossary"}
+
+
+def glossary_data(kb: Opened, slug: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A document's glossary index (/<slug>/glossary, its twin /api/documents/<slug>/glossary): every entry,
+    alphabetical, with its first line."""
+    meta = doc_meta(kb, slug)
+    entries = _glossary(kb, slug) if meta is not None else []
+    if not entries:
+        raise NotFound(f"no glossary in {slug!r}" if meta is not None else f"no document {slug!r}")
+    data = {**glossary_link(slug), "document": meta,
+            "entries": [link(kb, r, text=(r.text or "").strip().split("\n", 1)[0]) for r in entries]}
+    return data, {}
 
 
 def documents_data(kb: Opened) -> tuple[list[dict[str, Any]], dict[str, Any]]:

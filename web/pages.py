@@ -11,6 +11,7 @@ import re
 from urllib.parse import quote, urlencode
 
 from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request
+from werkzeug.exceptions import NotFound
 from markupsafe import Markup
 
 from kb.cache import ByteLRU
@@ -173,6 +174,20 @@ def _code_filter(value: str) -> Markup:
 def openapi_json():
     """Where clients look for an OpenAPI document first; it is served under /api."""
     return redirect("/api/openapi.json", code=301)
+
+
+@pages.get("/<slug>/glossary")
+def glossary(slug: str):
+    """A document's glossary, alphabetical, each entry with its first line."""
+    kb = _kb()
+    try:
+        data, _ = D.glossary_data(kb, slug.lower())
+    except NotFound as exc:
+        return error_page(404, exc.description or "no glossary", query=f"{slug} glossary")
+    title = data["document"]["title"]
+    return render_page("glossary.html", title=f"Glossary — {title}",
+                       description=f"{title}: {len(data['entries'])} glossary entries, alphabetical",
+                       alternate=f"/api/documents/{data['document']['slug']}/glossary", data=data, twin=data)
 
 
 @pages.get("/opensearch.xml")
