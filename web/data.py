@@ -18,6 +18,7 @@ from functools import lru_cache
 from typing import Any
 from urllib.parse import quote, quote_plus, urlencode
 
+from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import BadRequest, NotFound
 
 from kb.history import dated_matches
@@ -323,6 +324,10 @@ FACETS = ("doc", "kind")
 
 def search_data(kb: Opened, args) -> tuple[dict[str, Any], dict[str, Any]]:
     """Search results (/api/search), with the page's navigation as data: ``pagination`` and ``filters``."""
+    if isinstance(args, MultiDict):
+        # Each argument's first value, as ``args.get`` reads it, without werkzeug's BadRequestKeyError
+        # raised and caught for each one absent (four per search: limit, offset, doc, kind).
+        args = args.to_dict()
     q = args.get("q", "")
     limit = int_arg(args.get("limit"), 10, "limit")
     offset = int_arg(args.get("offset"), 0, "offset")
