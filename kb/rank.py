@@ -154,16 +154,36 @@ class Candidate:
     why: list[str] = field(default_factory=list)  # signals applied, when Ranker.rerank is asked to explain
 
 
+class _Row:
+    """What the re-rank reads of one record, in one small object: most candidates are then decided
+    without touching the record itself (a hundred candidates per query, each a few cache misses in a
+    serving worker). Built once per record and never changed."""
+
+    __slots__ = ("stems", "title_stems", "words", "doc", "kind", "variant", "heading_only")
+
+    def __init__(self, ranker: Ranker, record: Record):
+        self.stems = ranker.stems(record)
+        self.title_stems = ranker.title_stems(record)
+        self.words = ranker.words(record)
+        self.doc, self.kind = record.doc, record.kind
+        self.variant = ranker.variant_of.get(record.id)  # its variant's (and option's) heading stems, or None
+        self.heading_only = not record.text and bool(record.children)
+
+
 class Ranker:
     """Per-build tables for the signals: record stems, glossary pointers."""
 
-    def __init__(self, store: Store):
+    def __init__(self, store: Store, docnums: int = 0):
         self.store = store
         self.older = self._older_documents(store)
         self.variant_of = self._variants(store)
         self._stems: dict[str, frozenset[str]] = {}
         self._words: dict[str, str] = {}
         self._title_stems: dict[str, frozenset[str]] = {}
+        # docnum -> its record's _Row, what the re-rank reads of every candidate: one list item instead of
+        # three dicts keyed by its id and the record's own fields. Filled as candidates need it (kb serve:
+        # when warming); an item, once stored, is never changed.
+        self._rows: list[_Row | None] = [None] * docnums
         self._says: dict[tuple[str, str], bool] = {}
         self.pointers = self._pointers(store)
         self.families = self._families(store, self.pointers)
@@ -301,6 +321,22 @@ class Ranker:
             found = self._says[key] = bool(ASKS[kind][1].search(text))
         return found
 
+    def row(self, record: Record, docnum: int | None) -> _Row:
+        """What the re-rank reads of a record (kept in ``_rows`` when it has a docnum)."""
+        found = _Row(self, record)
+        if docnum is not None and 0 <= docnum < len(self._rows):
+            self._rows[docnum] = found
+        return found
+
+    def _rows_of(self, candidates: list[Candidate]) -> list[_Row]:
+        rows, size = self._rows, len(self._rows)
+        out = []
+        for c in candidates:
+            d = c.docnum
+            row = rows[d] if d is not None and 0 <= d < size else None
+            out.append(row if row is not None else self.row(c.record, d))
+        return out
+
     def title_stems(self, record: Record) -> frozenset[str]:
         found = self._title_stems.get(record.id)
         if found is None:
@@ -323,24 +359,27 @@ class Ranker:
         family = self._family(weights, total) if "term's rules" in on else set()
         # Each candidate's score is multiplied in a fixed order: what its words say (coverage,
         # heading, word pairs), then where it stands (named, term's rules, history, older, variants).
-        self._by_words(candidates, weights, total, stems, pairs, explain)
-        self._by_place(candidates, named, family, stems, explain)
+        rows = self._rows_of(candidates)
+        self._by_words(candidates, rows, weights, total, stems, pairs, explain)
+        self._by_place(candidates, rows, named, family, stems, explain)
         if "glossary" in on:
-            self._glossaries(candidates, add, stems, weights, explain)
+            self._glossaries(candidates, rows, add, stems, weights, explain)
+            if len(rows) < len(candidates):  # a rule a glossary entry points at was added
+                rows += self._rows_of(candidates[len(rows):])
         if "heading only" in on:
-            for c in candidates:
-                if not c.record.text and c.record.children:
+            for c, row in zip(candidates, rows, strict=True):
+                if row.heading_only:
                     self._heading_only(c, stems, explain)
         if "asks more" in on:
-            for c in candidates:
-                if c.record.kind in ("keyword", "card") and self.asks_more(c.record, weights):
+            for c, row in zip(candidates, rows, strict=True):
+                if (row.kind == "keyword" or row.kind == "card") and self.asks_more(c.record, weights):
                     c.score *= ASKS_MORE  # a keyword page is its first definition: "menace" more than "menace blocking"
                     if explain:
                         c.why.append("asks more than the keyword")
         candidates.sort(key=lambda c: -c.score)
         return candidates
 
-    def _by_words(self, candidates: list[Candidate], weights: dict[str, float], total: float,
+    def _by_words(self, candidates: list[Candidate], rows: list[_Row], weights: dict[str, float], total: float,
                   stems: frozenset[str], pairs: list[str], explain: bool) -> None:
         """Coverage, heading and word pairs, in one pass reading the per-build tables directly (a
         hundred candidates per query: one call per signal and candidate cost more than the signals)."""
@@ -352,16 +391,15 @@ class Ranker:
         # names instead): one factor per such pair of sets.
         cover_of: dict[tuple[frozenset[str], frozenset[str]], tuple[float, float]] = {}
         broader = [(s, w) for s, w in items if s in _BROADER] if "kinds of permanent" in SIGNALS else []
-        stems_of, title_of, words_of = self._stems.get, self._title_stems.get, self._words.get
-        for c in candidates:
-            record = c.record
+        none: frozenset[str] = frozenset()
+        for c, row in zip(candidates, rows, strict=True):
             score = c.score
             if covering:
-                have = stems_of(record.id) or self.stems(record)
+                have = row.stems
                 found = have & stems
                 # "sacrifice my opponent's creature": 701.21a says permanent
                 wider = frozenset([s for s, _ in broader if s not in have and _BROADER[s] in have]) if broader \
-                    else frozenset()
+                    else none
                 cover = cover_of.get((found, wider))
                 if cover is None:
                     covered = (sum([w for s, w in items if s in found])
@@ -372,15 +410,13 @@ class Ranker:
                 if explain:
                     c.why.append(f"coverage {cover[1]:.2f}")
             if heading:
-                title = title_of(record.id)
-                if title is None:  # most rules have no heading: an empty set is a found one
-                    title = self.title_stems(record)
+                title = row.title_stems
                 if title and stems and (title <= stems or stems <= title):  # Ranker.about
                     score *= TITLED
                     if explain:
                         c.why.append("heading")
             if pairing:
-                words = words_of(record.id) or self.words(record)
+                words = row.words
                 n = 0
                 for pair in pairs:  # a question has a pair or two: a loop beats sum(map(...)) here
                     if pair in words:
@@ -391,8 +427,8 @@ class Ranker:
                         c.why.append(f"{n} word pairs")
             c.score = score
 
-    def _by_place(self, candidates: list[Candidate], named: Named, family: set[str], stems: frozenset[str],
-                  explain: bool) -> None:
+    def _by_place(self, candidates: list[Candidate], rows: list[_Row], named: Named, family: set[str],
+                  stems: frozenset[str], explain: bool) -> None:
         """The document or kind the question names (or whose own words it uses), the term's rules,
         history, older rules and variants."""
         on = SIGNALS
@@ -402,34 +438,36 @@ class Ranker:
         history = "history" in on
         older = self.older if "older rules" in on else ()
         older_rulings = "older rulings" in on
-        variants = self.variant_of if "variants" in on else {}
+        variants = "variants" in on
         asks = named.asks  # what the question's words ask for: every candidate is looked at
         # Most candidates meet none of these: only those of a document or kind one of them names go on.
         docs = {named_doc, implied, *older} - {None}
         kinds = {named_kind, "history" if history else None} - {None}
-        for c in candidates:
-            record = c.record
-            if not (asks or family or record.doc in docs or record.kind in kinds or record.id in variants):
+        for c, row in zip(candidates, rows, strict=True):
+            doc, kind = row.doc, row.kind
+            variant = row.variant if variants else None
+            if not (asks or family or doc in docs or kind in kinds or variant is not None):
                 continue
+            record = c.record
             factors = []
-            if named_doc and record.doc == named_doc:
+            if named_doc and doc == named_doc:
                 factors.append((NAMED_DOC, "named document"))
-            if named_kind and record.kind == named_kind:
+            if named_kind and kind == named_kind:
                 factors.append((NAMED_KIND, "named kind"))
-            if implied and record.doc == implied:
+            if implied and doc == implied:
                 factors.append((IMPLIED_DOC, "document's own words"))
             if family and self._in_family(record, family):
                 factors.append((FAMILY, "under a term's rule"))
-            if history and record.kind == "history":
+            if history and kind == "history":
                 factors.append((HISTORY, "history"))
-            if record.doc in older and (record.kind == "rule" or older_rulings and self._general(record, stems)):
+            if doc in older and (kind == "rule" or older_rulings and self._general(record, stems)):
                 factors.append((OLDER_RULES, "older rules"))
-            for heading in variants.get(record.id, ()):
+            for heading in variant or ():
                 if not heading & stems:
                     factors.append((VARIANT, "variant not asked about"))
-            for kind in asks:  # the record says what the question's words ask for
-                if self.says(record, kind):
-                    factors.append((ASKS[kind][2], f"answers {kind}"))
+            for asked in asks:  # the record says what the question's words ask for
+                if self.says(record, asked):
+                    factors.append((ASKS[asked][2], f"answers {asked}"))
             for factor, reason in factors:
                 c.score *= factor
                 if explain:
@@ -467,11 +505,11 @@ class Ranker:
         total = sum(weights.values()) or 1.0
         return sum(w for s, w in weights.items() if s not in title) / total >= MORE
 
-    def _glossaries(self, candidates: list[Candidate], add: Callable[[str], Candidate | None],
+    def _glossaries(self, candidates: list[Candidate], rows: list[_Row], add: Callable[[str], Candidate | None],
                     stems: frozenset[str], weights: dict[str, float], explain: bool = True) -> None:
         by_id: dict[str, Candidate] | None = None
-        for c in list(candidates):
-            if c.record.kind != "glossary":
+        for c, row in list(zip(candidates, rows, strict=True)):
+            if row.kind != "glossary":
                 continue
             target = self.pointers.get(c.record.id)
             # "infect damage to players": the entry defines infect; the answer is a rule about the rest.

@@ -243,7 +243,7 @@ class Searcher:
         self.title_words = self._title_words()
         self.vocabulary = Vocabulary.from_build(store.manifest, store.records.values()).with_joined(
             (r.title, r.id) for r in store.records.values() if r.title)
-        self.ranker = Ranker(store)
+        self.ranker = Ranker(store, len(self.record_of))
         self.sizes = dict(Counter(r.doc for r in store.records.values() if r.doc != "keywords"))
         self._stem_uses: dict[str, dict[str, int]] = {}
         # The unstemmed words' document frequencies, read once: "is this a word the documents use"
@@ -293,9 +293,7 @@ class Searcher:
                 continue
             if docnum not in self._positions:
                 self._positions.setdefault(docnum, Positions(plain(record.text or record.rules_text or "")))
-            self.ranker.stems(record)
-            self.ranker.words(record)
-            self.ranker.title_stems(record)
+            self.ranker.row(record, docnum)
 
     def close(self) -> None:
         with self._opened_lock:
