@@ -13,7 +13,12 @@ each only over what the earlier steps left unmatched:
    often among the unmatched on both sides (paired in reading order): a rule
    that moved, e.g. 716.2 -> 717.2 when a section is inserted before it;
 3. same number, text changed but still similar (word-level similarity
-   >= 0.5): the rule was edited in place;
+   >= 0.5): the rule was edited in place -- unless either rule reads more
+   like an unmatched rule under another number (similarity above both the
+   pair's and 0.75) and neither holds the other whole (a split keeps its
+   number): then step 4 decides first, and the pair is taken after it only
+   if step 4 paired neither rule otherwise (2026-08-07: 704.5w became
+   704.5x with a sentence added; number first paired the two 704.5x);
 4. another number, similar text (>= 0.75, each the other's best): moved
    and edited.
 
@@ -63,11 +68,25 @@ def _similar(a: _Rule, b: _Rule, threshold: float) -> float:
     """``similarity`` when it can reach ``threshold``; 0 when the shared words already say it cannot."""
     if not a.words or not b.words:
         return 0.0
+    # The shorter text bounds the ratio exactly (2 * matched / total words): a cheap first test.
+    if 2 * min(a.length, b.length) / (a.length + b.length) < threshold:
+        return 0.0
     # Shared distinct words bound the ratio from above (up to repeated words): skip the costly ones.
     shared = len(a.words & b.words)
     if 2 * shared / (len(a.words) + len(b.words)) < threshold - 0.15:
         return 0.0
     return similarity(a.masked, b.masked)
+
+
+def _contained(a: _Rule, b: _Rule) -> bool:
+    """Is one rule's text wholly inside the other's (every word of the shorter, in order)?
+
+    2017-01-20 split 702.50a: its definition stayed 702.50a and the rest, with the example, became
+    702.50b, which reads more like the old 702.50a (0.75 against 0.57) but is the part that moved.
+    """
+    x, y = a.masked.split(), b.masked.split()
+    blocks = SequenceMatcher(None, x, y, autojunk=False).get_matching_blocks()
+    return sum(block.size for block in blocks) == min(len(x), len(y))
 
 
 @dataclass(frozen=True)
@@ -79,6 +98,7 @@ class _Rule:
     content: tuple  # (title, text, examples): what is shown and compared
     masked: str  # title, text and examples as one string, rule numbers masked
     words: frozenset[str]  # the distinct words of ``masked``
+    length: int  # how many words ``masked`` has
 
 
 def _rules(release: Release) -> list[_Rule]:
@@ -88,7 +108,7 @@ def _rules(release: Release) -> list[_Rule]:
             continue
         masked = mask_numbers(" ".join(filter(None, [r.title, r.text, *r.examples])))
         out.append(_Rule(r.id, r.number, r.kind, r.parent, (r.title, r.text, r.examples), masked,
-                         frozenset(masked.split())))
+                         frozenset(masked.split()), len(masked.split())))
     return out
 
 
@@ -99,6 +119,7 @@ def match_releases(old: list[_Rule], new: list[_Rule]) -> dict[int, tuple[int, s
     m.moved()
     m.edited()
     m.moved_and_edited()
+    m.edited_deferred()
     return m.matched
 
 
@@ -110,6 +131,7 @@ class _Matching:
         self.matched: dict[int, tuple[int, str, float]] = {}
         self.used: set[int] = set()
         self.old_by_id = {r.id: i for i, r in enumerate(old)}
+        self.deferred: list[tuple[int, int, float]] = []  # same-number pairs left to step 4 first
 
     def take(self, n: int, o: int, method: str, score: float) -> None:
         self.matched[n] = (o, method, score)
@@ -137,13 +159,46 @@ class _Matching:
                     self.take(n, o, "moved", 1.0)
 
     def edited(self) -> None:
+        rest_old = [o for o in range(len(self.old)) if o not in self.used]
+        rest_new = [n for n in range(len(self.new)) if n not in self.matched]
         for n, r in enumerate(self.new):
             o = self.old_by_id.get(r.id)
             if n in self.matched or o is None or o in self.used or self.old[o].kind != r.kind:
                 continue
             score = _similar(self.old[o], r, SAME_NUMBER_SIMILARITY)
-            if score >= SAME_NUMBER_SIMILARITY:
+            if score < SAME_NUMBER_SIMILARITY:
+                continue
+            if self._renumbered_fits_better(n, o, score, rest_old, rest_new):
+                self.deferred.append((n, o, score))
+            else:
                 self.take(n, o, "edited", score)
+
+    def edited_deferred(self) -> None:
+        """A deferred same-number pair that step 4 did not pair otherwise is edited in place after all."""
+        for n, o, score in self.deferred:
+            if n not in self.matched and o not in self.used:
+                self.take(n, o, "edited", score)
+
+    def _renumbered_fits_better(self, n: int, o: int, score: float, rest_old: list[int], rest_new: list[int]) -> bool:
+        """Does either rule of a same-number pair read more like a rule under another number?
+
+        Number first is right when a rule is edited in place, wrong when one is inserted before it: in
+        2026-08-07 the battle-protector rule 704.5w became 704.5x (one sentence added, similarity 0.91)
+        while the old 704.5x (Sieges) was rewritten as 704.5y; the same-number pair 704.5x/704.5x reads
+        only 0.50 alike. Such a pair is left to step 4, which pairs each rule with its best match; if
+        step 4 pairs neither rule otherwise, the pair is taken after it (``edited_deferred``).
+        """
+        if _contained(self.old[o], self.new[n]):
+            return False  # one holds the other whole: a rule split or trimmed in place keeps its number
+        bar = max(score, MOVED_SIMILARITY)
+        kind = self.new[n].kind
+        for other in rest_old:
+            if other != o and self.old[other].kind == kind and _similar(self.old[other], self.new[n], bar) > bar:
+                return True
+        for other in rest_new:
+            if other != n and self.new[other].kind == kind and _similar(self.old[o], self.new[other], bar) > bar:
+                return True
+        return False
 
     def moved_and_edited(self) -> None:
         rest_new = [n for n in range(len(self.new)) if n not in self.matched]

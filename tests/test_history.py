@@ -46,13 +46,57 @@ def test_old_numbers_map_to_where_their_text_lives_now(history):
     ("2021-07-23", "cr/719.6", "cr/721.6", "moved"),  # cross-reference 720 -> 722 inside, masked
     ("2022-10-07", "cr/103.3a", "cr/103.4a", "moved"),
     ("2023-04-14", "cr/726.2j", "cr/725.2j", "moved+edited"),  # "double-faced card or meld card" -> "component"
-    ("2018-07-13", "cr/717.3", "cr/719.3", "moved+edited"),  # "his or her" -> "their"
+    ("2018-07-13", "cr/717.3", "cr/718.3", "moved+edited"),  # restarting: "his or her" -> "their"
+    ("2018-07-13", "cr/718.3", "cr/719.3", "moved+edited"),  # subgames (number first had crossed the two)
+    ("2026-08-07", "cr/704.5w", "cr/704.5x", "moved+edited"),  # battle protector, one sentence added
+    ("2026-08-07", "cr/704.5x", "cr/704.5y", "moved+edited"),  # the Siege rule, generalised
+    ("2020-04-17", "cr/613.2", "cr/613.3", "moved+edited"),  # layers 2-6 when a layer-1 rule was inserted
     ("2022-04-29", "cr/208.4", "cr/208.4a", "moved+edited"),  # a rule split under a new title
     ("2024-11-08", "cr/702.175-2", "cr/702.176", "moved"),  # the 2024-09-17 slip: Impending's own number
 ])
 def test_hand_checked_moves(history, release, old, new, method):
     assert {"release": release, "old": old, "new": new, "method": method} in [
         {k: m[k] for k in ("release", "old", "new", "method")} for m in history.moves()]
+
+
+def test_same_number_gives_way_when_the_text_moved(hclient):
+    diff = hclient.get("/api/diff/cr/2026-06-19..2026-08-07").get_json()
+    assert "704.5w" not in [r["number"] for r in diff["removed"]]  # it became 704.5x
+    assert {"704.5x", "704.5y"} <= {m["new"] for m in diff["moved"]}
+    changed = {c["new"]: c for c in diff["changed"]}
+    assert changed["704.5x"]["old"] == "704.5w"
+    assert [op for op, _ in changed["704.5x"]["ops"] if op != "="] == ["+"]  # one sentence added, nothing removed
+    history = hclient.get("/api/cr/704.5x/history").get_json()
+    assert history["former_numbers"][-1] == "704.5w" and "Siege" not in history["spans"][-1]["text"]
+
+
+def test_a_split_rule_keeps_its_number():
+    from ingest.history import _Rule, match_releases, mask_numbers
+
+    def rule(number, text):
+        masked = mask_numbers(text)
+        return _Rule(f"cr/{number}", number, "rule", "cr/702", (None, text, ()), masked,
+                     frozenset(masked.split()), len(masked.split()))
+
+    # 2017-01-20, shortened: 702.50a's definition stayed, the rest (more words) became 702.50b.
+    head = ("Convoke is a static ability that functions while the spell with convoke is on the stack. Convoke "
+            "means: for each colored mana in this spell's total cost, you may tap an untapped creature of that "
+            "color you control rather than pay that mana.")
+    tail = ("The convoke ability isn't an additional or alternative cost and applies only after the total cost "
+            "of the spell with convoke is determined. Example: a spell with convoke that costs five and two "
+            "green costs three less to cast; tap up to two green creatures and three creatures of any color.")
+    old = [rule("702.50a", f"{head} {tail}")]
+    new = [rule("702.50a", head), rule("702.50b", tail)]
+    assert {n: m[:2] for n, m in match_releases(old, new).items()} == {0: (0, "edited")}
+    # 2026-08-07, shortened: a rule inserted before 704.5x pushed the old 704.5w to 704.5x.
+    protector = ("If a battle has no protector and no creatures are attacking it, its controller chooses an "
+                 "appropriate player to be its protector based on its battle type.")
+    graveyard = "If no player can be chosen this way, the battle is put into its owner's graveyard."
+    siege = "If a Siege's controller is also its protector, that player chooses an opponent to become its protector."
+    old = [rule("704.5w", f"{protector} {graveyard}"), rule("704.5x", f"{siege} {graveyard}")]
+    new = [rule("704.5w", "If a non-Siege battle has defense 0, it's put into its owner's graveyard."),
+           rule("704.5x", f"{protector} If the battle has no battle type, its controller must be chosen. {graveyard}")]
+    assert {n: m[:2] for n, m in match_releases(old, new).items()} == {1: (0, "moved+edited")}
 
 
 # -- a rule on a date ---------------------------------------------------------------------------------
