@@ -93,14 +93,29 @@ def date_citations(records: list[Record], lineages: Lineages) -> tuple[list[Reco
                 else:
                     note = f"written against {span}, when {topic} was {title!r}; it is {now} now"
                 if last != newest or now != number:
-                    ref = replace(ref, suggested=f"cr/{now}" if now else None, note=note)
+                    # The link opens what the number meant then: today's successor (its hover shows that
+                    # rule), with the rule as it stood one click away (``dated``); the dated page alone
+                    # when the rule was deleted since.
+                    ref = replace(ref, target=f"cr/{now}" if now else None, suggested=f"cr/{now}" if now else None,
+                                  note=note, dated=f"{number}@{releases[last].effective}", url=None)
                 elif ref.suggested:  # the heuristic guessed a drift the history does not confirm
                     ref = replace(ref, suggested=None, note=None)
             rows.append({"record": record.id, "ref": ref.text, "number": number, "field": ref.field, "start": ref.start,
                          "matches": [releases[i].effective for i in matches], "now": now, "note": note})
             refs.append(ref)
         out.append(record.with_(refs=tuple(refs)))
-    return out, rows, _estimates(rows, releases)
+    return _cited_by(out), rows, _estimates(rows, releases)
+
+
+def _cited_by(records: list[Record]) -> list[Record]:
+    """``cited_by`` as the exact inverse of the refs again, after dated citations were retargeted."""
+    cited: dict[str, list[str]] = {}
+    for r in records:
+        for ref in r.refs:
+            if ref.target and r.id not in cited.setdefault(ref.target, []):
+                cited[ref.target].append(r.id)
+    return [r if tuple(cited.get(r.id, ())) == r.cited_by else r.with_(cited_by=tuple(cited.get(r.id, ())))
+            for r in records]
 
 
 def _span_text(releases, matches: list[int]) -> str:

@@ -52,6 +52,9 @@ class Ref:
     note: str | None = None
     field: str = "text"
     suggested: str | None = None  # the likely current target of an official citation that drifted
+    # With the official rules' history, an official citation whose number meant another rule when it was
+    # written: the number and the release's effective date, "716.2@2016-07-22" (the page /cr@2016-07-22/716.2).
+    dated: str | None = None
 
 
 @dataclass(frozen=True)

@@ -234,7 +234,38 @@ def test_treachery_716_2_was_written_for_july_2016(hclient):
     ref = next(r for r in data["refs"] if r["text"] == "rule 716.2 in the official CR")
     assert ref["suggested"] == "cr/727.2" and ref["note"].startswith("written against the release of 2016-07-22")
     page = soup(hclient.get("/treachery/cards/the-metamorph"))
-    assert "(727.2 now)" in [d.get_text() for d in page.select(".drift")]
+    assert "(716.2 as of 2016-07-22, 727.2 now)" in [d.get_text() for d in page.select(".drift")]
+
+
+# Every citation whose number meant another rule when it was written opens what it meant: today's successor
+# (its hover previews that rule), with the rule as it stood one click away; nothing links today's namesake.
+@pytest.mark.parametrize("url, written, now, then", [
+    ("/treachery/cards/the-metamorph/5", "rule 716.2 in the official CR", "/cr/727.2", "/cr@2016-07-22/716.2"),
+    ("/uncommander/put-outside-the-game/c", "719.2. in the official Comprehensive Rules", "/cr/727.2",
+     "/cr@2021-06-18/719.2"),
+    ("/uncommander/merge-mutate-and-combined-permanents/a", "702.139 in the official Comprehensive Rules",
+     "/cr/702.140", "/cr@2021-02-15/702.139"),
+])
+def test_a_dated_citation_links_what_it_meant(hclient, url, written, now, then):
+    page = soup(hclient.get(url))
+    link = next(a for a in page.select("main a.ref") if a.get_text() == written)
+    assert link["href"] == now and link["title"].startswith(now[4:])
+    assert link.find_next_sibling(class_="drift").find("a")["href"] == then
+    record = hclient.get("/api/records" + url).get_json()
+    assert next(r for r in record["refs"] if r["text"] == written)["target"] == now[1:]
+    assert record["id"] in hclient.get(f"/api/records{now}").get_json()["cited_by"]
+
+
+def test_no_page_links_a_drifted_number_to_its_namesake_today(history_app, history):
+    store = history_app.extensions["kb"].current().store
+    for record in store.records.values():
+        if record.doc == "cr":
+            continue
+        for cited in history.citations(record.id):
+            if cited["matches"] and cited["now"] != cited["number"]:
+                ref = next(r for r in record.refs if r.field == cited["field"] and r.start == cited["start"])
+                assert ref.target == (f"cr/{cited['now']}" if cited["now"] else None), (record.id, ref.text)
+                assert ref.dated == f"{cited['number']}@{cited['matches'][-1]}"
 
 
 def test_uncommander_702_139_matches_mid_2020_to_early_2021(hclient):

@@ -144,6 +144,8 @@ def test_history_pages(hclient):
     releases = hclient.get("/api/cr/releases").get_json()["releases"][::-1]  # oldest first
     pages = [f"/cr@{releases[0]['effective']}/100.1", "/cr/100.1/history", "/cr/releases",
              f"/diff/cr/{releases[-2]['effective']}..{releases[-1]['effective']}", "/cr/702.19", "/treachery/907.4b"]
+    pages += ["/treachery/cards/the-metamorph/5", "/uncommander/put-outside-the-game",
+              "/uncommander/merge-mutate-and-combined-permanents"]
     for url in pages:
         check_twin(hclient, url)
 

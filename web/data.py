@@ -46,7 +46,11 @@ def record_json(record: Record) -> dict[str, Any]:
 
 def _ref(ref: dict[str, Any]) -> dict[str, Any]:
     """A reference as JSON: where it is written (field, start, end), what it names, and its ``url``."""
-    return ref | {"url": record_url(ref["target"]) if ref["target"] else ref["url"]}
+    out = ref | {"url": record_url(ref["target"]) if ref["target"] else ref["url"]}
+    if ref.get("dated"):  # "716.2@2016-07-22": the rule as it stood when it was cited
+        number, _, day = ref["dated"].partition("@")
+        out["then_url"] = f"/cr@{day}/{quote(number)}"
+    return out
 
 
 def link(kb: Opened, record: Record, **more: Any) -> dict[str, Any]:

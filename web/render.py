@@ -128,8 +128,25 @@ def mana(text: str) -> str:
     return _MANA.sub(lambda m: f'<span class="mana">{symbols(m)}</span>', text)
 
 
+def _then(ref: Ref) -> tuple[str, str, str]:
+    """(number, date, URL) of an official rule as it stood when it was cited (``Ref.dated``, "716.2@2016-07-22")."""
+    number, _, day = (ref.dated or "").partition("@")
+    return number, day, f"/cr@{day}/{quote(number)}"
+
+
 def _link(ref: Ref, label: str, records: dict[str, Record]) -> str:
     text = html.escape(label)
+    if ref.dated:  # written against an older release, when the number meant another rule (ingest.dating)
+        note = html.escape(ref.note or "")
+        number, day, url = _then(ref)
+        if ref.target is None:  # deleted since: the rule as it stood is the link
+            return f'<a class="ref dated" href="{html.escape(url)}" title="{note}">{text}</a>'
+        title = html.escape(preview(records.get(ref.target), records=records))
+        now = html.escape(ref.target.split("/", 1)[1])
+        return (f'<a class="ref" href="{html.escape(record_url(ref.target))}" title="{title}" '
+                f'data-id="{html.escape(ref.target)}">{text}</a> <span class="drift" title="{note}">('
+                f'<a class="ref dated" href="{html.escape(url)}">{html.escape(number)} as of {html.escape(day)}</a>, '
+                f'{now} now)</span>')
     if ref.target:
         title = html.escape(preview(records.get(ref.target), records=records))
         target = html.escape(ref.target)
