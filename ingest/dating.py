@@ -3,9 +3,13 @@
 A variant document cites the official rules by number ("due to rule 716.2 in
 the official CR", "see 702.139 in the official Comprehensive Rules").
 With the whole history loaded, each citation is checked against every
-release: it *matches* a release when the number exists there and the title
-of its topic (the section NNN, or the keyword rule 701.N/702.N, as in
-ingest.drift) is in the citing sentence. Treachery's "716.2" about restarting
+release that has the number: each is scored by how much of the title of its
+topic (the section NNN, or the keyword rule 701.N/702.N, as in ingest.drift)
+the citing sentence names, words weighted by rarity (an attribution, "this
+replaces 702.139e in the official Comprehensive Rules", is read with the
+record's own text, which is what replaces it); the best-scored releases
+*match* when the sentence names at least half of that title's weight
+("face-down" names "Face-Down Spells and Permanents", 707 until 2021). Treachery's "716.2" about restarting
 the game matches only the release of 2016-07-22 (716 was "Restarting the
 Game" only then); the lineage of 716.2 in that release says where its text
 is now (727.2).
@@ -16,6 +20,7 @@ is undated; its citations say mid-2020 to early 2021).
 """
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 from ingest.drift import _sentence, _stems, topic_of
@@ -54,6 +59,34 @@ def _runs(indices: list[int]) -> list[tuple[int, int]]:
     return runs
 
 
+_RELATED = 0.5  # the least share of a topic title's weight the citing sentence must name
+
+
+def _weights(rules: dict) -> dict[str, float]:
+    """Inverse document frequency of each stem over one release's rules: "face" and "down" say more than "object"."""
+    df: dict[str, int] = {}
+    for rule in rules.values():
+        for stem in _stems(" ".join(filter(None, rule.content[:2]))):
+            df[stem] = df.get(stem, 0) + 1
+    n = len(rules)
+    return {stem: math.log((n + 1) / (count + 1)) for stem, count in df.items()} | {"": math.log(n + 1)}
+
+
+def _related(title: frozenset[str], context: frozenset[str], weights: dict[str, float]) -> float:
+    """The share of the title's weight that the context names (1.0: every word of it)."""
+    total = sum(weights.get(s, weights[""]) for s in title)
+    return sum(weights.get(s, weights[""]) for s in title & context) / total if total else 0.0
+
+
+def _context(record: Record, ref, text: str) -> frozenset[str]:
+    """What a citation is about: its sentence, and for an attribution ("this replaces 702.139e in the official
+    Comprehensive Rules") the record's own text too, which is what replaces or adapts the cited rule."""
+    words = _stems(_sentence(text, ref.start, ref.end).replace(ref.text, " "))
+    if ref.field == "attribution":
+        words |= _stems(record.text or "")
+    return words
+
+
 def date_citations(records: list[Record], lineages: Lineages) -> tuple[list[Record], list[dict], dict[str, dict]]:
     """(records with exact drift notes, one row per official citation, one estimate per document)."""
     releases = lineages.releases
@@ -61,6 +94,7 @@ def date_citations(records: list[Record], lineages: Lineages) -> tuple[list[Reco
     numbers = [{rid.split("/", 1)[1]: rule for rid, rule in rules.items()} for rules in lineages.per_release()]
     topics = [{n: _stems(rule.content[0]) for n, rule in rel.items() if rule.content[0] and topic_of(n) == n}
               for rel in numbers]
+    weights = _weights(numbers[newest])
     rows: list[dict] = []
     out: list[Record] = []
     for record in records:
@@ -76,11 +110,16 @@ def date_citations(records: list[Record], lineages: Lineages) -> tuple[list[Reco
             if number is None or text is None or ref.start is None or ref.end is None or topic is None:
                 refs.append(ref)
                 continue
-            sentence = _stems(_sentence(text, ref.start, ref.end).replace(ref.text, " "))
-            matches = [i for i in range(len(releases))
-                       if number in numbers[i] and topics[i].get(topic) and topics[i][topic] <= sentence]
+            context = _context(record, ref, text)
+            # Each release that has the number is scored by how much of its topic's title the context names
+            # (weighted by rarity: "Face-Down Spells and Permanents" is named by "face-down"); the best-scored
+            # releases match, when the context names at least half of that title.
+            scores = {i: _related(topics[i][topic], context, weights) for i in range(len(releases))
+                      if number in numbers[i] and topics[i].get(topic)}
+            best = max(scores.values(), default=0.0)
+            matches = sorted(i for i, score in scores.items() if best >= _RELATED and score == best)
             now = None
-            note = "its topic's title is in no release's version of the citing sentence"
+            note = _unmatched(number, topic, scores, numbers, releases, lineages)
             if matches:
                 last = matches[-1]
                 now = lineages.current_number(last, "cr/" + number)
@@ -100,11 +139,33 @@ def date_citations(records: list[Record], lineages: Lineages) -> tuple[list[Reco
                                   note=note, dated=f"{number}@{releases[last].effective}", url=None)
                 elif ref.suggested:  # the heuristic guessed a drift the history does not confirm
                     ref = replace(ref, suggested=None, note=None)
+            elif ref.target is None:
+                ref = replace(ref, note=note)
             rows.append({"record": record.id, "ref": ref.text, "number": number, "field": ref.field, "start": ref.start,
                          "matches": [releases[i].effective for i in matches], "now": now, "note": note})
             refs.append(ref)
         out.append(record.with_(refs=tuple(refs)))
     return _cited_by(out), rows, _estimates(rows, releases)
+
+
+def _unmatched(number: str, topic: str, scores: dict[int, float], numbers: list[dict], releases,
+               lineages: Lineages) -> str:
+    """Why a citation matches no release, in plain words."""
+    first, last = releases[0].effective, releases[-1].effective
+    if not scores:
+        return f"no release from {first} to {last} has a rule {number}, so it is not linked"
+    titles = list(dict.fromkeys(numbers[i][topic].content[0] for i in sorted(scores)))
+    newest = len(releases) - 1
+    lines = {lineages.lineage_at[i].get("cr/" + number) for i in scores}
+    since = releases[min(scores)].effective
+    if len(titles) == 1 and len(lines) == 1 and newest in scores:
+        return (f"{number} has been one rule since {since} ({topic} {titles[0]!r}), so whenever this was "
+                f"written it cites today's {number}; the citing sentence does not name that topic, so it cannot "
+                f"date it")
+    named = " or ".join(repr(t) for t in titles)
+    today = f"linked to today's {number}" if newest in scores else "not linked"
+    return (f"the citing sentence names no topic {number} has had ({topic} was {named} in the releases that have "
+            f"it), so when it was written cannot be told; {today}")
 
 
 def _cited_by(records: list[Record]) -> list[Record]:

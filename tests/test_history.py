@@ -288,3 +288,29 @@ def test_releases_page_lists_encodings_and_slips(hclient):
     assert by_file["MagicCompRules_20221118.txt"]["encoding"] == "UTF-16 BE (BOM)"
     assert by_file["MagicCompRules_20240917.txt"]["slips"] == 2
     assert soup(hclient.get("/cr/releases")).select("table.releases tbody tr")
+
+
+# A citation matches the releases whose topic its sentence names best (an attribution read with the record's
+# own text); one whose number never had a named topic stays as it was, with a note in plain words.
+@pytest.mark.parametrize("url, number, then, now", [
+    ("/uncommander/merge-mutate-and-combined-permanents/d", "702.139e", "/cr@2021-02-15/702.139e", "/cr/702.140e"),
+    ("/uncommander/combine-and-combined-permanents/k", "712.4d", "/cr@2021-06-18/712.4d", "/cr/712.21d"),
+    ("/treachery/cards/the-metamorph/3", "707.6", "/cr@2021-06-18/707.6", "/cr/708.6"),  # face-down, not copying
+])
+def test_citations_the_title_rule_missed_are_dated(hclient, url, number, then, now):
+    record = hclient.get("/api" + "/records" + url).get_json()
+    cited = next(c for c in record["dated_citations"] if c["number"] == number)
+    assert cited["then_url"] == then and cited["now_url"] == now and cited["note"].startswith("written against")
+    ref = next(r for r in record["refs"] if r["text"].startswith(number) or f" {number} " in r["text"])
+    assert ref["url"] == now and ref["then_url"] == then
+
+
+def test_undatable_citations_say_why_in_plain_words(hclient):
+    record = hclient.get("/api/records/treachery/cards/the-metamorph/5").get_json()
+    cited = next(c for c in record["dated_citations"] if c["number"] == "108.5")
+    assert cited["matches"] == [] and cited["note"].startswith("108.5 has been one rule since 2015-01-23 (108 'Cards')")
+    record = hclient.get("/api/records/uncommander/objects-in-multiple-zones/d").get_json()
+    cited = next(c for c in record["dated_citations"] if c["number"] == "613.6e")
+    assert cited["matches"] == [] and cited["note"].endswith("so when it was written cannot be told; not linked")
+    assert record["refs"][0]["target"] is None and record["refs"][0]["note"] == cited["note"]
+    assert not any("no release's version" in c["note"] for c in record["dated_citations"])
