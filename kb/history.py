@@ -22,7 +22,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-__all__ = ["History", "HISTORY_FILE", "word_diff", "parse_date", "DateError", "dated_matches"]
+__all__ = ["History", "HISTORY_FILE", "word_diff", "typography", "parse_date", "DateError", "dated_matches"]
 
 HISTORY_FILE = "history.sqlite"
 _ISO = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -45,13 +45,27 @@ def parse_date(text: str) -> str:
     return text
 
 
+# Typography that is no change of the rules: curly and straight quotes and apostrophes, dash styles and symbols
+# spelled out (the release of 2019-01-25 alone printed '"Timing' for '“Timing', '{rN}-' for '{rN}—', '(tm)' for '™').
+_TYPOGRAPHY = str.maketrans({"“": '"', "”": '"', "„": '"', "‘": "'", "’": "'", "‚": "'", "—": "-", "–": "-",
+                             "‑": "-", "−": "-", "™": "(tm)", "®": "(r)", "©": "(c)", "…": "..."})
+
+
+def typography(text: str) -> str:
+    """``text`` with quotes, apostrophes and dashes in one style: equal when two texts differ only in typography."""
+    return text.translate(_TYPOGRAPHY)
+
+
 def word_diff(old: str, new: str) -> tuple[str, list[list[str]]]:
-    """Word-level changes as HTML (``<del>``/``<ins>``, everything escaped) and as ops ``[["=" | "-" | "+", text]]``."""
+    """Word-level changes as HTML (``<del>``/``<ins>``, everything escaped) and as ops ``[["=" | "-" | "+", text]]``.
+
+    Words that differ only in typography (``typography``) are equal, shown as the newer text writes them."""
     a, b = _TOKENS.findall(old), _TOKENS.findall(new)
     ops: list[list[str]] = []
-    for tag, i1, i2, j1, j2 in SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+    matcher = SequenceMatcher(None, [typography(t) for t in a], [typography(t) for t in b], autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
-            ops.append(["=", "".join(a[i1:i2])])
+            ops.append(["=", "".join(b[j1:j2])])
             continue
         if i2 > i1:
             ops.append(["-", "".join(a[i1:i2])])
@@ -241,6 +255,7 @@ def _diff(history: History, a: int, b: int) -> dict[str, Any]:
     changed: list[dict[str, Any]] = []
     renumbered: list[dict[str, Any]] = []
     moved: list[dict[str, Any]] = []
+    restyled: list[dict[str, Any]] = []
     for lid, row in new.items():
         before = old.get(lid)
         if before is None:
@@ -256,15 +271,19 @@ def _diff(history: History, a: int, b: int) -> dict[str, Any]:
         if text_changed:
             old_text = _body(history._content(before["text"]))
             new_text = _body(history._content(row["text"]))
+            if typography(old_text) == typography(new_text):  # quotes or dashes restyled: no change, listed apart
+                restyled.append(entry)
+                continue
             entry["html"], entry["ops"] = word_diff(old_text, new_text)
-            only_numbers = _NUMBER.sub("#", old_text) == _NUMBER.sub("#", new_text)
+            only_numbers = _NUMBER.sub("#", typography(old_text)) == _NUMBER.sub("#", typography(new_text))
             (renumbered if only_numbers else changed).append(entry)
 
     def key(e: dict[str, Any]) -> tuple:
         return _sort_key(e.get("new") or e.get("number"))
 
     return {"added": sorted(added, key=key), "removed": sorted(removed, key=key), "changed": sorted(changed, key=key),
-            "renumbered_references": sorted(renumbered, key=key), "moved": sorted(moved, key=key)}
+            "renumbered_references": sorted(renumbered, key=key), "moved": sorted(moved, key=key),
+            "typography_only": sorted(restyled, key=key)}
 
 
 def _sort_key(number: str | None) -> tuple:

@@ -151,15 +151,17 @@ def test_the_html_error_is_escaped(hclient):
 def test_history_page_shows_word_level_changes(hclient):
     page = soup(hclient.get("/cr/727.2/history"))
     assert [s.get_text() for s in page.select(".former")] == RESTARTING
-    assert page.select(".diff ins") and page.select(".diff del")
+    assert not page.select(".diff ins")  # its text changed only in typography (2019-01-25's straight quotes)
     assert page.select_one("link[rel=alternate]")["href"] == "/api/cr/727.2/history"
+    page = soup(hclient.get("/cr/509.2/history"))  # "Fourth" -> "Second" in 2024-11-08
+    assert page.select(".diff ins") and page.select(".diff del")
 
 
 def test_diff_between_two_releases(hclient):
     data = hclient.get("/api/diff/cr/2026-06-19..2026-08-07").get_json()
     assert (data["from"]["effective"], data["to"]["effective"]) == ("2026-06-19", "2026-08-07")
     assert data["effective"] == "2026-08-07"
-    kinds = ("added", "removed", "changed", "renumbered_references", "moved")
+    kinds = ("added", "removed", "changed", "renumbered_references", "moved", "typography_only")
     assert data["counts"] == {k: len(data[k]) for k in kinds}
     assert data["added"] and data["changed"] and data["moved"]
     assert all("<ins>" in c["html"] or "<del>" in c["html"] for c in data["changed"])
@@ -314,3 +316,23 @@ def test_undatable_citations_say_why_in_plain_words(hclient):
     assert cited["matches"] == [] and cited["note"].endswith("so when it was written cannot be told; not linked")
     assert record["refs"][0]["target"] is None and record["refs"][0]["note"] == cited["note"]
     assert not any("no release's version" in c["note"] for c in record["dated_citations"])
+
+
+# The release of 2019-01-25 printed straight quotes, hyphens and "(tm)": typography, not a change of the rules.
+def test_typography_only_is_no_change():
+    from kb.history import typography
+
+    html, ops = word_diff('See rule 116, "Timing and Priority."', "See rule 117, “Timing and Priority.”")
+    assert [op for op in ops if op[0] != "="] == [["-", "116, "], ["+", "117, "]]
+    assert "“Timing" in html and typography("{rN}—[Effect] Odyssey™") == typography("{rN}-[Effect] Odyssey(tm)")
+
+
+def test_history_and_diffs_do_not_show_restyled_quotes(hclient):
+    spans = hclient.get("/api/cr/509.2/history").get_json()["spans"]
+    assert not any('"' in text for s in spans for op, text in s.get("diff", []) if op != "=")
+    merged = next(s for s in spans if s.get("restyled"))
+    assert merged["restyled"] == ["2019-01-25"] and merged["from"] == "2016-09-30" and merged["to"] == "2019-01-25"
+    assert "typography only" in soup(hclient.get("/cr/509.2/history")).select_one(".restyled").get_text()
+    diff = hclient.get("/api/diff/cr/2018-10-05..2019-01-25").get_json()
+    assert diff["counts"]["changed"] < 20 < 1400 < diff["counts"]["typography_only"]
+    assert "509.4" in [c["new"] for c in diff["typography_only"]] and "509.4" not in [c["new"] for c in diff["changed"]]

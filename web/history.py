@@ -22,7 +22,7 @@ from flask import Blueprint, current_app, jsonify, redirect, request
 from markupsafe import Markup
 from werkzeug.exceptions import BadRequest, NotFound
 
-from kb.history import DateError, History, parse_date, word_diff
+from kb.history import DateError, History, parse_date, typography, word_diff
 from kb.kbase import Opened
 from web.pages import render_page
 
@@ -112,19 +112,30 @@ def rule_history_data(kb: Opened, number: str) -> tuple[dict[str, Any], dict[str
             for u in used)
         raise NotFound(f"{number} is not a current rule number: {where}")
     spans = history.lineage(lineage)
-    out = []
+    out: list[dict[str, Any]] = []
     previous = None
     for span in spans:
         body = "\n".join(filter(None, [span["title"], span["text"], *span["examples"]]))
+        if previous is not None and previous["number"] == span["number"] and \
+                typography(previous["body"]) == typography(body):
+            # Only quotes or dashes restyled (2019-01-25 printed straight ones): no change, one entry with the
+            # newest text, and the releases that restyled it listed (``restyled``).
+            entry = out[-1]
+            entry.update(to=span["to"], title=span["title"], text=span["text"], examples=span["examples"])
+            entry.setdefault("restyled", []).append(span["from"])
+            if "diff_html" in entry:
+                entry["diff_html"], entry["diff"] = word_diff(previous["before"], body)
+            previous["body"] = body
+            continue
         entry = {"number": span["number"], "from": span["from"], "to": span["to"], "title": span["title"],
                  "text": span["text"], "examples": span["examples"],
                  "url": dated_url(span["from"], span["number"])}
         if previous is not None:
             entry["renumbered"] = previous["number"] != span["number"]
-            if previous["body"] != body:
+            if typography(previous["body"]) != typography(body):
                 entry["diff_html"], entry["diff"] = word_diff(previous["body"], body)
         out.append(entry)
-        previous = {"number": span["number"], "body": body}
+        previous = {"number": span["number"], "body": body, "before": previous["body"] if previous else body}
     numbers = list(dict.fromkeys(s["number"] for s in spans))
     current = history.releases[history.newest]
     return {"number": number, "id": f"cr/{number}", "title": spans[-1]["title"],
