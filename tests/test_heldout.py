@@ -21,12 +21,15 @@ PINS = {
     "D bundled": (H.BUNDLED_D, "bundled", (45, 53)),
     "D bundled, with the CR": (H.BUNDLED_D, "cr", (41, 49)),
     "D official": (H.CR_D, "cr", (25, 35)),
+    "E bundled": (H.BUNDLED_E, "bundled", (36, 49)),
+    "E bundled, with the CR": (H.BUNDLED_E, "cr", (34, 46)),
+    "E official": (H.CR_E, "cr", (22, 39)),
 }
 
 
 def test_the_held_out_sets_are_whole():
-    sets = [H.BUNDLED_C, H.CR_C, H.BUNDLED_D, H.CR_D]
-    assert [len(s) for s in sets] == [60, 60, 60, 60]
+    sets = [H.BUNDLED_C, H.CR_C, H.BUNDLED_D, H.CR_D, H.BUNDLED_E, H.CR_E]
+    assert [len(s) for s in sets] == [60] * 6
     assert all(1 <= len(expected) <= 3 for s in sets for _, expected in s)
     assert all(len({q for q, _ in s}) == 60 for s in sets)
 
