@@ -88,7 +88,18 @@ def _context(record: Record, ref, text: str) -> frozenset[str]:
 
 
 def date_citations(records: list[Record], lineages: Lineages) -> tuple[list[Record], list[dict], dict[str, dict]]:
-    """(records with exact drift notes, one row per official citation, one estimate per document)."""
+    """(records with exact drift notes, one row per official citation, one estimate per document).
+
+    Twice over the citations: the first pass estimates when each document was written, the second links each
+    drifted citation to the rule as it stood then (the last release it matches within that estimate)."""
+    _, rows, estimates = _date_citations(records, lineages, {})
+    index = {r.effective: i for i, r in enumerate(lineages.releases)}
+    written = {doc: (index[e["first"]], index[e["last"]]) for doc, e in estimates.items()}
+    return _date_citations(records, lineages, written)
+
+
+def _date_citations(records: list[Record], lineages: Lineages, written: dict[str, tuple[int, int]]
+                    ) -> tuple[list[Record], list[dict], dict[str, dict]]:
     releases = lineages.releases
     newest = len(releases) - 1
     numbers = [{rid.split("/", 1)[1]: rule for rid, rule in rules.items()} for rules in lineages.per_release()]
@@ -118,10 +129,12 @@ def date_citations(records: list[Record], lineages: Lineages) -> tuple[list[Reco
                       if number in numbers[i] and topics[i].get(topic)}
             best = max(scores.values(), default=0.0)
             matches = sorted(i for i, score in scores.items() if best >= _RELATED and score == best)
-            now = None
+            now = then = None
             note = _unmatched(number, topic, scores, numbers, releases, lineages)
             if matches:
                 last = matches[-1]
+                a, b = written.get(record.doc, (-1, -1))
+                then = next((i for i in reversed(matches) if a <= i <= b), last)  # as it stood when written
                 now = lineages.current_number(last, "cr/" + number)
                 span = _span_text(releases, matches)
                 title = numbers[last][topic].content[0]
@@ -136,13 +149,14 @@ def date_citations(records: list[Record], lineages: Lineages) -> tuple[list[Reco
                     # rule), with the rule as it stood one click away (``dated``); the dated page alone
                     # when the rule was deleted since.
                     ref = replace(ref, target=f"cr/{now}" if now else None, suggested=f"cr/{now}" if now else None,
-                                  note=note, dated=f"{number}@{releases[last].effective}", url=None)
+                                  note=note, dated=f"{number}@{releases[then].effective}", url=None)
                 elif ref.suggested:  # the heuristic guessed a drift the history does not confirm
                     ref = replace(ref, suggested=None, note=None)
             elif ref.target is None:
                 ref = replace(ref, note=note)
             rows.append({"record": record.id, "ref": ref.text, "number": number, "field": ref.field, "start": ref.start,
-                         "matches": [releases[i].effective for i in matches], "now": now, "note": note})
+                         "matches": [releases[i].effective for i in matches], "now": now, "note": note,
+                         "then": releases[then].effective if then is not None else None})
             refs.append(ref)
         out.append(record.with_(refs=tuple(refs)))
     return _cited_by(out), rows, _estimates(rows, releases)

@@ -295,7 +295,7 @@ CREATE INDEX spans_by_release ON spans (first, last);
 CREATE TABLE moves (release INTEGER NOT NULL, old TEXT NOT NULL, new TEXT NOT NULL, method TEXT NOT NULL,
     similarity REAL NOT NULL);
 CREATE TABLE citations (record TEXT NOT NULL, ref TEXT NOT NULL, number TEXT NOT NULL, field TEXT NOT NULL,
-    start INTEGER, matches TEXT NOT NULL, now TEXT, note TEXT NOT NULL);
+    start INTEGER, matches TEXT NOT NULL, now TEXT, note TEXT NOT NULL, then_ TEXT);
 CREATE INDEX citations_by_record ON citations (record);
 CREATE TABLE documents (doc TEXT PRIMARY KEY, estimate TEXT NOT NULL);
 """
@@ -344,9 +344,9 @@ def write_history(path: Path, lineages: Lineages, citations: list[dict] | None =
         db.executemany("INSERT INTO lineages VALUES (?,?,?,?,?)", lineage_rows)
         db.executemany("INSERT INTO spans VALUES (?,?,?,?,?,?,?,?)", spans)
         db.executemany("INSERT INTO moves VALUES (?,?,?,?,?)", lineages.moves)
-        db.executemany("INSERT INTO citations VALUES (?,?,?,?,?,?,?,?)", [
+        db.executemany("INSERT INTO citations VALUES (?,?,?,?,?,?,?,?,?)", [
             (c["record"], c["ref"], c["number"], c["field"], c["start"], json.dumps(c["matches"]), c["now"],
-             c["note"]) for c in citations
+             c["note"], c.get("then")) for c in citations
         ])
         db.executemany("INSERT INTO documents VALUES (?,?)",
                        [(doc, json.dumps(e, ensure_ascii=False)) for doc, e in estimates.items()])

@@ -189,8 +189,12 @@ class History:
     def citations(self, record_id: str) -> list[dict[str, Any]]:
         rows = self.db.execute("SELECT * FROM citations WHERE record = ? ORDER BY field, start",
                                (record_id,)).fetchall()
+        columns = set(rows[0].keys()) if rows else set()  # a build written before then_ has no such column
         return [{"ref": r["ref"], "number": r["number"], "field": r["field"], "start": r["start"],
-                 "matches": json.loads(r["matches"]), "now": r["now"], "note": r["note"]} for r in rows]
+                 "matches": json.loads(r["matches"]), "now": r["now"], "note": r["note"],
+                 # the release it meant, within when its document was written (the last it matches otherwise)
+                 "then": r["then_"] if "then_" in columns else (json.loads(r["matches"]) or [None])[-1]}
+                for r in rows]
 
     def estimate(self, doc: str) -> dict[str, Any] | None:
         row = self.db.execute("SELECT estimate FROM documents WHERE doc = ?", (doc,)).fetchone()

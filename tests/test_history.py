@@ -244,7 +244,7 @@ def test_treachery_716_2_was_written_for_july_2016(hclient):
 @pytest.mark.parametrize("url, written, now, then", [
     ("/treachery/cards/the-metamorph/5", "rule 716.2 in the official CR", "/cr/727.2", "/cr@2016-07-22/716.2"),
     ("/uncommander/put-outside-the-game/c", "719.2. in the official Comprehensive Rules", "/cr/727.2",
-     "/cr@2021-06-18/719.2"),
+     "/cr@2021-02-15/719.2"),
     ("/uncommander/merge-mutate-and-combined-permanents/a", "702.139 in the official Comprehensive Rules",
      "/cr/702.140", "/cr@2021-02-15/702.139"),
 ])
@@ -267,7 +267,7 @@ def test_no_page_links_a_drifted_number_to_its_namesake_today(history_app, histo
             if cited["matches"] and cited["now"] != cited["number"]:
                 ref = next(r for r in record.refs if r.field == cited["field"] and r.start == cited["start"])
                 assert ref.target == (f"cr/{cited['now']}" if cited["now"] else None), (record.id, ref.text)
-                assert ref.dated == f"{cited['number']}@{cited['matches'][-1]}"
+                assert ref.dated == f"{cited['number']}@{cited['then']}" and cited["then"] in cited["matches"]
 
 
 def test_uncommander_702_139_matches_mid_2020_to_early_2021(hclient):
@@ -296,8 +296,8 @@ def test_releases_page_lists_encodings_and_slips(hclient):
 # own text); one whose number never had a named topic stays as it was, with a note in plain words.
 @pytest.mark.parametrize("url, number, then, now", [
     ("/uncommander/merge-mutate-and-combined-permanents/d", "702.139e", "/cr@2021-02-15/702.139e", "/cr/702.140e"),
-    ("/uncommander/combine-and-combined-permanents/k", "712.4d", "/cr@2021-06-18/712.4d", "/cr/712.21d"),
-    ("/treachery/cards/the-metamorph/3", "707.6", "/cr@2021-06-18/707.6", "/cr/708.6"),  # face-down, not copying
+    ("/uncommander/combine-and-combined-permanents/k", "712.4d", "/cr@2021-02-15/712.4d", "/cr/712.21d"),
+    ("/treachery/cards/the-metamorph/3", "707.6", "/cr@2016-07-22/707.6", "/cr/708.6"),  # face-down, not copying
 ])
 def test_citations_the_title_rule_missed_are_dated(hclient, url, number, then, now):
     record = hclient.get("/api" + "/records" + url).get_json()
@@ -336,3 +336,12 @@ def test_history_and_diffs_do_not_show_restyled_quotes(hclient):
     diff = hclient.get("/api/diff/cr/2018-10-05..2019-01-25").get_json()
     assert diff["counts"]["changed"] < 20 < 1400 < diff["counts"]["typography_only"]
     assert "509.4" in [c["new"] for c in diff["typography_only"]] and "509.4" not in [c["new"] for c in diff["changed"]]
+
+
+def test_a_dated_link_shows_the_rule_as_it_stood_when_its_document_was_written(hclient):
+    # 719.2 meant Restarting the Game from 2019-10-04 to 2021-06-18; UnCommander was written April 2020 to
+    # February 2021, so the link is the release of 2021-02-15, not the last one 719.2 matches.
+    record = hclient.get("/api/records/uncommander/put-outside-the-game/c").get_json()
+    cited = next(c for c in record["dated_citations"] if c["number"] == "719.2")
+    assert cited["matches"][-1] == "2021-06-18" and cited["then"] == "2021-02-15"
+    assert cited["then_url"] == "/cr@2021-02-15/719.2" == record["refs"][0]["then_url"]

@@ -209,7 +209,7 @@ def record_data(kb: Opened, record_id: str) -> tuple[dict[str, Any], dict[str, A
             data["history_url"] = f"/cr/{record.number}/history"
         elif record.doc != "cr":
             data["dated_citations"] = [
-                c | {"then_url": f"/cr@{c['matches'][-1]}/{c['number']}" if c["matches"] else None,
+                c | {"then_url": f"/cr@{c['then']}/{c['number']}" if c["then"] else None,
                      "now_url": f"/cr/{c['now']}" if c["now"] else None}
                 for c in kb.history.citations(record.id)]
     # The template renders the record's fields and what it reads below as HTML, with their references linked.
