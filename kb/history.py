@@ -22,6 +22,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from kb.ids import dated_url, record_url
+
 __all__ = ["History", "HISTORY_FILE", "word_diff", "typography", "parse_date", "DateError", "dated_matches"]
 
 HISTORY_FILE = "history.sqlite"
@@ -240,9 +242,9 @@ def dated_matches(history: History | None, query: Any) -> tuple[list[dict[str, A
             continue
         now = history.now(span["lineage"])
         out.append({"id": None, "doc": "cr", "number": span["number"], "date": query.date,
-                    "effective": release["effective"], "url": f"/cr@{query.date}/{span['number']}",
+                    "effective": release["effective"], "url": dated_url(query.date, span["number"]),
                     "title": " ".join(filter(None, [span["number"], span["title"]])),
-                    "now": now["number"], "now_url": f"/{now['id']}" if now["id"] else None})
+                    "now": now["number"], "now_url": record_url(now["id"]) if now["id"] else None})
     note = f"no rule {', '.join(missing)} in the release of {release['effective']}" if missing else None
     return out, note
 

@@ -7,10 +7,11 @@ their dots (``treachery/907.4b``) and are lowercased.
 from __future__ import annotations
 
 import re
+from urllib.parse import quote
 
 from kb.words import fold  # accent folding is the words' (kb.words); ids fold the same way
 
-__all__ = ["slugify", "fold", "record_url"]
+__all__ = ["slugify", "fold", "record_url", "dated_url"]
 
 _APOSTROPHES = re.compile(r"[\u0027\u2018\u2019\u02bc`]")
 _NON_ALNUM = re.compile(r"[^a-z0-9]+")
@@ -27,3 +28,8 @@ def record_url(record_id: str) -> str:
 
     Every link to a record, in the JSON and on the pages, is built here."""
     return "/" + record_id
+
+
+def dated_url(day: str, number: str) -> str:
+    """The site path of an official rule as it stood on ``day``: ``/cr@2016-07-22/716.2`` (web.history)."""
+    return f"/cr@{day}/{quote(number)}"

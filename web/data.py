@@ -22,7 +22,7 @@ from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import BadRequest, NotFound
 
 from kb.history import dated_matches
-from kb.ids import record_url, slugify
+from kb.ids import dated_url, record_url, slugify
 from kb.kbase import Opened
 from kb.model import Record, Ref
 from kb.phrases import Phrases
@@ -49,7 +49,7 @@ def _ref(ref: dict[str, Any]) -> dict[str, Any]:
     out = ref | {"url": record_url(ref["target"]) if ref["target"] else ref["url"]}
     if ref.get("dated"):  # "716.2@2016-07-22": the rule as it stood when it was cited
         number, _, day = ref["dated"].partition("@")
-        out["then_url"] = f"/cr@{day}/{quote(number)}"
+        out["then_url"] = dated_url(day, number)
     return out
 
 
@@ -209,7 +209,7 @@ def record_data(kb: Opened, record_id: str) -> tuple[dict[str, Any], dict[str, A
             data["history_url"] = f"/cr/{record.number}/history"
         elif record.doc != "cr":
             data["dated_citations"] = [
-                c | {"then_url": f"/cr@{c['then']}/{c['number']}" if c["then"] else None,
+                c | {"then_url": dated_url(c["then"], c["number"]) if c["then"] else None,
                      "now_url": f"/cr/{c['now']}" if c["now"] else None}
                 for c in kb.history.citations(record.id)]
     # The template renders the record's fields and what it reads below as HTML, with their references linked.

@@ -22,11 +22,12 @@ from flask import Blueprint, current_app, jsonify, redirect, request
 from markupsafe import Markup
 from werkzeug.exceptions import BadRequest, NotFound
 
+from kb.ids import dated_url
 from kb.history import DateError, History, parse_date, typography, word_diff
 from kb.kbase import Opened
 from web.pages import render_page
 
-__all__ = ["history_pages", "rule_at_data", "rule_history_data", "diff_data", "releases_data", "dated_url"]
+__all__ = ["history_pages", "rule_at_data", "rule_history_data", "diff_data", "releases_data"]
 
 history_pages = Blueprint("history", __name__)
 
@@ -56,10 +57,6 @@ def _date(day: str) -> str:
         return parse_date(day)
     except DateError as exc:
         raise BadRequest(str(exc)) from None
-
-
-def dated_url(day: str, number: str) -> str:
-    return f"/cr@{day}/{quote(number)}"
 
 
 def _in_force(history: History, day: str) -> dict[str, Any]:

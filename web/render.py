@@ -19,7 +19,7 @@ import markdown
 from markdown.inlinepatterns import SimpleTagInlineProcessor
 from markupsafe import Markup
 
-from kb.ids import record_url
+from kb.ids import dated_url, record_url
 from kb.model import Record, Ref
 
 __all__ = ["render_text", "render_inline", "mana", "preview", "summary", "body_text", "translation"]
@@ -131,7 +131,7 @@ def mana(text: str) -> str:
 def _then(ref: Ref) -> tuple[str, str, str]:
     """(number, date, URL) of an official rule as it stood when it was cited (``Ref.dated``, "716.2@2016-07-22")."""
     number, _, day = (ref.dated or "").partition("@")
-    return number, day, f"/cr@{day}/{quote(number)}"
+    return number, day, dated_url(day, number)
 
 
 def _link(ref: Ref, label: str, records: dict[str, Record]) -> str:
