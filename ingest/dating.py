@@ -21,7 +21,7 @@ is undated; its citations say mid-2020 to early 2021).
 from __future__ import annotations
 
 import math
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from ingest.drift import _sentence, _stems, topic_of
 from ingest.history import Lineages
@@ -90,47 +90,32 @@ def _context(record: Record, ref, text: str) -> frozenset[str]:
 def date_citations(records: list[Record], lineages: Lineages) -> tuple[list[Record], list[dict], dict[str, dict]]:
     """(records with exact drift notes, one row per official citation, one estimate per document).
 
-    Twice over the citations: the first pass estimates when each document was written, the second links each
-    drifted citation to the rule as it stood then (the last release it matches within that estimate)."""
-    _, rows, estimates = _date_citations(records, lineages, {})
-    index = {r.effective: i for i, r in enumerate(lineages.releases)}
-    written = {doc: (index[e["first"]], index[e["last"]]) for doc, e in estimates.items()}
-    return _date_citations(records, lineages, written)
-
-
-def _date_citations(records: list[Record], lineages: Lineages, written: dict[str, tuple[int, int]]
-                    ) -> tuple[list[Record], list[dict], dict[str, dict]]:
+    Each citation is scored against the releases once (``_scored``); when each document was written is
+    estimated from what they match, and each drifted citation is then linked to the rule as it stood then
+    (the last release it matches within that estimate)."""
     releases = lineages.releases
     newest = len(releases) - 1
     numbers = [{rid.split("/", 1)[1]: rule for rid, rule in rules.items()} for rules in lineages.per_release()]
-    topics = [{n: _stems(rule.content[0]) for n, rule in rel.items() if rule.content[0] and topic_of(n) == n}
-              for rel in numbers]
-    weights = _weights(numbers[newest])
+    scored = _scored(records, numbers)
+    estimates = _estimates([{"record": rid, "matches": [releases[i].effective for i in c.matches]}
+                            for (rid, _), c in scored.items()], releases)
+    index = {r.effective: i for i, r in enumerate(releases)}
+    written = {doc: (index[e["first"]], index[e["last"]]) for doc, e in estimates.items()}
     rows: list[dict] = []
     out: list[Record] = []
     for record in records:
-        if record.doc in ("cr", "keywords") or not record.refs:
+        if not any((record.id, k) in scored for k in range(len(record.refs))):
             out.append(record)
             continue
-        fields = dict(text_fields(record))
         refs = []
-        for ref in record.refs:
-            number = _cited_number(ref)
-            text = fields.get(ref.field)
-            topic = topic_of(number) if number else None
-            if number is None or text is None or ref.start is None or ref.end is None or topic is None:
+        for k, ref in enumerate(record.refs):
+            cited = scored.get((record.id, k))
+            if cited is None:
                 refs.append(ref)
                 continue
-            context = _context(record, ref, text)
-            # Each release that has the number is scored by how much of its topic's title the context names
-            # (weighted by rarity: "Face-Down Spells and Permanents" is named by "face-down"); the best-scored
-            # releases match, when the context names at least half of that title.
-            scores = {i: _related(topics[i][topic], context, weights) for i in range(len(releases))
-                      if number in numbers[i] and topics[i].get(topic)}
-            best = max(scores.values(), default=0.0)
-            matches = sorted(i for i, score in scores.items() if best >= _RELATED and score == best)
+            number, topic, matches = cited.number, cited.topic, cited.matches
             now = then = None
-            note = _unmatched(number, topic, scores, numbers, releases, lineages)
+            note = _unmatched(number, topic, cited.scores, numbers, releases, lineages)
             if matches:
                 last = matches[-1]
                 a, b = written.get(record.doc, (-1, -1))
@@ -159,7 +144,43 @@ def _date_citations(records: list[Record], lineages: Lineages, written: dict[str
                          "then": releases[then].effective if then is not None else None})
             refs.append(ref)
         out.append(record.with_(refs=tuple(refs)))
-    return _cited_by(out), rows, _estimates(rows, releases)
+    return _cited_by(out), rows, estimates
+
+
+@dataclass(frozen=True)
+class _Cited:
+    number: str  # the official rule number cited
+    topic: str  # its topic's number (the section NNN, or the keyword rule 701.N/702.N)
+    scores: dict[int, float]  # release index -> how much of the topic's title there the context names
+    matches: list[int]  # the releases it matches (the best-scored, when at least ``_RELATED``)
+
+
+def _scored(records: list[Record], numbers: list[dict]) -> dict[tuple[str, int], _Cited]:
+    """(record id, position in its refs) -> the official citation there, scored against every release."""
+    topics = [{n: _stems(rule.content[0]) for n, rule in rel.items() if rule.content[0] and topic_of(n) == n}
+              for rel in numbers]
+    weights = _weights(numbers[-1])
+    out: dict[tuple[str, int], _Cited] = {}
+    for record in records:
+        if record.doc in ("cr", "keywords") or not record.refs:
+            continue
+        fields = dict(text_fields(record))
+        for k, ref in enumerate(record.refs):
+            number = _cited_number(ref)
+            text = fields.get(ref.field)
+            topic = topic_of(number) if number else None
+            if number is None or text is None or ref.start is None or ref.end is None or topic is None:
+                continue
+            context = _context(record, ref, text)
+            # Each release that has the number is scored by how much of its topic's title the context names
+            # (weighted by rarity: "Face-Down Spells and Permanents" is named by "face-down"); the best-scored
+            # releases match, when the context names at least half of that title.
+            scores = {i: _related(topics[i][topic], context, weights) for i in range(len(numbers))
+                      if number in numbers[i] and topics[i].get(topic)}
+            best = max(scores.values(), default=0.0)
+            matches = sorted(i for i, score in scores.items() if best >= _RELATED and score == best)
+            out[record.id, k] = _Cited(number, topic, scores, matches)
+    return out
 
 
 def _unmatched(number: str, topic: str, scores: dict[int, float], numbers: list[dict], releases,
