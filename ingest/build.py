@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ingest.asked import asked_files
 from ingest.drift import mark_drift
 from ingest.errors import ParseError, Problem
 from ingest.keywords import keyword_records
@@ -157,7 +158,7 @@ def with_aliases(records: list[Record], profiles: dict[str, Profile]) -> list[Re
 def corpus_digest(corpus_dir: Path, extra_paths: Sequence[Path] = ()) -> str:
     """A digest of everything a build reads, to tell whether a build is stale."""
     h = hashlib.sha256()
-    paths = sorted(Path(corpus_dir).glob("*")) + [Path(p) for p in extra_paths]
+    paths = sorted(Path(corpus_dir).glob("*")) + asked_files(corpus_dir) + [Path(p) for p in extra_paths]
     for path in paths:
         if path.is_file():
             h.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")

@@ -16,6 +16,7 @@ from ingest.cr import cr_profile
 from ingest.dating import date_citations
 from ingest.history import HISTORY_FILE, Lineages, write_history
 from ingest.releases import Release, load_releases, release_files
+from ingest.asked import load_asked
 from ingest.vocabulary import load_vocabulary
 from kb.index import write_index
 from kb.store import publish
@@ -75,6 +76,7 @@ def _build(corpus_dir: Path, data_dir: Path, cr: Path | None, cr_history: Path |
     digest_paths = [Path(cr)] if cr else []
     if folder:
         digest_paths = release_files(folder)
+    asked, asked_skipped = load_asked(corpus_dir, built.records)
     manifest = {
         "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "corpus_digest": corpus_digest(corpus_dir, digest_paths),
@@ -82,6 +84,8 @@ def _build(corpus_dir: Path, data_dir: Path, cr: Path | None, cr_history: Path |
         "cr_history": history,
         "documents": built.documents(),
         "vocabulary": load_vocabulary(corpus_dir, built.records),
+        "asked": asked,
+        "asked_skipped": asked_skipped,
     }
     reports = built.reports()
     say(f"indexing {len(records):,} records for search ...")

@@ -54,7 +54,7 @@ from kb.snippet import TOKEN_RE, stem
 from kb.store import Store
 
 __all__ = ["ASKS", "asks", "Candidate", "Ranker", "SIGNALS", "NUMBER_ALT", "WINDOW", "DOC_NAMES", "KIND_NAMES", "Named",
-           "implied_document", "pairs", "weights"]
+           "implied_document", "pairs", "weights", "with_asked"]
 
 # Every signal, on by default; measuring one means turning it off (see the README's Search section).
 # Most act in this module; "numbers", "question phrases", "vocabulary", "titles newest first",
@@ -63,9 +63,12 @@ SIGNALS = {"coverage", "heading", "word pairs", "named", "glossary", "heading on
            "variants", "options", "numbers", "question phrases", "defining sub-rule", "asks more", "implied document",
            "term's rules", "headed rules", "older rulings", "kinds of permanent",
            "how many", "can I", "when", "who",
-           "vocabulary", "titles newest first", "number with words", "card prefixes", "two edits"}
+           "vocabulary", "titles newest first", "number with words", "card prefixes", "two edits", "asked"}
 
 COVER_FLOOR, COVER_POWER = 0.1, 2  # coverage: x (floor + (1 - floor) * share) ** power
+# Common questions (kb.asked): a match m >= ASKED_MIN adds ASKED_WEIGHT x ((m - min) / (1 - min)) ** ASKED_POWER
+# x the best lexical score: nothing at the threshold, the weight for the same words.
+ASKED_WEIGHT, ASKED_MIN, ASKED_POWER = 2.0, 0.3, 1
 WINDOW = 100  # best Whoosh hits re-ranked (bounded: the per-query cost stays small)
 PAIR_BONUS = 0.15  # per adjacent word pair, as a share of the score
 GLOSSARY = 0.6  # a glossary entry's score is multiplied by this
@@ -152,6 +155,7 @@ class Candidate:
     score: float  # BM25F from Whoosh, then re-ranked
     docnum: int | None = None
     why: list[str] = field(default_factory=list)  # signals applied, when Ranker.rerank is asked to explain
+    asked: str | None = None  # the common question it answers that the question matched (kb.asked)
 
 
 class _Row:
@@ -538,6 +542,31 @@ class Ranker:
                 c.score *= GLOSSARY
                 if explain:
                     c.why.append("glossary")
+
+
+def with_asked(candidates: list[Candidate], matches: dict, add: Callable[[str], Candidate | None],
+               explain: bool = False) -> list[Candidate]:
+    """The common questions (kb.asked) a question matches (``matches``: those of at least ``ASKED_MIN``,
+    by record): a record whose common question shares enough of the question's words gains ``ASKED_WEIGHT`` x that match x the best
+    lexical score, and joins the candidates when Whoosh did not return it."""
+    if not matches:
+        return candidates
+    best = candidates[0].score if candidates and candidates[0].score > 0 else 1.0
+    listed = {c.record.id for c in candidates}
+    for rid in matches:
+        if rid not in listed:
+            c = add(rid)
+            if c is not None:
+                candidates.append(c)
+    for c in candidates:
+        m = matches.get(c.record.id)
+        if m is not None:
+            c.score += ASKED_WEIGHT * ((m.score - ASKED_MIN) / (1 - ASKED_MIN)) ** ASKED_POWER * best
+            c.asked = m.asked
+            if explain:
+                c.why.append(f"asked as {m.asked!r} ({m.score:.2f})")
+    candidates.sort(key=lambda c: -c.score)
+    return candidates
 
 
 def implied_document(weights: dict[str, float], uses: Callable[[str], dict[str, int]],

@@ -37,6 +37,7 @@ from whoosh import query as Q
 from whoosh.scoring import BM25F
 
 from kb import engine, rank
+from kb.asked import Asked
 from kb.cache import ByteLRU
 from kb.ids import fold, record_url
 from kb.index import open_index, plain
@@ -85,11 +86,13 @@ class Hit:
     label: str = ""  # how the record is named in a result list (Store.label)
     document: str = ""  # the document's title ("Future Sight FAQ")
     version: str = ""  # its version and date ("last modified March 25, 2007 (2007-05-04)")
+    asked: str | None = None  # the common question it answers that the query matched (kb.asked)
 
     def to_json(self) -> dict:
         return {"id": self.id, "doc": self.doc, "kind": self.kind, "number": self.number,
                 "title": self.title, "label": self.label, "snippet": self.snippet, "url": record_url(self.id),
-                "document": self.document, "version": self.version, "score": round(self.score, 3)}
+                "document": self.document, "version": self.version, "score": round(self.score, 3),
+                "asked": self.asked}
 
 
 @dataclass
@@ -162,6 +165,9 @@ _FILLER = frozenset({"someone", "something", "anyone", "anything", "somebody", "
                      "still", "ever", "just", "really", "actually", "able", "allowed", "possible"})
 # Question phrases that carry no topic: "how many lands", "what counts as a permanent", "cast vs play".
 _ASKING = re.compile(r"\b(?:how\s+(?:many|much)|what\s+counts?\s+as|vs|versus)\b\.?", re.I)
+# A bare number followed by what it counts is a count: "a 200 card deck", "100 life", "150 damage".
+_COUNTED = re.compile(r"(?:cards?|life|damage|players?|counters?|creatures?|lands?|turns?|points?|tokens?|copies|"
+                      r"mana|poison)\W*$", re.I)
 _OBSOLETE = re.compile(r"\s*\(Obsolete\)$")  # "Converted Mana Cost (Obsolete)" is titled "Converted Mana Cost"
 _NUMBER = re.compile(r"^(?:\d{3}(?:\.\d+[a-z]{0,2})?|\d{3}\.[a-z]+-\d+)\.?$", re.I)
 
@@ -258,6 +264,10 @@ class Searcher:
         # Every posting of the fields queries use, scored once per build (kb.engine), and each hit's
         # stem positions for snippets, filled as hits need them and never changed once stored.
         self.postings = engine.Postings(self.searcher)
+        # The common questions (corpus/asked), analysed as a question is: rewritten, then stemmed.
+        self.asked = Asked(store.manifest.get("asked", ()),
+                           lambda text: _content_stems(self.vocabulary.expand(text, self._knows).text),
+                           lambda stems: rank.weights(self.postings, stems))
         self._positions: dict[int, Positions] = {}
         self._labels: dict[str, str] = {}  # record id -> Store.label, filled as hits need them, never changed
         # A build never changes, so neither does an answer: a tournament hall asking for the same
@@ -399,6 +409,8 @@ class Searcher:
         at = next((i for i, t in enumerate(tokens) if _NUMBER.match(t)), None)
         if at is None:
             return None
+        if tokens[at].isdigit() and tokens[at + 1:at + 2] and _COUNTED.match(tokens[at + 1]):
+            return None  # "a 200 card deck", "at 100 life": a count, not rule 200
         # "rule 702.19", "CR 702.19": the word before the number may belong to the reference.
         joined = at and parse_ref(" ".join(tokens[at - 1:at + 1]), bare_numbers=True, doc_names=self.resolver.doc_names)
         span = (at - 1, at + 1) if joined else (at, at + 1)
@@ -586,6 +598,10 @@ class Searcher:
         implied = rank.implied_document(weights, self._uses, self.sizes) if "implied document" in rank.SIGNALS else None
         named = rank.Named(query.named_doc, query.named_kind, implied, rank.asks(query.text))
         top = self.ranker.rerank(top, weights, _pairs(text), named, add, explain=False)
+        if "asked" in rank.SIGNALS and len(self.asked):
+            everything = _content_stems(_PHRASE.sub(" ", text))  # with the words naming a document
+            asked = weights if len(everything) == len(stems) else rank.weights(self.postings, everything)
+            top = rank.with_asked(top, self.asked.match(asked, rank.ASKED_MIN), add)
         found.top, found.total = top[:query.offset + query.limit], max(total, len(top))
 
     def _knows(self, word: str) -> bool:
@@ -654,7 +670,9 @@ class Searcher:
             where = Positions(plain(record.text or record.rules_text or ""))
             if c.docnum is not None:
                 where = self._positions.setdefault(c.docnum, where)
-        return self._make_hit(record, snippet(where, terms), float(c.score))
+        hit = self._make_hit(record, snippet(where, terms), float(c.score))
+        hit.asked = c.asked
+        return hit
 
     def _lead_hit(self, record: Record) -> Hit:
         return self._make_hit(record, html.escape(clip(plain(record.text or record.rules_text or ""))), 1000.0)

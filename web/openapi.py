@@ -202,6 +202,9 @@ def spec(base_url: str) -> dict:
                                                 "description": "the document's version and effective date"},
                                     "snippet": {"type": "string", "description": SNIPPET},
                                     "url": {"type": "string", "description": RELATIVE},
+                                    "asked": {"type": "string", "nullable": True,
+                                              "description": "the common question this record answers that the "
+                                                             "query matched (corpus/asked), as written there"},
                                 },
                             },
                         },
