@@ -547,8 +547,9 @@ class Ranker:
 def with_asked(candidates: list[Candidate], matches: dict, add: Callable[[str], Candidate | None],
                explain: bool = False) -> list[Candidate]:
     """The common questions (kb.asked) a question matches (``matches``: those of at least ``ASKED_MIN``,
-    by record): a record whose common question shares enough of the question's words gains ``ASKED_WEIGHT`` x that match x the best
-    lexical score, and joins the candidates when Whoosh did not return it."""
+    by record): each such record gains ``ASKED_WEIGHT`` x how far its match is above the minimum (0 at
+    the minimum, 1 for the same words) x the best lexical score, and joins the candidates when Whoosh
+    did not return it."""
     if not matches:
         return candidates
     best = candidates[0].score if candidates and candidates[0].score > 0 else 1.0

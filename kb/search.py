@@ -267,7 +267,7 @@ class Searcher:
         # The common questions (corpus/asked), analysed as a question is: rewritten, then stemmed.
         self.asked = Asked(store.manifest.get("asked", ()),
                            lambda text: _content_stems(self.vocabulary.expand(text, self._knows).text),
-                           lambda stems: rank.weights(self.postings, stems))
+                           lambda stems: rank.weights(self.postings, stems), rank.ASKED_MIN)
         self._positions: dict[int, Positions] = {}
         self._labels: dict[str, str] = {}  # record id -> Store.label, filled as hits need them, never changed
         # A build never changes, so neither does an answer: a tournament hall asking for the same
@@ -601,7 +601,7 @@ class Searcher:
         if "asked" in rank.SIGNALS and len(self.asked):
             everything = _content_stems(_PHRASE.sub(" ", text))  # with the words naming a document
             asked = weights if len(everything) == len(stems) else rank.weights(self.postings, everything)
-            top = rank.with_asked(top, self.asked.match(asked, rank.ASKED_MIN), add)
+            top = rank.with_asked(top, self.asked.match(asked), add)
         found.top, found.total = top[:query.offset + query.limit], max(total, len(top))
 
     def _knows(self, word: str) -> bool:

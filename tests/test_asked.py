@@ -141,8 +141,9 @@ def test_a_question_matches_by_shared_rare_words():
     assert found["cr/120.3"].score == pytest.approx(2 / (5.5 + 3.0))
     assert asked.match({"flying": 2.0}) == {}
     # A minimum leaves out weaker matches, and never changes a kept one's score.
-    strong = asked.match({"when": 0.5, "damage": 1.0, "wear": 3.0, "off": 1.0}, minimum=0.5)
-    assert set(strong) == {"cr/514.2"} and strong["cr/514.2"] == found["cr/514.2"]
+    strong = Asked(entries, str.split, lambda stems: {s: weight[s] for s in stems}, minimum=0.5)
+    kept = strong.match({"when": 0.5, "damage": 1.0, "wear": 3.0, "off": 1.0})
+    assert set(kept) == {"cr/514.2"} and kept["cr/514.2"] == found["cr/514.2"]
 
 
 def _common(store):
