@@ -8,10 +8,17 @@ questions' weights, 1.0 for the same words, 0 for none in common. A record's mat
 best question's. Search blends it with the lexical score (kb.search, README "Search").
 
 Both sides are analysed alike (the vocabulary's rewriting, then content stems), so "kill"
-in either means destroy. Built once per build and never changed.
+in either means destroy. A common question is matched on what it asks about its topic, not
+on the topic's name: the words of the card a ruling is about, or of the keyword a rule
+defines, never count as shared, though they count in the common question's weight ("puppet
+master can a player end up with no identity" shares only "identity" with "puppetmaster
+identity", the card's own page comes first). The name is the lexical ranking's to match
+(titles, headings, coverage); otherwise every ruling of a card would match any question naming
+the card. Built once per build and never changed.
 """
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
@@ -27,76 +34,78 @@ class Match:
 
 class Asked:
     def __init__(self, entries: Iterable[dict], analyse: Callable[[str], list[str]],
-                 weigh: Callable[[list[str]], dict[str, float]], minimum: float = 0.0):
-        # (record id, question, its stems, their total weight); stem -> the questions using it, and the
-        # questions using it among their heavy stems (``_heavy``)
-        self._questions: list[tuple[str, str, frozenset[str], float]] = []
-        self._by_stem: dict[str, list[int]] = {}
-        self._by_heavy: dict[str, list[int]] = {}
-        self.minimum = minimum
+                 weigh: Callable[[list[str]], dict[str, float]], minimum: float = 0.0,
+                 topic: Callable[[str], frozenset[str]] = lambda rid: frozenset()):
+        found: list[tuple[float, str, str, frozenset[str]]] = []  # (its weight, record id, question, stems)
         for entry in entries:
+            named = topic(entry["record"])
             for question in entry["asked"]:
-                stems = analyse(question)
-                if not stems:
-                    continue
-                weights = weigh(stems)
-                n = len(self._questions)
-                self._questions.append((entry["record"], question, frozenset(weights), sum(weights.values())))
-                for s in weights:
-                    self._by_stem.setdefault(s, []).append(n)
-                for s in _heavy(weights, minimum):
-                    self._by_heavy.setdefault(s, []).append(n)
-        self.records = len({q[0] for q in self._questions})
-        self._own = [q[3] for q in self._questions]
-        self._sets = {s: frozenset(ns) for s, ns in self._by_stem.items()}
+                weights = weigh(analyse(question))
+                own = sum(weights.values())  # the topic's words count in its weight, never as shared
+                asked = frozenset(s for s in weights if s not in named)
+                if asked:
+                    found.append((own, entry["record"], question, asked))
+        # Numbered lightest first, so that "weighs at most x" is every number below one index: a bit mask.
+        found.sort(key=lambda q: q[0])
+        self.minimum = minimum
+        self._own = [q[0] for q in found]
+        self._questions = [(q[1], q[2]) for q in found]
+        bits: dict[str, int] = {}
+        for n, (_, _, _, stems) in enumerate(found):
+            for s in stems:
+                bits[s] = bits.get(s, 0) | 1 << n
+        self._bits = bits  # stem -> the questions sharing it, one bit each; never changed
+        self._all = (1 << len(found)) - 1
+        self.records = len({q[1] for q in found})
 
     def __len__(self) -> int:
         return len(self._questions)
 
-    def match(self, weights: dict[str, float]) -> dict[str, Match]:
+    def match(self, weights: dict[str, float], minimum: float | None = None) -> dict[str, Match]:
         """record id -> its best match for a question of these stems (with their weights), for
-        matches of at least ``minimum``.
+        matches of at least ``minimum`` (the table's own, or a higher one).
 
-        A match (Dice) shares at least ``minimum`` x half of each side's weight, so it shares a heavy
-        stem of each side: not only the lightest ones, together under that share ("creature" in a
-        question about defenders). Only the common questions found through the question's heavy
-        stems, or through their own heavy stems, whichever finds fewer, are compared: a few dozen
-        rather than the hundreds that say "creature"; the matches are the same."""
+        The common questions are split by which of the question's stems they share, one stem at
+        a time, as bit masks (a branch is dropped once it cannot share enough weight, or holds no
+        question); each set of shared stems then takes, in one mask, the questions light enough
+        for a match: Dice >= minimum means weighing at most 2 x shared / minimum - the question's
+        weight. Only the matches themselves are touched one by one (a few dozen of 7,000)."""
         total = sum(weights.values())
         if not total:
             return {}
-        by_stem, by_heavy = self._by_stem, self._by_heavy
-        mine = [by_stem.get(s, ()) for s in _heavy(weights, self.minimum)]
-        theirs = [by_heavy.get(s, ()) for s in weights]
-        lists = mine if sum(map(len, mine)) <= sum(map(len, theirs)) else theirs
-        compared = set().union(*lists) if lists else set()
-        # The shared weight of each compared question, stem by stem: the questions using a stem are a set,
-        # so only the compared ones that use it are touched (set intersection in C).
-        shared = dict.fromkeys(compared, 0.0)
-        sets = self._sets
-        for s, w in weights.items():
-            using = sets.get(s)
-            if using:
-                for n in using.intersection(compared):
-                    shared[n] += w
+        minimum = self.minimum if minimum is None else max(minimum, self.minimum)
+        stems = sorted(((w, self._bits[s]) for s, w in weights.items() if s in self._bits), key=lambda x: -x[0])
+        rest = [0.0] * (len(stems) + 1)  # the weight of the stems from i on
+        for i in range(len(stems) - 1, -1, -1):
+            rest[i] = rest[i + 1] + stems[i][0]
+        floor = minimum * total / 2  # no match shares less (Dice: 2 x shared / (total + own) >= minimum)
+        own, questions = self._own, self._questions
         out: dict[str, Match] = {}
-        minimum, own, questions = self.minimum, self._own, self._questions
-        floor = minimum * total / 2  # 2 x shared / (total + own) >= minimum needs at least this much shared
-        for n, both in [item for item in shared.items() if item[1] >= floor]:
-            score = 2 * both / (total + own[n])
-            if score >= minimum:
-                rid, question = questions[n][:2]
+        branches = [(0, self._all, 0.0)]
+        while branches:
+            i, mask, shared = branches.pop()
+            if shared + rest[i] < floor:
+                continue
+            if i < len(stems):
+                w, using = stems[i]
+                both = mask & using
+                if both:
+                    branches.append((i + 1, both, shared + w))
+                if both != mask:
+                    branches.append((i + 1, mask ^ both, shared))
+                continue
+            if not shared:
+                continue  # the questions sharing no stem
+            heaviest = bisect_right(own, 2 * shared / minimum - total) if minimum > 0 else len(own)
+            hits = bin(mask & ((1 << heaviest) - 1))
+            last = len(hits) - 1  # "0b1...": the character of bit n is at last - n
+            at = hits.find("1", 2)
+            while at > 0:
+                n = last - at
+                at = hits.find("1", at + 1)
+                score = 2 * shared / (total + own[n])
+                rid, question = questions[n]
                 best = out.get(rid)
-                if best is None or score > best.score:
+                if best is None or score > best.score or (score == best.score and question < best.asked):
                     out[rid] = Match(rid, score, question)
         return out
-
-
-def _heavy(weights: dict[str, float], minimum: float) -> list[str]:
-    """The stems left once the lightest are taken away while they weigh under ``minimum`` / 2 of the whole:
-    a match of at least ``minimum`` (Dice) cannot be made of those alone."""
-    ordered = sorted(weights.items(), key=lambda item: item[1])
-    light, need = 0.0, minimum * sum(weights.values()) / 2
-    while ordered and light + ordered[0][1] < need:
-        light += ordered.pop(0)[1]
-    return [s for s, _ in ordered]

@@ -54,7 +54,7 @@ from kb.snippet import TOKEN_RE, stem
 from kb.store import Store
 
 __all__ = ["ASKS", "asks", "Candidate", "Ranker", "SIGNALS", "NUMBER_ALT", "WINDOW", "DOC_NAMES", "KIND_NAMES", "Named",
-           "implied_document", "pairs", "weights", "with_asked"]
+           "implied_document", "pairs", "weights"]
 
 # Every signal, on by default; measuring one means turning it off (see the README's Search section).
 # Most act in this module; "numbers", "question phrases", "vocabulary", "titles newest first",
@@ -69,6 +69,8 @@ COVER_FLOOR, COVER_POWER = 0.1, 2  # coverage: x (floor + (1 - floor) * share) *
 # Common questions (kb.asked): a match m >= ASKED_MIN adds ASKED_WEIGHT x ((m - min) / (1 - min)) ** ASKED_POWER
 # x the best lexical score: nothing at the threshold, the weight for the same words.
 ASKED_WEIGHT, ASKED_MIN, ASKED_POWER = 2.0, 0.3, 1
+ASKED_WORDS = 2  # content stems a question needs for them: one word is a lookup ("trample"), not a question
+ASKED_SHORT, ASKED_MIN_SHORT = 3, 0.6  # a question of fewer stems needs a closer match ("kill a creature")
 WINDOW = 100  # best Whoosh hits re-ranked (bounded: the per-query cost stays small)
 PAIR_BONUS = 0.15  # per adjacent word pair, as a share of the score
 GLOSSARY = 0.6  # a glossary entry's score is multiplied by this
@@ -350,7 +352,8 @@ class Ranker:
 
     # -- the re-rank ---------------------------------------------------------------------
     def rerank(self, candidates: list[Candidate], weights: dict[str, float], pairs: list[str],
-               named: Named, add: Callable[[str], Candidate | None], explain: bool = True) -> list[Candidate]:
+               named: Named, add: Callable[[str], Candidate | None], explain: bool = True,
+               asked: dict | None = None, minimum: float = ASKED_MIN) -> list[Candidate]:
         """Candidates best first after every signal.
 
         ``weights``: the question's stems with their rarity (idf); ``add(id)`` makes a candidate
@@ -365,6 +368,11 @@ class Ranker:
         # heading, word pairs), then where it stands (named, term's rules, history, older, variants).
         rows = self._rows_of(candidates)
         self._by_words(candidates, rows, weights, total, stems, pairs, explain)
+        if asked:
+            n = len(candidates)
+            _add_asked(candidates, asked, add, explain, minimum)
+            if len(candidates) > n:
+                rows += self._rows_of(candidates[n:])
         self._by_place(candidates, rows, named, family, stems, explain)
         if "glossary" in on:
             self._glossaries(candidates, rows, add, stems, weights, explain)
@@ -544,30 +552,27 @@ class Ranker:
                     c.why.append("glossary")
 
 
-def with_asked(candidates: list[Candidate], matches: dict, add: Callable[[str], Candidate | None],
-               explain: bool = False) -> list[Candidate]:
-    """The common questions (kb.asked) a question matches (``matches``: those of at least ``ASKED_MIN``,
-    by record): each such record gains ``ASKED_WEIGHT`` x how far its match is above the minimum (0 at
-    the minimum, 1 for the same words) x the best lexical score, and joins the candidates when Whoosh
-    did not return it."""
-    if not matches:
-        return candidates
-    best = candidates[0].score if candidates and candidates[0].score > 0 else 1.0
+def _add_asked(candidates: list[Candidate], matches: dict, add: Callable[[str], Candidate | None],
+               explain: bool, minimum: float) -> None:
+    """The common questions (kb.asked) a question matches (``matches``: those of at least ``minimum``, by
+    record): each such record gains ``ASKED_WEIGHT`` x how far its match is above the minimum (0 at the
+    minimum, 1 for the same words) x the best score so far, and joins the candidates when Whoosh did not
+    return it. Applied after what the candidates' words say and before where they stand (the document
+    named, older rules, variants, question words), which weigh the gain with the rest."""
+    best = max((c.score for c in candidates), default=0.0) or 1.0
     listed = {c.record.id for c in candidates}
     for rid in matches:
         if rid not in listed:
-            c = add(rid)
-            if c is not None:
-                candidates.append(c)
+            more = add(rid)
+            if more is not None:
+                candidates.append(more)
     for c in candidates:
         m = matches.get(c.record.id)
         if m is not None:
-            c.score += ASKED_WEIGHT * ((m.score - ASKED_MIN) / (1 - ASKED_MIN)) ** ASKED_POWER * best
+            c.score += ASKED_WEIGHT * ((m.score - minimum) / (1 - minimum)) ** ASKED_POWER * best
             c.asked = m.asked
             if explain:
                 c.why.append(f"asked as {m.asked!r} ({m.score:.2f})")
-    candidates.sort(key=lambda c: -c.score)
-    return candidates
 
 
 def implied_document(weights: dict[str, float], uses: Callable[[str], dict[str, int]],

@@ -267,7 +267,7 @@ class Searcher:
         # The common questions (corpus/asked), analysed as a question is: rewritten, then stemmed.
         self.asked = Asked(store.manifest.get("asked", ()),
                            lambda text: _content_stems(self.vocabulary.expand(text, self._knows).text),
-                           lambda stems: rank.weights(self.postings, stems), rank.ASKED_MIN)
+                           lambda stems: rank.weights(self.postings, stems), rank.ASKED_MIN, self._topic)
         self._positions: dict[int, Positions] = {}
         self._labels: dict[str, str] = {}  # record id -> Store.label, filled as hits need them, never changed
         # A build never changes, so neither does an answer: a tournament hall asking for the same
@@ -597,12 +597,38 @@ class Searcher:
 
         implied = rank.implied_document(weights, self._uses, self.sizes) if "implied document" in rank.SIGNALS else None
         named = rank.Named(query.named_doc, query.named_kind, implied, rank.asks(query.text))
-        top = self.ranker.rerank(top, weights, _pairs(text), named, add, explain=False)
-        if "asked" in rank.SIGNALS and len(self.asked):
+        matches, least = None, rank.ASKED_MIN
+        if "asked" in rank.SIGNALS and len(self.asked) and len(stems) >= rank.ASKED_WORDS:
             everything = _content_stems(_PHRASE.sub(" ", text))  # with the words naming a document
             asked = weights if len(everything) == len(stems) else rank.weights(self.postings, everything)
-            top = rank.with_asked(top, self.asked.match(asked), add)
+            least = rank.ASKED_MIN_SHORT if len(stems) < rank.ASKED_SHORT else rank.ASKED_MIN
+            matches = self.asked.match(asked, least)
+        top = self.ranker.rerank(top, weights, _pairs(text), named, add, explain=False, asked=matches,
+                                 minimum=least)
         found.top, found.total = top[:query.offset + query.limit], max(total, len(top))
+
+    def _topic(self, record_id: str) -> frozenset[str]:
+        """The stems of what a record is about by name: the card a ruling or note belongs to, the keyword
+        a rule defines (its heading is a keyword's name: 702.19 Trample)."""
+        keywords = self._keyword_titles
+        stems: set[str] = set()
+        record = self.store.records.get(record_id)
+        while record is not None:
+            title = record.title or ""
+            if record.kind == "card" or fold(title).lower() in keywords:
+                # as its questions are analysed too: "Grave Peril" is "graveyard peril" to the vocabulary
+                stems.update(_content_stems(plain(title)))
+                stems.update(_content_stems(self.vocabulary.expand(plain(title), self._knows).text))
+            record = self.store.records.get(record.parent) if record.parent else None
+        return frozenset(stems)
+
+    @property
+    def _keyword_titles(self) -> frozenset[str]:
+        titles = getattr(self, "_keywords", None)
+        if titles is None:
+            titles = self._keywords = frozenset(fold(r.title or "").lower() for r in self.store.records.values()
+                                                if r.kind == "keyword")
+        return titles
 
     def _knows(self, word: str) -> bool:
         """The index holds ``word`` as written: some record's title or text uses it."""

@@ -164,7 +164,8 @@ def test_a_title_written_as_one_word_is_read_as_its_words_only_when_the_index_la
                                              ("timebender extra turns", "the-time-bender")])
 def test_a_card_name_written_as_one_word_inside_a_question(searcher, query, card):
     results = searcher.search(query)
-    assert results.hits[0].id == f"treachery/cards/{card}"
+    assert results.hits[0].id.startswith(f"treachery/cards/{card}")  # the card or one of its rulings
+    assert f"treachery/cards/{card}" in ids(results, 3)
     assert query.split()[0] in results.note and results.searched_for.startswith(card[4:].replace("-", " "))
 
 
@@ -224,14 +225,15 @@ def test_a_glossary_term_defined_in_a_sub_rule_points_there(cr_searcher):
 
 
 @pytest.mark.parametrize("query, entry, answer", [
-    ("menace blocking", "keywords/menace", "cr/702.111b"),
-    ("infect damage to players", "cr/glossary/infect", "cr/702.90b"),
+    ("menace blocking", "keywords/menace", {"cr/702.111b"}),
+    # 120.3b says it as plainly: "damage dealt to a player by a source with infect ... poison counters"
+    ("infect damage to players", "cr/glossary/infect", {"cr/702.90b", "cr/120.3b"}),
     ("who picks the target for magus of the abyss", "futuresight/cards/magus-of-the-abyss",
-     "futuresight/cards/magus-of-the-abyss/1"),
+     {"futuresight/cards/magus-of-the-abyss/1"}),
 ])
 def test_a_definition_gives_way_when_the_question_asks_more(cr_searcher, query, entry, answer):
     found = ids(cr_searcher.search(query))
-    assert found[0] != entry and answer in found[:3]
+    assert found[0] != entry and answer & set(found[:3])
 
 
 def test_a_documents_own_words_imply_it(cr_searcher):
