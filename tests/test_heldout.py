@@ -15,15 +15,15 @@ from tests.test_search_quality import rank_of
 
 # (rank 1, top 3) per set, asked of which build.
 PINS = {
-    "C bundled": (H.BUNDLED_C, "bundled", (44, 53)),
-    "C bundled, with the CR": (H.BUNDLED_C, "cr", (41, 48)),
-    "C official": (H.CR_C, "cr", (29, 39)),
-    "D bundled": (H.BUNDLED_D, "bundled", (45, 53)),
-    "D bundled, with the CR": (H.BUNDLED_D, "cr", (41, 49)),
-    "D official": (H.CR_D, "cr", (25, 35)),
-    "E bundled": (H.BUNDLED_E, "bundled", (36, 49)),
-    "E bundled, with the CR": (H.BUNDLED_E, "cr", (34, 46)),
-    "E official": (H.CR_E, "cr", (22, 39)),
+    "C bundled": (H.BUNDLED_C, "bundled", (53, 59)),
+    "C bundled, with the CR": (H.BUNDLED_C, "cr", (48, 58)),
+    "C official": (H.CR_C, "cr", (44, 53)),
+    "D bundled": (H.BUNDLED_D, "bundled", (53, 58)),
+    "D bundled, with the CR": (H.BUNDLED_D, "cr", (52, 57)),
+    "D official": (H.CR_D, "cr", (46, 51)),
+    "E bundled": (H.BUNDLED_E, "bundled", (51, 57)),
+    "E bundled, with the CR": (H.BUNDLED_E, "cr", (52, 55)),
+    "E official": (H.CR_E, "cr", (38, 44)),
 }
 
 
