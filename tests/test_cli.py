@@ -31,6 +31,19 @@ def test_search_filters_and_limit(data_dir):
     assert all("/cards/" in line for line in lines)
 
 
+def test_search_says_which_common_question_a_hit_answers(data_dir):
+    import tomllib
+
+    from tests.conftest import CORPUS
+
+    entry = tomllib.loads((CORPUS / "asked" / "treachery.toml").read_text(encoding="utf-8"))["ask"][0]
+    out = run_kb("--data", str(data_dir), "search", entry["asked"][0])
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    at = next(i for i, line in enumerate(lines) if f"  {entry['record']}  " in line)
+    assert lines[at + 1].strip().startswith("answers the common question: ")
+
+
 def test_search_bad_filter_is_a_usage_error(data_dir):
     out = run_kb("--data", str(data_dir), "search", "x", "--kind", "nope")
     assert out.returncode == 2 and "unknown kind 'nope'" in out.stderr

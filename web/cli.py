@@ -179,6 +179,8 @@ def cmd_search(args: argparse.Namespace) -> int:
         print(f"did you mean: {results.did_you_mean}")
     for hit in results.hits:
         print(f"{hit.score:8.2f}  {hit.id}  {hit.label}")
+        if hit.asked:
+            print(f"          answers the common question: {hit.asked}")
         print(f"          {_strip_tags(hit.snippet)}")
     print(f"{results.total} results")
     return 0 if results.total else 1
