@@ -71,6 +71,7 @@ COVER_FLOOR, COVER_POWER = 0.1, 2  # coverage: x (floor + (1 - floor) * share) *
 ASKED_WEIGHT, ASKED_MIN, ASKED_POWER = 2.0, 0.3, 1
 ASKED_WORDS = 2  # content stems a question needs for them: one word is a lookup ("trample"), not a question
 ASKED_SHORT, ASKED_MIN_SHORT = 3, 0.6  # a question of fewer stems needs a closer match ("kill a creature")
+ASKED_SHOWN = 0.5  # a hit names the common question it answers only when the match is this close
 WINDOW = 100  # best Whoosh hits re-ranked (bounded: the per-query cost stays small)
 PAIR_BONUS = 0.15  # per adjacent word pair, as a share of the score
 GLOSSARY = 0.6  # a glossary entry's score is multiplied by this
@@ -570,7 +571,8 @@ def _add_asked(candidates: list[Candidate], matches: dict, add: Callable[[str], 
         m = matches.get(c.record.id)
         if m is not None:
             c.score += ASKED_WEIGHT * ((m.score - minimum) / (1 - minimum)) ** ASKED_POWER * best
-            c.asked = m.asked
+            if m.score >= ASKED_SHOWN:
+                c.asked = m.asked
             if explain:
                 c.why.append(f"asked as {m.asked!r} ({m.score:.2f})")
 
