@@ -50,6 +50,7 @@ class Asked:
         self.minimum = minimum
         self._own = [q[0] for q in found]
         self._questions = [(q[1], q[2]) for q in found]
+        self._record_of = [q[1] for q in found]
         bits: dict[str, int] = {}
         for n, (_, _, _, stems) in enumerate(found):
             for s in stems:
@@ -79,8 +80,8 @@ class Asked:
         for i in range(len(stems) - 1, -1, -1):
             rest[i] = rest[i + 1] + stems[i][0]
         floor = minimum * total / 2  # no match shares less (Dice: 2 x shared / (total + own) >= minimum)
-        own, questions = self._own, self._questions
-        out: dict[str, Match] = {}
+        own, record_of = self._own, self._record_of
+        best: dict[str, tuple[float, int]] = {}  # record id -> its best score and question
         branches = [(0, self._all, 0.0)]
         while branches:
             i, mask, shared = branches.pop()
@@ -104,8 +105,9 @@ class Asked:
                 n = last - at
                 at = hits.find("1", at + 1)
                 score = 2 * shared / (total + own[n])
-                rid, question = questions[n]
-                best = out.get(rid)
-                if best is None or score > best.score or (score == best.score and question < best.asked):
-                    out[rid] = Match(rid, score, question)
-        return out
+                rid = record_of[n]
+                before = best.get(rid)
+                if before is None or score > before[0]:
+                    best[rid] = (score, n)
+        questions = self._questions
+        return {rid: Match(rid, score, questions[n][1]) for rid, (score, n) in best.items()}
