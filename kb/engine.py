@@ -54,6 +54,7 @@ from whoosh.matching.wrappers import CoordMatcher, WrappingMatcher
 from whoosh.codec.whoosh3 import W3LeafMatcher
 from whoosh.scoring import WeightLengthScorer
 from whoosh.searching import SearchContext
+from whoosh.util import make_weighted_tree
 
 __all__ = ["Postings", "Unsupported", "scores", "ranked", "whoosh_scores"]
 
@@ -336,6 +337,48 @@ class _WordOr(Q.Or):
         return self._kept(ixreader.view, ("size", *self._key()), lambda: Q.Or.estimate_size(self, ixreader))
 
 
+def _word(query) -> bool:
+    """A plain word's ``Or`` of terms (what ``_prepare`` makes a ``_WordOr``)."""
+    return (type(query) is Q.Or and not query.scale and not getattr(query, "minmatch", None)
+            and all(type(q) is Q.Term for q in query.subqueries))
+
+
+def _word_matcher(view: _View, query: Q.Or, needs_current: bool):
+    """(size estimate, matcher) of a plain word's ``Or``: the build's ``_WordOr`` entries, read by their key
+    without making the ``_WordOr`` (made, and its entries stored, only when they are missing)."""
+    terms = tuple([(q.fieldname, q.text, q.boost) for q in query.subqueries])
+    key = (query.boost, query.scale, _WordOr.matcher_type, terms)
+    table = view.cache.matchers
+    size, m = table.get(("size", *key)), table.get((*key, needs_current))
+    if size is None or m is None:
+        word = _WordOr(query.subqueries, boost=query.boost, scale=query.scale)
+        m = word.matcher(view, SearchContext(needs_current=needs_current, weighting=view.weighting))
+        size = word.estimate_size(view.reader())
+    return size, m
+
+
+def _question_matcher(view: _View, query):
+    """The matcher tree Whoosh builds for the usual full-text query, one plain word or an ``Or(scale=...)``
+    of two or more (``kb.search``'s ``_build_query``), without going through its query classes
+    (``Or._matcher`` -> ``DefaultOr._matcher`` -> ``_tree_matcher``: every word's matcher, then
+    ``make_weighted_tree`` by their size estimates, a boost, the coordination bonus), each word's
+    matcher and size the build's own. None for any other query (``_prepare`` and Whoosh build it)."""
+    if _word(query):  # a question of one word: its Or is the tree
+        return _word_matcher(view, query, False)[1]
+    subs = query.subqueries if type(query) is Q.Or else ()
+    if (len(subs) < 2 or len(subs) >= Q.Or.TOO_MANY_CLAUSES or not query.scale
+            or getattr(query, "minmatch", None) or query.matcher_type != Q.Or.AUTO_MATCHER
+            or not all(map(_word, subs))):
+        return None
+    # Or._matcher: with a scale, the binary tree of unions (DefaultOr); needs_current as the search's context.
+    m = make_weighted_tree(UnionMatcher, [_word_matcher(view, q, False) for q in subs])
+    if query.boost != 1.0:
+        m = WrappingMatcher(m, query.boost)
+    if any(m.term_matchers()):
+        m = CoordMatcher(m, scale=query.scale)
+    return m
+
+
 def _prepare(query):
     """The query with each ``Phrase`` as a ``_Phrase`` (a copy: the caller's query is not changed);
     ``Unsupported`` for a query class the evaluation does not know."""
@@ -502,12 +545,14 @@ def scores(postings: Postings, searcher, query, filter_query=None) -> dict[int, 
     """
     if postings.weighting.use_final:
         raise Unsupported("a weighting with a final() step")
-    query = _prepare(query)
     view = _View(postings, searcher)
-    try:
-        m = query.matcher(view, SearchContext(weighting=postings.weighting))
-    except AttributeError as exc:  # the query asked the stand-in for something only a real searcher has
-        raise Unsupported(str(exc)) from exc
+    m = _question_matcher(view, query)
+    if m is None:
+        query = _prepare(query)
+        try:
+            m = query.matcher(view, SearchContext(weighting=postings.weighting))
+        except AttributeError as exc:  # the query asked the stand-in for something only a real searcher has
+            raise Unsupported(str(exc)) from exc
 
     points: list[list[int]] = []
 
