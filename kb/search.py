@@ -74,7 +74,7 @@ class QueryError(ValueError):
     """A query the search cannot run, with a message fit to show the user."""
 
 
-@dataclass
+@dataclass(slots=True)
 class Hit:
     id: str
     doc: str
