@@ -577,8 +577,12 @@ class Searcher:
         # Facet values in the order of their best match, as a result list shows them: the (doc, kind)
         # pairs counted in ranked order (a Counter keeps first appearances first), then each side summed.
         docs, kinds = found.facets["doc"], found.facets["kind"]
-        codes = itemgetter(*order)(self._facet_code) if len(order) > 1 else [self._facet_code[d] for d in order]
-        for code, n in Counter(codes).items():
+        codes = itemgetter(*order)(self._facet_code) if len(order) > 1 else tuple([self._facet_code[d] for d in order])
+        # Most answers have a few dozen matches in a few pairs: counted in C without Counter's own
+        # per-call work (its Python __init__ and update); a long list is one pass of Counter's.
+        counted = {code: codes.count(code) for code in dict.fromkeys(codes)} if len(codes) <= 256 \
+            else Counter(codes)
+        for code, n in counted.items():
             doc, kind = self._facet_pair[code]
             docs[doc] = docs.get(doc, 0) + n
             kinds[kind] = kinds.get(kind, 0) + n

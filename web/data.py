@@ -353,8 +353,9 @@ def search_data(kb: Opened, args) -> tuple[dict[str, Any], dict[str, Any]]:
         results = replace(results, hits=[], offset=offset, redirect=None)  # a copy: the searcher keeps answers
     data = results.to_json()
     asked = {k: v for k, v in args.items() if k in ("q", *FACETS)}
-    data["pagination"] = _pagination(results.offset, results.limit, results.total, asked)
-    data["filters"] = _filters(kb, results.facets, asked)
+    base = _search_url(asked)  # the asked search's URL: every page and facet link adds one argument to it
+    data["pagination"] = _pagination(results.offset, results.limit, results.total, asked, base)
+    data["filters"] = _filters(kb, results.facets, asked, base)
     data["did_you_mean_url"] = results.did_you_mean and _search_url({"q": results.did_you_mean})
     # The page's twin asks the API for the same page of the same results.
     twin = {k: v for k, v in args.items() if k in ("q", *FACETS, "page", "limit", "offset")}
@@ -373,31 +374,33 @@ def _search_url(args: dict[str, Any]) -> str:
                                   for k, v in args.items() if v])
 
 
-def _adding(asked: dict[str, str], name: str):
+def _adding(asked: dict[str, str], name: str, base: str | None = None):
     """value -> ``_search_url({**asked, name: value})``. With ``name`` not asked, every link is the asked
-    search's URL plus ``&name=value`` (urlencode adds a new key last): the query is quoted once per
-    answer, not once per facet value."""
+    search's URL (``base``, when the caller has it) plus ``&name=value`` (urlencode adds a new key last):
+    the query is quoted once per answer, not once per link."""
     if name in asked:
         return lambda value: _search_url({**asked, name: value})
-    base = _search_url(asked)
+    base = _search_url(asked) if base is None else base
     glue = "&" if base != "/search?" else ""
     key = _quoted(name, "", None, None)
     return lambda value: f"{base}{glue}{key}={_quoted(str(value), '', None, None)}" if value else base
 
 
-def _pagination(offset: int, limit: int, total: int, asked: dict[str, str]) -> dict[str, Any]:
+def _pagination(offset: int, limit: int, total: int, asked: dict[str, str], base: str | None = None) -> dict[str, Any]:
     """Which page of how many, the pages before and after (their URLs, or null), and the last page's URL.
 
     A page past the last (page 40 of 31) is ``past_end``: its previous page is the last one."""
     page, pages = offset // limit + 1, max(1, -(-total // limit))
     past_end = page > pages
+    at = _adding(asked, "page", base)  # _search_url({**asked, "page": n})
     return {"page": page, "pages": pages, "past_end": past_end,
-            "previous": _search_url({**asked, "page": min(page - 1, pages)}) if page > 1 else None,
-            "next": _search_url({**asked, "page": page + 1}) if page < pages else None,
-            "last": _search_url({**asked, "page": pages})}
+            "previous": at(min(page - 1, pages)) if page > 1 else None,
+            "next": at(page + 1) if page < pages else None,
+            "last": at(pages)}
 
 
-def _filters(kb: Opened, facets: dict[str, dict[str, int]], asked: dict[str, str]) -> dict[str, list[dict[str, Any]]]:
+def _filters(kb: Opened, facets: dict[str, dict[str, int]], asked: dict[str, str],
+             base: str | None = None) -> dict[str, list[dict[str, Any]]]:
     """Each facet's values as the page lists them: ``{value, label, count, url, current}``; a filter in use
     comes with its way out (value null: every document, every kind)."""
     # Keywords gathers every document's: titled as a document, not by its slug beside the documents' titles.
@@ -405,7 +408,7 @@ def _filters(kb: Opened, facets: dict[str, dict[str, int]], asked: dict[str, str
     out: dict[str, list[dict[str, Any]]] = {}
     for name in FACETS:
         everything = "all documents" if name == "doc" else "all kinds"
-        link = _adding(asked, name)
+        link = _adding(asked, name, base)
         entries: list[dict[str, Any]] = [{"value": None, "label": everything, "count": None,
                                           "url": _search_url({**asked, name: None}), "current": False}
                                          ] if asked.get(name) else []
