@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, field
-from itertools import chain
+from itertools import chain, repeat
+from operator import add
 
 from kb.ids import fold, slugify
 from kb.model import Record
@@ -38,7 +39,8 @@ def _name_key(name: str) -> str:
 
 
 def _bigrams(text: str) -> frozenset[str]:
-    return frozenset(text[i:i + 2] for i in range(len(text) - 1))
+    """The letter pairs of a text: text[i:i + 2] for every i, each character joined to the next in C."""
+    return frozenset(map(add, text, text[1:]))
 
 
 def edit_distance(a: str, b: str, limit: int) -> int:
@@ -121,7 +123,7 @@ class Resolver:
         slack`` letter pairs with a name: one edit changes at most three letter pairs, so far fewer
         shared pairs means far away, without running the edit distance over every name. Counted
         from the letter-pair index, so only names sharing a pair are visited."""
-        shared = Counter(chain.from_iterable(self._cards_with.get(g, ()) for g in grams))
+        shared = Counter(chain.from_iterable(map(self._cards_with.get, grams, repeat(()))))
         if len(grams) <= slack:  # names sharing no pair pass too when both have few enough pairs
             for i in self._few_grams:
                 if self._gram_counts[i] > slack:
