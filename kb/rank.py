@@ -140,6 +140,7 @@ NUMBER_ALT = {**{stem(w): str(i) for i, w in enumerate(_NUMBERS) if i != 1},
               **{str(i): stem(w) for i, w in enumerate(_NUMBERS) if i != 1}}  # "one" is rarely a count
 
 _RULE = re.compile(r"\d{3}\.\d+")  # "903.12" of "903.12d"
+_FOLDED = re.compile(r"(?=[^\x00-\x7f])[^\W_]")  # a letter or digit beyond ASCII, which kb.words folds in a word
 _SEE_RULE = re.compile(r"\bSee rules? \d")
 
 
@@ -167,12 +168,15 @@ class _Row:
     without touching the record itself (a hundred candidates per query, each a few cache misses in a
     serving worker). Built once per record and never changed."""
 
-    __slots__ = ("stems", "title_stems", "words", "doc", "kind", "variant", "heading_only")
+    __slots__ = ("stems", "title_stems", "words", "ascii", "doc", "kind", "variant", "heading_only")
 
     def __init__(self, ranker: Ranker, record: Record):
         self.stems = ranker.stems(record)
         self.title_stems = ranker.title_stems(record)
         self.words = ranker.words(record)
+        # Its words are as written (nothing folded): each one's stem is in ``stems`` (Ranker.stems reads
+        # the same text and more), so a word pair whose two stems are not there is not in ``words`` either.
+        self.ascii = not any(_FOLDED.search(part) for part in (record.title, record.text, record.rules_text) if part)
         self.doc, self.kind = record.doc, record.kind
         self.variant = ranker.variant_of.get(record.id)  # its variant's (and option's) heading stems, or None
         self.heading_only = not record.text and bool(record.children)
@@ -406,6 +410,11 @@ class Ranker:
         cover_of: dict[tuple[frozenset[str], frozenset[str]], tuple[float, float]] = {}
         broader = [(s, w) for s, w in items if s in _BROADER] if "kinds of permanent" in SIGNALS else []
         none: frozenset[str] = frozenset()
+        # Each pair with its two words' stems: looked for in a record's words (a substring search over its
+        # whole text) only when the record has both stems, or when its words were folded (not ASCII).
+        pair_stems = [(pair, *map(stem, both)) if len(both := pair.split()) == 2 else (pair, None, None)
+                      for pair in pairs] if pairing else []
+        unchecked = [(pair, None, None) for pair in pairs]
         for c, row in zip(candidates, rows, strict=True):
             score = c.score
             if covering:
@@ -431,9 +440,10 @@ class Ranker:
                         c.why.append("heading")
             if pairing:
                 words = row.words
+                have = row.stems
                 n = 0
-                for pair in pairs:  # a question has a pair or two: a loop beats sum(map(...)) here
-                    if pair in words:
+                for pair, first, second in pair_stems if row.ascii else unchecked:  # a loop beats sum(map(...))
+                    if (first is None or first in have and second in have) and pair in words:
                         n += 1
                 if n:
                     score *= 1 + PAIR_BONUS * n
