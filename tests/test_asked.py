@@ -205,3 +205,9 @@ def test_the_signal_can_be_turned_off(cr_store):
         rank.SIGNALS.add("asked")
         s.close()
     assert any(h.asked for h in on.hits) and not any(h.asked for h in off.hits)
+
+
+def test_the_build_says_how_many_common_questions_it_holds(data_build, cr_build):
+    for build in (data_build, cr_build):
+        line = next(x for x in build[1].stdout.splitlines() if x.startswith("common questions: "))
+        assert " for " in line and "left out" not in line  # every entry fits the bundled documents and the 2026 rules

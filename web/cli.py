@@ -57,6 +57,10 @@ def cmd_build(args: argparse.Namespace) -> int:
         print(f"official rules history: {history['releases']} releases {history['first']} to {history['current']} "
               f"(current), 0 unaccounted lines, {history['slips']} slips of the publisher kept and reported, "
               f"{len(history['fallback'])} decoded as Windows-1252 (the fallback)")
+    asked, skipped = result.manifest.get("asked", ()), result.manifest.get("asked_skipped", ())
+    print(f"common questions: {sum(len(e['asked']) for e in asked):,} for {len(asked):,} records"
+          + (f"; {len(skipped)} left out, their official rule renumbered or reworded in this release "
+             f"(manifest: asked_skipped), e.g. {skipped[0]}" if skipped else ""))
     print(
         f"built {result.manifest['records']} records as {result.build_id} in {time.perf_counter() - started:.2f}s "
         f"(ingest {result.seconds['ingest']:.2f}s, index and publish {result.seconds['publish']:.2f}s) -> {args.data}"
