@@ -9,8 +9,8 @@ best question's. Search blends it with the lexical score (kb.search, README "Sea
 
 Both sides are analysed alike (the vocabulary's rewriting, then content stems), so "kill"
 in either means destroy. A common question is matched on what it asks about its topic, not
-on the topic's name: the words of the card a ruling is about, or of the keyword a rule
-defines, never count as shared, though they count in the common question's weight ("puppet
+on the topic's name: the words of the card a ruling or note is about never count as shared,
+though they count in the common question's weight ("puppet
 master can a player end up with no identity" shares only "identity" with "puppetmaster
 identity", the card's own page comes first). The name is the lexical ranking's to match
 (titles, headings, coverage); otherwise every ruling of a card would match any question naming
@@ -58,6 +58,10 @@ class Asked:
         self._bits = bits  # stem -> the questions sharing it, one bit each; never changed
         self._all = (1 << len(found)) - 1
         self.records = len({q[1] for q in found})
+
+    def uses(self, stem: str) -> bool:
+        """Some common question uses this stem (a table word the documents may not: "pinger")."""
+        return stem in self._bits
 
     def __len__(self) -> int:
         return len(self._questions)

@@ -64,7 +64,7 @@ SIGNALS = {"coverage", "heading", "word pairs", "named", "glossary", "heading on
            "variants", "options", "numbers", "question phrases", "defining sub-rule", "asks more", "implied document",
            "term's rules", "headed rules", "older rulings", "kinds of permanent",
            "how many", "can I", "when", "who",
-           "vocabulary", "titles newest first", "number with words", "card prefixes", "two edits", "asked"}
+           "vocabulary", "titles newest first", "number with words", "card prefixes", "two edits", "asked", "typos"}
 
 COVER_FLOOR, COVER_POWER = 0.1, 2  # coverage: x (floor + (1 - floor) * share) ** power
 # Common questions (kb.asked): a match m >= ASKED_MIN adds ASKED_WEIGHT x ((m - min) / (1 - min)) ** ASKED_POWER

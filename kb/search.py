@@ -151,6 +151,7 @@ class _Found:
     suggestion: str | None = None
     terms: set[str] = field(default_factory=set)  # what snippets mark
     corrected: bool = False  # the hits are for the "did you mean" query, not the one typed
+    fixed: str | None = None  # the query searched with its misspelt words corrected ("comander damage")
 
 
 _FILTER = re.compile(r"\b(doc|kind):(\S+)")
@@ -413,6 +414,8 @@ class Searcher:
             return None  # "a 200 card deck", "at 100 life": a count, not rule 200
         # "rule 702.19", "CR 702.19": the word before the number may belong to the reference.
         joined = at and parse_ref(" ".join(tokens[at - 1:at + 1]), bare_numbers=True, doc_names=self.resolver.doc_names)
+        if tokens[at].isdigit() and at and not joined:
+            return None  # a bare number inside words is a count ("commander deck size 100"), unless it leads
         span = (at - 1, at + 1) if joined else (at, at + 1)
         words = tokens[:span[0]] + tokens[span[1]:]
         found = self._reference(" ".join(tokens[span[0]:span[1]]), doc)
@@ -550,6 +553,10 @@ class Searcher:
         """The best hits (re-ranked), and the total and facets over every match (unscored)."""
         text = query.words.text
         found = _Found(terms=self._terms(text) | self._terms(" ".join(query.words.replaced)))
+        fixed = self._fix_typos(text) if "typos" in rank.SIGNALS and '"' not in text else None
+        if fixed:
+            text = found.fixed = found.suggestion = fixed
+            found.terms |= self._terms(fixed)
         self._run(query, text, query.words.replaced, exclude, found)
         if found.total < 3:
             corrected = self._correction(query)
@@ -612,27 +619,17 @@ class Searcher:
         found.top, found.total = top[:query.offset + query.limit], max(total, len(top))
 
     def _topic(self, record_id: str) -> frozenset[str]:
-        """The stems of what a record is about by name: the card a ruling or note belongs to, the keyword
-        a rule defines (its heading is a keyword's name: 702.19 Trample)."""
-        keywords = self._keyword_titles
+        """The stems of what a record is about by name: the card a ruling or note belongs to."""
         stems: set[str] = set()
         record = self.store.records.get(record_id)
         while record is not None:
             title = record.title or ""
-            if record.kind == "card" or fold(title).lower() in keywords:
+            if record.kind == "card":
                 # as its questions are analysed too: "Grave Peril" is "graveyard peril" to the vocabulary
                 stems.update(_content_stems(plain(title)))
                 stems.update(_content_stems(self.vocabulary.expand(plain(title), self._knows).text))
             record = self.store.records.get(record.parent) if record.parent else None
         return frozenset(stems)
-
-    @property
-    def _keyword_titles(self) -> frozenset[str]:
-        titles = getattr(self, "_keywords", None)
-        if titles is None:
-            titles = self._keywords = frozenset(fold(r.title or "").lower() for r in self.store.records.values()
-                                                if r.kind == "keyword")
-        return titles
 
     def _knows(self, word: str) -> bool:
         """The index holds ``word`` as written: some record's title or text uses it."""
@@ -682,10 +679,13 @@ class Searcher:
         searched_for = None
         if found.corrected and not lead.records:
             note = f"nothing matched {query.text!r}; showing results for {found.suggestion!r}"
-        elif query.words.used and not lead.complete:
-            searched_for = query.words.text
-            if not (lead.matched_by == "card" and note):  # "showing The Puppet Master for 'puppetmaster'" says it
+        elif (query.words.used or found.fixed) and not lead.complete:
+            searched_for = found.fixed or query.words.text
+            if query.words.used and not (lead.matched_by == "card" and note):
+                # "showing The Puppet Master for 'puppetmaster'" says it already
                 note = "; ".join(filter(None, [note, f"showing results for {query.words.note}"]))
+            if found.fixed and not (lead.matched_by == "card" and note):  # "showing Tarmogoyf for 'tarmogyof'"
+                note = "; ".join(filter(None, [note, f"spelling corrected: {found.fixed!r}"]))
         note = "; ".join(filter(None, [note, query.limited]))
         return Results(query.raw, len(lead.records) + found.total, page, facets,
                        did_you_mean=found.suggestion if not lead.records else None, redirect=lead.redirect,
@@ -788,6 +788,22 @@ class Searcher:
                 changed = True
             else:
                 out.append(w)
+        return " ".join(out) if changed else None
+
+    def _fix_typos(self, text: str) -> str | None:
+        """``text`` with each word no document, title or common question uses, of five letters or more,
+        replaced by the index's word it misspells (one edit; two for a keyword or title word): "comander
+        damage" -> commander damage, "summoning sicknes" -> summoning sickness. Such a word finds nothing as
+        typed; without this, the rest of the question decided alone and "did you mean" came only with
+        fewer than three hits. None when nothing changed."""
+        out, changed = [], False
+        for w in text.split():
+            low = fold(w.lower())
+            fix = None
+            if len(low) >= 5 and low.isalpha() and not self.exact_df.get(low) and not self.asked.uses(stem(low)):
+                fix = self.spelling.suggest(low) or self._two_edits(low)
+            out.append(fix if fix and fix != low else w)
+            changed = changed or out[-1] != w
         return " ".join(out) if changed else None
 
     def _two_edits(self, word: str) -> str | None:

@@ -169,7 +169,8 @@ def test_a_card_name_written_as_one_word_inside_a_question(searcher, query, card
     assert query.split()[0] in results.note and results.searched_for.startswith(card[4:].replace("-", " "))
 
 
-@pytest.mark.parametrize("query", ["can i play a 200 card constructed deck", "we start at 100 life"])
+@pytest.mark.parametrize("query", ["can i play a 200 card constructed deck", "we start at 100 life",
+                                   "commander deck size 100"])
 def test_a_count_is_not_a_rule_reference(cr_searcher, query):
     results = cr_searcher.search(query)
     assert results.matched_by == "text" and not results.redirect and results.hits[0].id != "cr/200"

@@ -42,8 +42,22 @@ def test_parse_then_lead(searcher, q, parsed, matched_by, complete, redirect):
     assert results.matched_by == matched_by and results.redirect == redirect
 
 
-def test_did_you_mean_retries_in_the_full_text_stage(searcher):
+def test_misspelt_words_are_corrected_before_the_full_text_search(searcher):
     query, lead, found, results = stages(searcher, "unvel morhp")
+    assert lead.records == [] and not lead.complete
+    assert found.fixed == "unveil morph" and not found.corrected and found.total > 0
+    assert results.did_you_mean == "unveil morph" and "spelling corrected: 'unveil morph'" in (results.note or "")
+    assert results.searched_for == "unveil morph"
+
+
+def test_did_you_mean_retries_in_the_full_text_stage(searcher):
+    from kb import rank
+
+    rank.SIGNALS.discard("typos")  # the retry when nothing matched, for words the first search does not correct
+    try:
+        query, lead, found, results = stages(searcher, "unvel morhp")
+    finally:
+        rank.SIGNALS.add("typos")
     assert lead.records == [] and not lead.complete
     assert found.suggestion == "unveil morph" and found.corrected and found.total > 0
     assert results.did_you_mean == "unveil morph" and "nothing matched 'unvel morhp'" in (results.note or "")
