@@ -72,8 +72,9 @@ COVER_FLOOR, COVER_POWER = 0.1, 2  # coverage: x (floor + (1 - floor) * share) *
 ASKED_WEIGHT, ASKED_MIN, ASKED_POWER = 2.0, 0.3, 1
 ASKED_WORDS = 2  # content stems a question needs for them: one word is a lookup ("trample"), not a question
 ASKED_SHORT, ASKED_MIN_SHORT = 3, 0.6  # a question of fewer stems needs a closer match ("kill a creature")
+ASKED_JOIN = 0.45  # a record Whoosh did not return joins for a match this close (a looser one cannot place)
 ASKED_SHOWN = 0.5  # a hit names the common question it answers only when the match is this close
-WINDOW = 100  # best Whoosh hits re-ranked (bounded: the per-query cost stays small)
+WINDOW = 50  # best Whoosh hits re-ranked (bounded: the per-query cost stays small)
 PAIR_BONUS = 0.15  # per adjacent word pair, as a share of the score
 GLOSSARY = 0.6  # a glossary entry's score is multiplied by this
 POINTER = 0.5  # and an entry pointing at a rule of its own document by this
@@ -165,7 +166,7 @@ class Candidate:
 
 class _Row:
     """What the re-rank reads of one record, in one small object: most candidates are then decided
-    without touching the record itself (a hundred candidates per query, each a few cache misses in a
+    without touching the record itself (fifty candidates per query, each a few cache misses in a
     serving worker). Built once per record and never changed."""
 
     __slots__ = ("stems", "title_stems", "words", "ascii", "doc", "kind", "variant", "heading_only")
@@ -364,7 +365,7 @@ class Ranker:
 
         ``weights``: the question's stems with their rarity (idf); ``add(id)`` makes a candidate
         of a rule a glossary entry points at when Whoosh did not return it. ``explain``: fill each
-        candidate's ``why`` (search leaves it off: a hundred candidates per query, read by no answer).
+        candidate's ``why`` (search leaves it off: fifty candidates per query, read by no answer).
         """
         total = sum(weights.values()) or 1.0
         stems = frozenset(weights)
@@ -400,7 +401,7 @@ class Ranker:
     def _by_words(self, candidates: list[Candidate], rows: list[_Row], weights: dict[str, float], total: float,
                   stems: frozenset[str], pairs: list[str], explain: bool) -> None:
         """Coverage, heading and word pairs, in one pass reading the per-build tables directly (a
-        hundred candidates per query: one call per signal and candidate cost more than the signals)."""
+        fifty candidates per query: one call per signal and candidate cost more than the signals)."""
         covering = "coverage" in SIGNALS and len(weights) >= 2
         heading = "heading" in SIGNALS
         pairing = bool(pairs) and "word pairs" in SIGNALS
@@ -573,8 +574,8 @@ def _add_asked(candidates: list[Candidate], matches: dict, add: Callable[[str], 
     named, older rules, variants, question words), which weigh the gain with the rest."""
     best = max((c.score for c in candidates), default=0.0) or 1.0
     listed = {c.record.id for c in candidates}
-    for rid in matches:
-        if rid not in listed:
+    for rid, m in matches.items():
+        if rid not in listed and m.score >= ASKED_JOIN:
             more = add(rid)
             if more is not None:
                 candidates.append(more)

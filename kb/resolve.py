@@ -86,6 +86,7 @@ class Resolver:
         # The typo scan's letter-pair index: card key -> its letter pairs, and letter pair -> the
         # positions (in self.cards' order) of the keys holding it.
         self.card_keys = list(self.cards)
+        self._longest_key = max(map(len, self.card_keys), default=0)
         self.card_grams = {key: _bigrams(key) for key in self.card_keys}
         self._gram_counts = [len(self.card_grams[key]) for key in self.card_keys]
         self._cards_with: dict[str, list[int]] = {}
@@ -103,7 +104,10 @@ class Resolver:
             return None, 0
         if key in self.cards:
             return self.cards[key], 0
-        return self._nearest(key, 1 if len(key) <= 5 else max_typos)
+        limit = 1 if len(key) <= 5 else max_typos
+        if len(key) > self._longest_key + limit:  # a question, not a name: no name is within reach
+            return None, 0
+        return self._nearest(key, limit)
 
     def _nearest(self, key: str, limit: int, prefix: str = "") -> tuple[Record | None, int]:
         """The card whose name, less ``prefix`` (only names with it), is fewest edits (at most
