@@ -200,6 +200,36 @@ def _content_stems(text: str) -> list[str]:
     return list(_stems_of(text, "question phrases" in rank.SIGNALS))
 
 
+_DOC_PHRASES = re.compile(r"\b(future)\s+(sight)\b|\b(edh)\s+(silver)\b")
+
+
+def _named_words(text: str) -> list[str]:
+    """The folded words of a text, a document named in two words as one ("future sight" -> futuresight)."""
+    return re.findall(r"\w+", _DOC_PHRASES.sub(lambda m: "".join(filter(None, m.groups())), fold(text).lower()))
+
+
+@lru_cache(maxsize=1024)
+def _naming_stems(text: str) -> frozenset[str]:
+    """The stems of the words naming a document or a kind of record ("treachery", "future sight", "rulings"):
+    a preference (kb.rank), not a topic."""
+    folded = fold(text).lower()
+    names = {w for w in _named_words(text) if w in rank.DOC_NAMES or w in rank.KIND_NAMES}
+    words = set(re.findall(r"\w+", folded)) & names
+    for m in _DOC_PHRASES.finditer(folded):  # both words of a two-word name
+        if "".join(filter(None, m.groups())) in names:
+            words.update(filter(None, m.groups()))
+    return frozenset(stem(w) for w in words)
+
+
+def _unquoted_stems(text: str) -> list[str]:
+    """The content stems of a query outside its "quoted phrases": none when the rest only asks
+    (`what does "dies" mean`), where a query of question words alone searches for them."""
+    rest = _PHRASE.sub(" ", text)
+    if rest != text and not any(w not in _STOP and w not in _FILLER for w in _exact_words(_ASKING.sub(" ", rest))):
+        return []
+    return _content_stems(rest)
+
+
 @lru_cache(maxsize=1024)
 def _stems_of(text: str, questions: bool) -> tuple[str, ...]:
     """``_content_stems``, once per text: the lead, the Whoosh query and the re-rank each ask."""
@@ -353,7 +383,7 @@ class Searcher:
             raise QueryError(f"unknown kind {kind!r}; known: {', '.join(KINDS)}")
         use_vocabulary = '"' not in text and "vocabulary" in rank.SIGNALS
         words = self.vocabulary.expand(text, self._knows) if use_vocabulary else Expansion(text)
-        named = [rank.DOC_NAMES[w] for w in re.findall(r"\w+", fold(text).lower()) if w in rank.DOC_NAMES]
+        named = [rank.DOC_NAMES[w] for w in _named_words(text) if w in rank.DOC_NAMES]
         named_doc = named[0] if named and named[0] in self.docs and not doc else None
         kinds = [rank.KIND_NAMES[w] for w in re.findall(r"\w+", text.lower()) if w in rank.KIND_NAMES]
         return _Query(q, text, doc, kind, limit, offset, words, named_doc, kinds[0] if kinds and not kind else None,
@@ -522,7 +552,7 @@ class Searcher:
         return out
 
     # -- 3. full text --------------------------------------------------------------
-    def _build_query(self, text: str, extra: list[str] | None = None):
+    def _build_query(self, text: str, extra: list[str] | None = None, naming: frozenset[str] = frozenset()):
         parts = []
         for phrase in _PHRASE.findall(text):
             exact = list(_exact_words(phrase))[:MAX_TERMS]
@@ -530,7 +560,11 @@ class Searcher:
                 parts.append(Q.Phrase("exact", exact, boost=2.0))
             elif exact:
                 parts.append(Q.Term("exact", exact[0]))
-        stems = _content_stems(_PHRASE.sub(" ", text))
+        stems = _unquoted_stems(text)
+        if naming and [s for s in stems if s not in naming]:
+            # "uncommander sticker": the document is a preference (kb.rank), the topic is the sticker; the
+            # name is searched only when it is all the question says ("uncommander", "future sight")
+            stems = [s for s in stems if s not in naming]
         for w in stems + [s for s in _content_stems(" ".join(extra or ())) if s not in stems][:4]:
             boost = 1.0 if w in stems else 0.5  # a table word the vocabulary replaced: weaker evidence
             fields = [Q.Term("title", w, boost=boost), Q.Term("body", w, boost=boost)]
@@ -569,7 +603,7 @@ class Searcher:
         return found
 
     def _run(self, query: _Query, text: str, extra: list[str], exclude: set[str], found: _Found) -> None:
-        whoosh_query = self._build_query(text, extra)
+        whoosh_query = self._build_query(text, extra, _naming_stems(query.text))
         if whoosh_query is None:
             return
         # Every match, scored as Whoosh scores it (what searcher.search(limit=None) returns).
@@ -593,10 +627,8 @@ class Searcher:
             doc, kind = self._facet_pair[code]
             docs[doc] = docs.get(doc, 0) + n
             kinds[kind] = kinds.get(kind, 0) + n
-        # A word naming the document or kind asked about is a preference (kb.rank), not a topic.
-        naming = {stem(w) for w in re.findall(r"\w+", fold(query.text).lower())
-                  if w in rank.DOC_NAMES or w in rank.KIND_NAMES}
-        stems = [s for s in _content_stems(_PHRASE.sub(" ", text)) if s not in naming]
+        naming = _naming_stems(query.text)
+        stems = [s for s in _unquoted_stems(text) if s not in naming]
         weights = rank.weights(self.postings, stems)  # document frequencies from memory, as Whoosh counts them
 
         def add(rid: str) -> Candidate | None:
@@ -610,7 +642,7 @@ class Searcher:
         named = rank.Named(query.named_doc, query.named_kind, implied, rank.asks(query.text))
         matches, least = None, rank.ASKED_MIN
         if "asked" in rank.SIGNALS and len(self.asked) and len(stems) >= rank.ASKED_WORDS:
-            everything = _content_stems(_PHRASE.sub(" ", text))  # with the words naming a document
+            everything = _unquoted_stems(text)  # with the words naming a document: they weigh the match too
             asked = weights if len(everything) == len(stems) else rank.weights(self.postings, everything)
             least = rank.ASKED_MIN_SHORT if len(stems) < rank.ASKED_SHORT else rank.ASKED_MIN
             matches = self.asked.match(asked, least)
@@ -791,17 +823,19 @@ class Searcher:
         return " ".join(out) if changed else None
 
     def _fix_typos(self, text: str) -> str | None:
-        """``text`` with each word no document, title or common question uses, of five letters or more,
-        replaced by the index's word it misspells (one edit; two for a keyword or title word): "comander
-        damage" -> commander damage, "summoning sicknes" -> summoning sickness. Such a word finds nothing as
-        typed; without this, the rest of the question decided alone and "did you mean" came only with
-        fewer than three hits. None when nothing changed."""
+        """``text`` with each word no document, title or common question uses, of six letters or more,
+        replaced by the index's word it misspells (one edit; two for a keyword or title word from nine
+        letters): "comander damage" -> commander damage, "summoning sicknes" -> summoning sickness. Such a
+        word finds nothing as typed; without this, the rest of the question decided alone and "did you
+        mean" came only with fewer than three hits. None when nothing changed."""
         out, changed = [], False
         for w in text.split():
             low = fold(w.lower())
             fix = None
-            if len(low) >= 5 and low.isalpha() and not self.exact_df.get(low) and not self.asked.uses(stem(low)):
-                fix = self.spelling.suggest(low) or self._two_edits(low)
+            if len(low) >= 6 and low.isalpha() and not self.exact_df.get(low) and not self.asked.uses(stem(low)):
+                # one edit from six letters, two from nine: a shorter word the documents never use is as likely a
+                # name they do not hold ("lotus bloom" is no "blood", "street wraith" no "spree") as a typo
+                fix = self.spelling.suggest(low) or (self._two_edits(low) if len(low) >= 9 else None)
             out.append(fix if fix and fix != low else w)
             changed = changed or out[-1] != w
         return " ".join(out) if changed else None

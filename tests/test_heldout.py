@@ -18,12 +18,12 @@ PINS = {
     "C bundled": (H.BUNDLED_C, "bundled", (53, 59)),
     "C bundled, with the CR": (H.BUNDLED_C, "cr", (46, 58)),
     "C official": (H.CR_C, "cr", (46, 54)),
-    "D bundled": (H.BUNDLED_D, "bundled", (53, 58)),
+    "D bundled": (H.BUNDLED_D, "bundled", (52, 58)),
     "D bundled, with the CR": (H.BUNDLED_D, "cr", (49, 56)),
     "D official": (H.CR_D, "cr", (48, 53)),
     "E bundled": (H.BUNDLED_E, "bundled", (52, 56)),
     "E bundled, with the CR": (H.BUNDLED_E, "cr", (50, 54)),
-    "E official": (H.CR_E, "cr", (42, 49)),
+    "E official": (H.CR_E, "cr", (42, 48)),
 }
 
 
