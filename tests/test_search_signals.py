@@ -313,3 +313,20 @@ def test_no_result_list_names_a_record_twice(cr_searcher):
         if len(listed) != len(set(listed)):
             twice[q] = [i for i in listed if listed.count(i) > 1]
     assert len(queries) > 300 and twice == {}
+
+
+@pytest.mark.parametrize(("query", "first"), [
+    ('what does "dies" mean', "cr/700.4"),  # the rest of the question only asks: the quoted word is searched
+    ("uncommander sticker", "cr/123"),  # UnCommander says nothing of stickers: its name is a preference only
+    ("uncommander commander damage", "cr/903.10a"),
+])
+def test_quoted_words_and_document_names_leave_the_topic_to_the_rest(cr_searcher, query, first):
+    assert ids(cr_searcher.search(query))[0] == first
+
+
+def test_future_sight_in_two_words_names_the_faq(cr_searcher):
+    from kb.search import _naming_stems, _named_words
+
+    assert "futuresight" in _named_words("poison counters Future Sight")
+    assert _naming_stems("transmute future sight") == {"futur", "sight"}
+    assert "keywords/transmute" in ids(cr_searcher.search("transmute future sight"), 3)
