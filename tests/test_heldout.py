@@ -24,13 +24,16 @@ PINS = {
     "E bundled": (H.BUNDLED_E, "bundled", (52, 56)),
     "E bundled, with the CR": (H.BUNDLED_E, "cr", (50, 54)),
     "E official": (H.CR_E, "cr", (42, 48)),
+    "F bundled": (H.BUNDLED_F, "bundled", (47, 58)),
+    "F bundled, with the CR": (H.BUNDLED_F, "cr", (40, 55)),
+    "F official": (H.CR_F, "cr", (38, 51)),
 }
 
 
 def test_the_held_out_sets_are_whole():
-    sets = [H.BUNDLED_C, H.CR_C, H.BUNDLED_D, H.CR_D, H.BUNDLED_E, H.CR_E]
-    assert [len(s) for s in sets] == [60] * 6
-    assert all(1 <= len(expected) <= 3 for s in sets for _, expected in s)
+    sets = [H.BUNDLED_C, H.CR_C, H.BUNDLED_D, H.CR_D, H.BUNDLED_E, H.CR_E, H.BUNDLED_F, H.CR_F]
+    assert [len(s) for s in sets] == [60] * 8
+    assert all(1 <= len(expected) <= 4 for s in sets for _, expected in s)
     assert all(len({q for q, _ in s}) == 60 for s in sets)
 
 
