@@ -14,13 +14,16 @@ from __future__ import annotations
 
 import re
 
+from kb.words import FILLER_WORDS, QUESTION_WORDS, STOP_WORDS
+
 __all__ = ["limit_query", "MAX_PHRASES", "MAX_PHRASE_WORDS", "MAX_WORDS"]
 
 MAX_PHRASES = 4  # distinct quoted phrases searched
 MAX_PHRASE_WORDS = 8  # words kept from each phrase
-MAX_WORDS = 16  # distinct words outside phrases
+MAX_WORDS = 16  # distinct words outside phrases that reach the engine (not stop words nor question words)
 
 _PHRASE = re.compile(r'"([^"]+)"')
+_FREE = STOP_WORDS | QUESTION_WORDS | FILLER_WORDS
 
 
 def _key(words: list[str]) -> str:
@@ -40,19 +43,25 @@ def limit_query(text: str) -> tuple[str, str | None]:
     rest = _PHRASE.sub(" ", text).split()
     distinct: list[str] = []
     seen_words: set[str] = set()
+    counted, end = 0, None  # words that reach the engine, and where the one past the cap sits
     for w in rest:
         if w.casefold() not in seen_words:
             seen_words.add(w.casefold())
+            # "so", "if", "what", "does" never reach the engine: they cost nothing, so they count nothing
+            if w.casefold().strip("?!.,;:") not in _FREE:
+                counted += 1
+                if counted == MAX_WORDS + 1:
+                    end = len(distinct)
             distinct.append(w)
     cut = []
     if len(phrases) > MAX_PHRASES:
         cut.append(f"only the first {MAX_PHRASES} of {len(phrases)} distinct phrases")
     if any(len(p) > MAX_PHRASE_WORDS for p in phrases[:MAX_PHRASES]):
         cut.append(f"phrases cut to {MAX_PHRASE_WORDS} words")
-    if len(distinct) > MAX_WORDS:
-        cut.append(f"only the first {MAX_WORDS} of {len(distinct)} distinct words")
+    if counted > MAX_WORDS:
+        cut.append(f"only the first {MAX_WORDS} of {counted} distinct words")
     if not cut and len(phrases) == len(found):
         return text, None  # within every cap, no repeats: searched as typed
-    kept = [f'"{" ".join(p[:MAX_PHRASE_WORDS])}"' for p in phrases[:MAX_PHRASES]] + distinct[:MAX_WORDS]
+    kept = [f'"{" ".join(p[:MAX_PHRASE_WORDS])}"' for p in phrases[:MAX_PHRASES]] + distinct[:end]
     note = "query shortened: " + ", ".join(cut) + " were searched" if cut else None
     return " ".join(kept), note

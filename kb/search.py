@@ -50,7 +50,7 @@ from kb.snippet import Positions, clip, snippet, stem
 from kb.spelling import Spelling
 from kb.store import Store
 from kb.vocabulary import Expansion, Vocabulary
-from kb.words import words
+from kb.words import FILLER_WORDS, QUESTION_WORDS, words
 
 __all__ = ["Searcher", "Results", "Hit", "QueryError", "MAX_QUERY", "MAX_LIMIT", "MAX_OFFSET"]
 
@@ -158,12 +158,9 @@ _FILTER = re.compile(r"\b(doc|kind):(\S+)")
 _PHRASE = re.compile(r'"([^"]+)"')
 # Question words carry no topic. Negations, "first", "last", "each" and single letters ("X")
 # do, so they stay.
-_STOP = frozenset({"a", "an", "the", "is", "are", "who", "what", "whats", "how", "does", "do", "can", "you", "of",
-                   "in", "on", "to", "when", "which", "with", "and", "or", "for", "it", "my", "i", "if", "has",
-                   "have", "work", "works", "mean", "means", "happens", "happen", "s"})
+_STOP = QUESTION_WORDS
 # Table talk's filler: "who gets priority after something resolves", "can someone still ...".
-_FILLER = frozenset({"someone", "something", "anyone", "anything", "somebody", "anybody", "get", "gets", "got",
-                     "still", "ever", "just", "really", "actually", "able", "allowed", "possible"})
+_FILLER = FILLER_WORDS
 # Question phrases that carry no topic: "how many lands", "what counts as a permanent", "cast vs play".
 _ASKING = re.compile(r"\b(?:how\s+(?:many|much)|what\s+counts?\s+as|vs|versus)\b\.?", re.I)
 # A bare number followed by what it counts is a count: "a 200 card deck", "100 life", "150 damage".
@@ -589,7 +586,9 @@ class Searcher:
         found = _Found(terms=self._terms(text) | self._terms(" ".join(query.words.replaced)))
         fixed = self._fix_typos(text) if "typos" in rank.SIGNALS and '"' not in text else None
         if fixed:
-            text = found.fixed = found.suggestion = fixed
+            text = found.fixed = fixed
+            # said in the user's words, not the vocabulary's ("... if it got bounced", not "... return to owner's hand")
+            found.suggestion = self._fix_typos(query.text) if query.words.used else fixed
             found.terms |= self._terms(fixed)
         self._run(query, text, query.words.replaced, exclude, found)
         if found.total < 3:
@@ -717,7 +716,7 @@ class Searcher:
                 # "showing The Puppet Master for 'puppetmaster'" says it already
                 note = "; ".join(filter(None, [note, f"showing results for {query.words.note}"]))
             if found.fixed and not (lead.matched_by == "card" and note):  # "showing Tarmogoyf for 'tarmogyof'"
-                note = "; ".join(filter(None, [note, f"spelling corrected: {found.fixed!r}"]))
+                note = "; ".join(filter(None, [note, f"spelling corrected: {found.suggestion or found.fixed!r}"]))
         note = "; ".join(filter(None, [note, query.limited]))
         return Results(query.raw, len(lead.records) + found.total, page, facets,
                        did_you_mean=found.suggestion if not lead.records else None, redirect=lead.redirect,

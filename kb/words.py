@@ -20,7 +20,8 @@ from functools import lru_cache
 
 from whoosh.lang.snowball.english import EnglishStemmer
 
-__all__ = ["TOKEN", "TOKEN_RE", "STOP_WORDS", "fold", "plain", "words", "stem", "stems"]
+__all__ = ["TOKEN", "TOKEN_RE", "STOP_WORDS", "QUESTION_WORDS", "FILLER_WORDS", "fold", "plain", "words", "stem",
+           "stems"]
 
 TOKEN = r"[^\W_]+(?:\.[^\W_]+)*"  # letters and digits; "_" is markup (_Future Sight_), not a letter
 TOKEN_RE = re.compile(TOKEN)
@@ -29,6 +30,16 @@ STOP_WORDS = frozenset({
     "a", "an", "and", "are", "as", "at", "be", "by", "can", "for", "from", "have", "if", "in", "is", "it",
     "of", "on", "or", "tbd", "that", "the", "this", "to", "us", "we", "when", "will", "with", "you", "your",
 })
+
+# Question words carry no topic; negations, "first", "last", "each" and single letters ("X") do, so they
+# stay out of this list (kb.search leaves these words out of a question's stems).
+QUESTION_WORDS = frozenset({
+    "a", "an", "the", "is", "are", "who", "what", "whats", "how", "does", "do", "can", "you", "of", "in", "on",
+    "to", "when", "which", "with", "and", "or", "for", "it", "my", "i", "if", "has", "have", "work", "works",
+    "mean", "means", "happens", "happen", "s"})
+# Table talk's filler: "who gets priority after something resolves", "can someone still ...".
+FILLER_WORDS = frozenset({"someone", "something", "anyone", "anything", "somebody", "anybody", "get", "gets",
+                          "got", "still", "ever", "just", "really", "actually", "able", "allowed", "possible"})
 
 # Letters NFKD does not decompose into a base letter plus a mark.
 _LIGATURES = str.maketrans({

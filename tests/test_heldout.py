@@ -23,7 +23,7 @@ PINS = {
     "D official": (H.CR_D, "cr", (48, 53)),
     "E bundled": (H.BUNDLED_E, "bundled", (52, 56)),
     "E bundled, with the CR": (H.BUNDLED_E, "cr", (50, 54)),
-    "E official": (H.CR_E, "cr", (42, 48)),
+    "E official": (H.CR_E, "cr", (41, 48)),
     "F bundled": (H.BUNDLED_F, "bundled", (47, 58)),
     "F bundled, with the CR": (H.BUNDLED_F, "cr", (40, 55)),
     "F official": (H.CR_F, "cr", (38, 51)),
