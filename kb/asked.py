@@ -10,11 +10,11 @@ best question's. Search blends it with the lexical score (kb.search, README "Sea
 Both sides are analysed alike (the vocabulary's rewriting, then content stems), so "kill"
 in either means destroy. A common question is matched on what it asks about its topic, not
 on the topic's name: the words of the card a ruling or note is about never count as shared,
-though they count in the common question's weight ("puppet
-master can a player end up with no identity" shares only "identity" with "puppetmaster
-identity", the card's own page comes first). The name is the lexical ranking's to match
-(titles, headings, coverage); otherwise every ruling of a card would match any question naming
-the card. Built once per build and never changed.
+though they count in the common question's weight ("puppet master can a player end up with
+no identity" shares only "identity" with "puppetmaster identity", so the card's own page comes
+first). The name is the lexical ranking's to match (titles, headings, coverage); otherwise
+every ruling of a card would match any question naming the card. Built once per build and
+never changed afterwards, so threads share it freely.
 """
 from __future__ import annotations
 
