@@ -69,6 +69,8 @@ def test_the_wheel_carries_the_corpus_and_the_site(installed):
     for name in ("corpus/treachery.txt", "corpus/treachery.toml", "corpus/__init__.py",
                  "web/templates/base.html", "web/static/style.css", "web/static/app.js", "web/cli.py"):
         assert name in names
+    # every common question the repository holds (corpus/asked), or an installed build would search without them
+    assert {f"corpus/asked/{p.name}" for p in (ROOT / "corpus" / "asked").glob("*.toml")} <= names
 
 
 def test_kb_build_and_serve_outside_the_repository(installed, tmp_path):
@@ -83,6 +85,7 @@ def test_kb_build_and_serve_outside_the_repository(installed, tmp_path):
     built = subprocess.run([kb, "build"], cwd=work, env=env, capture_output=True, text=True)
     assert built.returncode == 0, built.stderr
     assert "parsed treachery.txt" in built.stderr and "indexing" in built.stderr
+    assert "common questions: 1,877 for 614 records" in built.stdout  # as from the repository
     assert (work / "var" / "current" / "manifest.json").exists()
 
     with socket.socket() as s:
