@@ -38,13 +38,9 @@ def asked_files(corpus_dir: Path) -> list[Path]:
     return sorted((Path(corpus_dir) / ASKED_DIR).glob("*.toml"))
 
 
-def _tokens(text: str) -> list[str]:
-    return [w.lower() for w in words(text)]
-
-
 def _quotes(record: Record, quote: list[str]) -> bool:
     """The record's own text (title, text, a card's rules text) holds the quoted words in order."""
-    text = _tokens("\n".join(filter(None, [record.title or "", record.text, record.rules_text or ""])))
+    text = words("\n".join(filter(None, [record.title or "", record.text, record.rules_text or ""])))
     n = len(quote)
     return any(text[i:i + n] == quote for i in range(len(text) - n + 1))
 
@@ -71,9 +67,9 @@ def load_asked(corpus_dir: Path, records: list[Record]) -> tuple[list[dict], lis
         for n, entry in enumerate(data.get("ask", []), 1):
             line = lines[n - 1] if n <= len(lines) else 1
             rid, quote, asked = entry.get("record"), entry.get("quote"), entry.get("asked")
-            if not (isinstance(rid, str) and isinstance(quote, str) and len(_tokens(quote)) >= MIN_QUOTE
+            if not (isinstance(rid, str) and isinstance(quote, str) and len(words(quote)) >= MIN_QUOTE
                     and isinstance(asked, list) and asked
-                    and all(isinstance(a, str) and len(_tokens(a)) >= 2 for a in asked)
+                    and all(isinstance(a, str) and len(words(a)) >= 2 for a in asked)
                     and set(entry) <= {"record", "quote", "asked"}):
                 expected = (f"entry {n}: record (an id), quote (3+ words of its text) and asked (a list of "
                             "questions), nothing else")
@@ -83,7 +79,7 @@ def load_asked(corpus_dir: Path, records: list[Record]) -> tuple[list[dict], lis
             if doc not in docs:
                 continue
             record = by_id.get(rid)
-            fits = record is not None and _quotes(record, _tokens(quote))
+            fits = record is not None and _quotes(record, words(quote))
             if not fits:
                 why = "no such record" if record is None else f"its text does not say {quote!r}"
                 if doc == OFFICIAL:

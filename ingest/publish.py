@@ -12,11 +12,11 @@ from pathlib import Path
 
 from ingest.build import build_corpus, corpus_digest
 from ingest.bulk import collector_paused
+from ingest.asked import load_asked
 from ingest.cr import cr_profile
 from ingest.dating import date_citations
 from ingest.history import HISTORY_FILE, Lineages, write_history
 from ingest.releases import Release, load_releases, release_files
-from ingest.asked import load_asked
 from ingest.vocabulary import load_vocabulary
 from kb.index import write_index
 from kb.store import publish

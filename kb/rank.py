@@ -376,10 +376,9 @@ class Ranker:
         rows = self._rows_of(candidates)
         self._by_words(candidates, rows, weights, total, stems, pairs, explain)
         if asked:
-            n = len(candidates)
             _add_asked(candidates, asked, add, explain, minimum)
-            if len(candidates) > n:
-                rows += self._rows_of(candidates[n:])
+            if len(rows) < len(candidates):  # a record a common question matched was added
+                rows += self._rows_of(candidates[len(rows):])
         self._by_place(candidates, rows, named, family, stems, explain)
         if "glossary" in on:
             self._glossaries(candidates, rows, add, stems, weights, explain)

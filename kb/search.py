@@ -218,13 +218,15 @@ def _naming_stems(text: str) -> frozenset[str]:
     return frozenset(stem(w) for w in words)
 
 
-def _unquoted_stems(text: str) -> list[str]:
+@lru_cache(maxsize=1024)
+def _unquoted_stems(text: str) -> tuple[str, ...]:
     """The content stems of a query outside its "quoted phrases": none when the rest only asks
-    (`what does "dies" mean`), where a query of question words alone searches for them."""
+    (`what does "dies" mean`), where a query of question words alone searches for them. Once per
+    text: the Whoosh query, the re-rank and the common questions each ask."""
     rest = _PHRASE.sub(" ", text)
     if rest != text and not any(w not in _STOP and w not in _FILLER for w in _exact_words(_ASKING.sub(" ", rest))):
-        return []
-    return _content_stems(rest)
+        return ()
+    return tuple(_content_stems(rest))
 
 
 @lru_cache(maxsize=1024)
@@ -557,7 +559,7 @@ class Searcher:
                 parts.append(Q.Phrase("exact", exact, boost=2.0))
             elif exact:
                 parts.append(Q.Term("exact", exact[0]))
-        stems = _unquoted_stems(text)
+        stems = list(_unquoted_stems(text))
         if naming and [s for s in stems if s not in naming]:
             # "uncommander sticker": the document is a preference (kb.rank), the topic is the sticker; the
             # name is searched only when it is all the question says ("uncommander", "future sight")
@@ -627,7 +629,8 @@ class Searcher:
             docs[doc] = docs.get(doc, 0) + n
             kinds[kind] = kinds.get(kind, 0) + n
         naming = _naming_stems(query.text)
-        stems = [s for s in _unquoted_stems(text) if s not in naming]
+        everything = _unquoted_stems(text)  # with the words naming a document: they weigh a common question's match
+        stems = [s for s in everything if s not in naming]
         weights = rank.weights(self.postings, stems)  # document frequencies from memory, as Whoosh counts them
 
         def add(rid: str) -> Candidate | None:
@@ -641,8 +644,7 @@ class Searcher:
         named = rank.Named(query.named_doc, query.named_kind, implied, rank.asks(query.text))
         matches, least = None, rank.ASKED_MIN
         if "asked" in rank.SIGNALS and len(self.asked) and len(stems) >= rank.ASKED_WORDS:
-            everything = _unquoted_stems(text)  # with the words naming a document: they weigh the match too
-            asked = weights if len(everything) == len(stems) else rank.weights(self.postings, everything)
+            asked = weights if len(everything) == len(stems) else rank.weights(self.postings, list(everything))
             least = rank.ASKED_MIN_SHORT if len(stems) < rank.ASKED_SHORT else rank.ASKED_MIN
             matches = self.asked.match(asked, least)
         top = self.ranker.rerank(top, weights, _pairs(text), named, add, explain=False, asked=matches,
