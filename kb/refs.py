@@ -323,6 +323,19 @@ def find_refs(text: str, sections: tuple[str, ...] | list[str] = (), doc_names: 
     return found
 
 
+# A whole query may write a number with spaces where the dots or the letter join it, as people type on
+# a phone: "907 8a", "907. 8a", "702.187 f", "rule 907.5 c". Only at the end of what is parsed whole, and
+# only a letter a rule can have (one, "aa".."az", or Treachery's "tr"): "702.19 trample" is words.
+_SPACED = re.compile(r"(?<![\w.])(?P<section>\d{3})(?:\.\s+|\s+)(?P<rule>\d{1,3})(?:\s*(?P<letter>tr|a[a-z]|[a-z]))?$"
+                     r"|(?<![\w.])(?P<number>\d{3}\.\d{1,3})\s+(?P<late>tr|a[a-z]|[a-z])$", re.IGNORECASE)
+
+
+def _joined(m: re.Match) -> str:
+    if m.group("number"):
+        return m.group("number") + m.group("late")
+    return f"{m.group('section')}.{m.group('rule')}{m.group('letter') or ''}"
+
+
 _WRAPPERS = re.compile(r"^[\s(\[{\"'“‘]*(?P<body>.*?)[\s)\]}\"'”’.,;:!?]*$", re.DOTALL)
 
 
@@ -341,19 +354,46 @@ def parse_ref(text: str, sections: tuple[str, ...] | list[str] = (), bare_number
     if not body:
         return None
     names = DOC_NAMES if doc_names is None else doc_names
-    m = _ref_pattern(tuple(names)).match(body)
-    if m:
-        matches = _match_at(body, m, bare_numbers, names)
-        if matches and matches[-1].end == len(body):
-            numbers = [n for r in matches for n in r.query.numbers]
-            return _query(m, body, numbers, matches[0].query.official, names, matches[0].query.date)
+    for candidate in dict.fromkeys((body, _SPACED.sub(_joined, body))):  # "907 8a", "702.187 f": once as written
+        m = _ref_pattern(tuple(names)).match(candidate)
+        if m:
+            matches = _match_at(candidate, m, bare_numbers, names)
+            if matches and matches[-1].end == len(candidate):
+                numbers = [n for r in matches for n in r.query.numbers]
+                return _query(m, candidate, numbers, matches[0].query.official, names, matches[0].query.date)
     if sections:
         # "Token Cards (j)": the closing bracket belongs to the reference.
         for candidate in (text.strip().rstrip(".,;:!?"), body):
             m = _section_pattern(tuple(sections), running=False).fullmatch(candidate)
             if m:
                 return _section_query(m, tuple(sections))
+        return _section_by_words(body, tuple(sections))
     return None
+
+
+# What a search box takes for an UnCommander rule besides the exact title: the title's first words,
+# singular or plural, "uncommander", "rule" and "section" anywhere, then the letter (and numeral):
+# "golden rule a", "noninteger values rule j uncommander", "die roll c ii".
+_LOOSE_TAIL = re.compile(r"^(?P<words>.*?)\s*\(?(?P<letter>a[a-z]|[a-z])\)?(?:\s+\(?(?P<roman>[ivx]{1,5})\)?)?$",
+                         re.IGNORECASE)
+_NOT_TITLE = frozenset({"uncommander", "section", "rule"})
+
+
+def _title_key(words: str) -> tuple[str, ...]:
+    singular = (w[:-1] if len(w) > 3 and w.endswith("s") else w for w in re.findall(r"[a-z]+", words.lower()))
+    return tuple(w for w in singular if w not in _NOT_TITLE)
+
+
+def _section_by_words(text: str, sections: tuple[str, ...]) -> RefQuery | None:
+    m = _LOOSE_TAIL.match(re.sub(r"\buncommander\b", " ", text, flags=re.IGNORECASE).strip())
+    key = _title_key(m.group("words")) if m else ()
+    if not m or not key or (len(key) < 2 and not any(_title_key(t) == key for t in sections)):
+        return None  # one word names a section only whole ("borders b")
+    titles = [t for t in sections if _title_key(t)[:len(key)] == key]
+    if len(titles) != 1:
+        return None
+    item = tuple(x.lower() for x in (m.group("letter"), m.group("roman")) if x)
+    return RefQuery(written=text.strip(), section=titles[0], item=item, doc="uncommander")
 
 
 # In a chat message, "Token Cards j" without brackets: any letter but the words "a" and "i",

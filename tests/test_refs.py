@@ -157,6 +157,52 @@ def test_bare_numbers_need_a_prefix_when_asked():
     assert (q := parse_ref("907.4", bare_numbers=False)) is not None and q.numbers == ("907.4",)
 
 
+@pytest.mark.parametrize("text, numbers", [
+    # a whole query with spaces where the dot or the letter joins the number, as typed on a phone
+    ("907 8a", ("907.8a",)), ("907. 8a", ("907.8a",)), ("702.187 f", ("702.187f",)),
+    ("rule 907.5 c", ("907.5c",)), ("CR 613 4 c", ("613.4c",)), ("(907 4b)", ("907.4b",)),
+    ("116.2 tr", ("116.2tr",)), ("704.5 aa", ("704.5aa",)), ("tr 702.187d", ("702.187d",)),
+])
+def test_a_whole_reference_may_be_spaced(text, numbers):
+    query = parse_ref(text)
+    assert query is not None and query.numbers == numbers
+
+
+@pytest.mark.parametrize("text", ["702.19 trample", "702.187 of", "907 8a trample", "a 200 card deck", "12 30"])
+def test_spaced_numbers_stop_at_words(text):
+    assert parse_ref(text) is None
+
+
+def test_spaced_numbers_are_for_whole_queries_only():
+    assert find_refs("we played 907 8a") == []
+    assert [r.query.numbers for r in find_refs("see 702.187 f then")] == [("702.187",)]  # the letter stays a word
+
+
+# Some of UnCommander's section titles, as its parser reads them.
+MORE_SECTIONS = SECTIONS + ("UnCommander Golden Rules", "Noninteger Values and Amounts",
+                            "Combine and Combined Permanents", "Merge, Mutate and Combined Permanents",
+                            "Meld and Combined Permanents", "Predefined Tokens or Token Cards",
+                            "Objects in Multiple Zones")
+
+
+@pytest.mark.parametrize("text, section, item", [
+    ("golden rules a", "UnCommander Golden Rules", ("a",)),
+    ("uncommander golden rule a", "UnCommander Golden Rules", ("a",)),
+    ("noninteger values rule j uncommander", "Noninteger Values and Amounts", ("j",)),
+    ("die roll c ii", "Die Rolls and Coin Flips", ("c", "ii")),
+    ("token card j", "Token Cards", ("j",)),
+])
+def test_an_uncommander_rule_by_the_first_words_of_its_section(text, section, item):
+    query = parse_ref(text, sections=MORE_SECTIONS)
+    assert query is not None and (query.section, query.item, query.doc) == (section, item, "uncommander")
+
+
+@pytest.mark.parametrize("text", ["object c", "meld b", "what is a token card a", "golden rule",
+                                  "combined permanents b"])
+def test_words_that_begin_no_single_section_are_no_reference(text):
+    assert parse_ref(text, sections=MORE_SECTIONS) is None
+
+
 def test_section_forms_need_the_section_list():
     assert parse_ref("Token Cards j") is None
 
@@ -219,7 +265,7 @@ def test_doc_names_come_from_the_profiles():
     from kb.refs import DOC_NAMES
 
     assert DOC_NAMES == {"futuresight": "futuresight", "future sight": "futuresight", "fut": "futuresight",
-                         "treachery": "treachery", "uncommander": "uncommander"}
+                         "treachery": "treachery", "tr": "treachery", "uncommander": "uncommander"}
     query = parse_ref("mydoc 101.1", doc_names={"mydoc": "mine"})
     assert query is not None and query.doc == "mine"
     assert parse_ref("treachery 101.1", doc_names={"mydoc": "mine"}) is None
