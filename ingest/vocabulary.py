@@ -37,14 +37,17 @@ def load_vocabulary(corpus_dir: Path, records: list[Record]) -> list[dict]:
     for n, entry in enumerate(data.get("term", []), 1):
         line = lines[n - 1] if n <= len(lines) else 1
         say, means, why = entry.get("say"), entry.get("means"), entry.get("why")
+        unless = entry.get("unless", [])
         if not (isinstance(say, list) and say and all(isinstance(s, str) and s.strip() for s in say)
-                and isinstance(means, str) and means.strip() and isinstance(why, str)):
-            expected = f"term {n}: say (a list of words), means and why"
+                and isinstance(means, str) and means.strip() and isinstance(why, str)
+                and isinstance(unless, list) and all(isinstance(w, str) and w.strip() for w in unless)
+                and not set(entry) - {"say", "means", "why", "unless"}):
+            expected = f"term {n}: say (a list of words), means and why, and optionally unless (a list of words)"
             problems.append(Problem(str(path), line, expected, repr(entry)[:80]))
         elif why.split("/", 1)[0] in docs and why not in ids:
             problems.append(Problem(str(path), line, f"term {n} ({say[0]!r}): an existing record as why", why))
         else:
-            out.append({"say": list(say), "means": means, "why": why})
+            out.append({"say": list(say), "means": means, "why": why} | ({"unless": list(unless)} if unless else {}))
     if problems:
         raise ParseError(problems)
     return out

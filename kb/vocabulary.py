@@ -53,13 +53,17 @@ class Expansion:
 
 
 class Vocabulary:
-    def __init__(self, entries: Iterable[tuple[str, str, str]]):
-        """``entries``: (said, means, why) triples."""
+    def __init__(self, entries: Iterable[tuple[str, str, str] | tuple[str, str, str, Iterable[str]]]):
+        """``entries``: (said, means, why) triples, or with a fourth item, the words ("unless") in whose
+        company the saying means something else: "die" is not "dies" in "roll a die"."""
         self.phrases: dict[tuple[str, ...], tuple[str, str]] = {}
-        for said, means, why in entries:
+        self.unless: dict[tuple[str, ...], frozenset[str]] = {}
+        for said, means, why, *unless in entries:
             key = tuple(normalise(said))
-            if key and len(key) <= MAX_PHRASE and key != tuple(normalise(means)):
-                self.phrases.setdefault(key, (means, why))
+            if key and len(key) <= MAX_PHRASE and key != tuple(normalise(means)) and key not in self.phrases:
+                self.phrases[key] = (means, why)
+                if unless and unless[0]:
+                    self.unless[key] = frozenset(w for u in unless[0] for w in normalise(u))
         self.longest = max((len(k) for k in self.phrases), default=0)
         self.joined: dict[str, tuple[str, str]] = {}
 
@@ -77,7 +81,8 @@ class Vocabulary:
 
     @classmethod
     def from_build(cls, manifest: dict, records: Iterable[Record]) -> Vocabulary:
-        curated = [(said, e["means"], e["why"]) for e in manifest.get("vocabulary", ()) for said in e["say"]]
+        curated = [(said, e["means"], e["why"], e.get("unless", ())) for e in manifest.get("vocabulary", ())
+                   for said in e["say"]]
         return cls(curated + list(defined_by_glossaries(records)))
 
     def expand(self, text: str, known: Callable[[str], bool] | None = None) -> Expansion:
@@ -88,11 +93,13 @@ class Vocabulary:
             return Expansion(text)
         out: list[str] = []
         expansion = Expansion(text)
+        present = frozenset(words)
         i = 0
         while i < len(words):
             for n in range(min(self.longest, len(words) - i), 0, -1):
-                hit = self.phrases.get(tuple(words[i:i + n]))
-                if hit:
+                key = tuple(words[i:i + n])
+                hit = self.phrases.get(key)
+                if hit and not (self.unless and self.unless.get(key, frozenset()) & present):
                     said = " ".join(words[i:i + n])
                     out.append(hit[0])
                     expansion.replaced.append(said)
