@@ -64,7 +64,8 @@ SIGNALS = {"coverage", "heading", "word pairs", "named", "glossary", "heading on
            "variants", "options", "numbers", "question phrases", "defining sub-rule", "asks more", "implied document",
            "term's rules", "headed rules", "older rulings", "kinds of permanent",
            "how many", "can I", "when", "who",
-           "vocabulary", "titles newest first", "number with words", "card prefixes", "two edits", "asked", "typos"}
+           "vocabulary", "titles newest first", "number with words", "card prefixes", "two edits", "asked", "typos",
+           "card named"}
 
 COVER_FLOOR, COVER_POWER = 0.1, 2  # coverage: x (floor + (1 - floor) * share) ** power
 # Common questions (kb.asked): a match m >= ASKED_MIN adds ASKED_WEIGHT x ((m - min) / (1 - min)) ** ASKED_POWER
@@ -118,6 +119,7 @@ ASKS: dict[str, tuple[re.Pattern, re.Pattern, float]] = {
             re.compile(r"\b(?:controller|owner|active player|nonactive|opponent|teammate|team|each player|that player|"
                        r"chooses|decides)\b", re.I), 1.5),
 }
+CARD_NAMED = 1.5  # a card the question names inside its words, and its rulings
 HISTORY = 0.5  # a version-history entry mentions a topic; it rarely answers a question about it
 
 # Words that name a document in a question ("how many players in treachery").
@@ -153,6 +155,7 @@ class Named:
     kind: str | None = None
     implied: str | None = None
     asks: tuple[str, ...] = ()  # what kind of answer its question words ask for (``ASKS``)
+    cards: frozenset[str] = frozenset()  # the cards whose whole name it holds ("does the oneiromancer ...")
 
 
 @dataclass(slots=True)  # a hundred per query: made and read faster without a __dict__
@@ -467,13 +470,16 @@ class Ranker:
         # Most candidates meet none of these: only those of a document or kind one of them names go on.
         docs = {named_doc, implied, *older} - {None}
         kinds = {named_kind, "history" if history else None} - {None}
+        cards = named.cards
         for c, row in zip(candidates, rows, strict=True):
             doc, kind = row.doc, row.kind
             variant = row.variant if variants else None
-            if not (asks or family or doc in docs or kind in kinds or variant is not None):
+            if not (asks or family or cards or doc in docs or kind in kinds or variant is not None):
                 continue
             record = c.record
             factors = []
+            if cards and (record.id if kind == "card" else record.parent) in cards:
+                factors.append((CARD_NAMED, "card named"))
             if named_doc and doc == named_doc:
                 factors.append((NAMED_DOC, "named document"))
             if named_kind and kind == named_kind:
@@ -486,16 +492,18 @@ class Ranker:
                 factors.append((HISTORY, "history"))
             if doc in older and (kind == "rule" or older_rulings and self._general(record, stems)):
                 factors.append((OLDER_RULES, "older rules"))
-            for heading in variant or ():
-                if not heading & stems:
-                    factors.append((VARIANT, "variant not asked about"))
-            for asked in asks:  # the record says what the question's words ask for
-                if self.says(record, asked):
-                    factors.append((ASKS[asked][2], f"answers {asked}"))
+            factors += self._variant_and_asks(record, variant, asks, stems)
             for factor, reason in factors:
                 c.score *= factor
                 if explain:
                     c.why.append(reason)
+
+    def _variant_and_asks(self, record: Record, variant: tuple[frozenset[str], ...] | None, asks: tuple[str, ...],
+                          stems: frozenset[str]) -> list[tuple[float, str]]:
+        """A variant's rules the question does not ask about, and what the record says that the
+        question's words ask for."""
+        factors = [(VARIANT, "variant not asked about") for heading in variant or () if not heading & stems]
+        return factors + [(ASKS[asked][2], f"answers {asked}") for asked in asks if self.says(record, asked)]
 
     def _general(self, record: Record, stems: frozenset[str]) -> bool:
         """A ruling or note whose card or topic the question does not name: what it says in general

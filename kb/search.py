@@ -28,6 +28,7 @@ import re
 import threading
 from types import EllipsisType
 from collections import Counter
+from collections.abc import Iterable
 from operator import itemgetter
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -58,6 +59,9 @@ MAX_QUERY = 500  # characters; longer input is refused, not truncated silently
 MAX_LIMIT = 100
 MAX_OFFSET = 10_000
 MAX_TERMS = 24
+# A glossary entry that only sends the reader to another entry: "See Active Player, Nonactive Player Order."
+_SEE_ENTRY = re.compile(r"^See “?(?P<to>[^.”]+?)[.,]?”?\.?$")
+CARD_NAME_ELSEWHERE = 3  # records outside its card that may use a one-word name's word (kb.search._card_names)
 MAX_CORRECTIONS = 8  # unknown words looked up for "did you mean"
 
 
@@ -294,6 +298,8 @@ class Searcher:
         # Every posting of the fields queries use, scored once per build (kb.engine), and each hit's
         # stem positions for snippets, filled as hits need them and never changed once stored.
         self.postings = engine.Postings(self.searcher)
+        self.card_names = self._card_names(store)
+        self._see_also = self._see_entries(store)
         # The common questions (corpus/asked), analysed as a question is: rewritten, then stemmed.
         self.asked = Asked(store.manifest.get("asked", ()),
                            lambda text: _content_stems(self.vocabulary.expand(text, self._knows).text),
@@ -540,14 +546,34 @@ class Searcher:
 
     def _pointed_first(self, records: list[Record]) -> list[Record]:
         """A glossary entry that sends the reader to a rule of its own document ("Priority: ... See
-        rule 117") comes after that rule."""
+        rule 117") comes after that rule; one that only sends the reader to another entry ("APNAP
+        Order: See Active Player, Nonactive Player Order.") after that entry and the rule it cites
+        first (101.4)."""
         out: list[Record] = []
         for r in records:
             target = self.store.records.get(self.ranker.pointers.get(r.id, ""))
-            if target is not None and target not in out:
-                out.append(target)
+            for first in ([target] if target is not None else []) + self._see_also.get(r.id, []):
+                if first not in out:
+                    out.append(first)
             if r not in out:
                 out.append(r)
+        return out
+
+    def _see_entries(self, store: Store) -> dict[str, list[Record]]:
+        """Glossary id -> [the rule, the entry] for an entry that only says "See <another entry>.": the
+        rule of its own document that entry points at (or, citing several, cites first), then the entry."""
+        by_title = {(r.doc, fold(plain(r.title)).lower()): r for r in store.records.values()
+                    if r.kind == "glossary" and r.title}
+        out: dict[str, list[Record]] = {}
+        for r in store.records.values():
+            m = _SEE_ENTRY.match(r.text or "") if r.kind == "glossary" else None
+            entry = by_title.get((r.doc, fold(m.group("to")).lower())) if m else None
+            if entry is None or entry.id == r.id:
+                continue
+            cited = [store.records[ref.target] for ref in entry.refs if ref.target in store.records
+                     and store.records[ref.target].doc == r.doc and store.records[ref.target].kind == "rule"]
+            rule = store.records.get(self.ranker.pointers.get(entry.id, "")) or (cited[0] if cited else None)
+            out[r.id] = ([rule] if rule is not None else []) + [entry]
         return out
 
     # -- 3. full text --------------------------------------------------------------
@@ -641,7 +667,9 @@ class Searcher:
             return Candidate(record, 0.0, self.docnums.get(rid))
 
         implied = rank.implied_document(weights, self._uses, self.sizes) if "implied document" in rank.SIGNALS else None
-        named = rank.Named(query.named_doc, query.named_kind, implied, rank.asks(query.text))
+        cards = self._named_cards(everything + _unquoted_stems(query.text)) if "card named" in rank.SIGNALS \
+            else frozenset()
+        named = rank.Named(query.named_doc, query.named_kind, implied, rank.asks(query.text), cards)
         matches, least = None, rank.ASKED_MIN
         if "asked" in rank.SIGNALS and len(self.asked) and len(stems) >= rank.ASKED_WORDS:
             asked = weights if len(everything) == len(stems) else rank.weights(self.postings, list(everything))
@@ -663,6 +691,29 @@ class Searcher:
                 stems.update(_content_stems(self.vocabulary.expand(plain(title), self._knows).text))
             record = self.store.records.get(record.parent) if record.parent else None
         return frozenset(stems)
+
+    def _card_names(self, store: Store) -> dict[str, list[tuple[frozenset[str], str]]]:
+        """Name stem -> (the name's stems, card id) for the cards a question can name inside its words:
+        a name of two words or more ("glittering wish", "magus of the future"), or of one word the
+        documents use almost only for that card ("tarmogoyf", "oneiromancer"; not "The Witch", "Delay",
+        "The Oracle")."""
+        out: dict[str, list[tuple[frozenset[str], str]]] = {}
+        for card in store.records.values():
+            if card.kind != "card" or not card.title:
+                continue
+            name = frozenset(_content_stems(plain(card.title)))
+            if len(name) == 1:
+                family = 1 + len(store.children(card))
+                if sum(self._uses(next(iter(name))).values()) > family + CARD_NAME_ELSEWHERE:
+                    continue
+            for s in name:
+                out.setdefault(s, []).append((name, card.id))
+        return out
+
+    def _named_cards(self, stems: Iterable[str]) -> frozenset[str]:
+        """The cards whose whole name a question's stems hold."""
+        have = frozenset(stems)
+        return frozenset(cid for s in have for name, cid in self.card_names.get(s, ()) if name <= have)
 
     def _knows(self, word: str) -> bool:
         """The index holds ``word`` as written: some record's title or text uses it."""

@@ -147,6 +147,21 @@ def test_longest_phrase_wins_and_apostrophes_do_not_matter():
     assert expanded.text == "the leader team loses" and expanded.replaced == ["leaders side"]
 
 
+def test_an_entry_is_not_used_in_the_company_of_its_unless_words():
+    vocab = Vocabulary([("die", "graveyard", "cr/700.4", ["roll", "dice"]), ("kill", "destroy", "cr/701.8")])
+    assert vocab.expand("when does my creature die").text == "when does my creature graveyard"
+    rolled = vocab.expand("roll a die to kill it")
+    assert rolled.text == "roll a die to destroy it" and [u[0] for u in rolled.used] == ["kill"]
+
+
+@pytest.mark.parametrize("query", ["roll a die", "what happens if i roll a die twice", "die roll uncommander"])
+def test_a_die_that_is_rolled_is_not_a_creature_dying(cr_searcher, query):
+    results = cr_searcher.search(query)
+    assert "graveyard" not in (results.note or "") and not (results.searched_for or "").count("graveyard")
+    assert any(h.id.startswith(("cr/706", "uncommander/die-rolls-and-coin-flips")) for h in results.hits[:2])
+    assert "graveyard (for: die)" in cr_searcher.search("when does a creature die").note
+
+
 def test_a_title_written_as_one_word_is_read_as_its_words_only_when_the_index_lacks_it():
     vocab = Vocabulary([]).with_joined([("The Puppet Master", "treachery/cards/the-puppet-master"),
                                         ("First Strike", "cr/702.7"), ("2.0.5 2018-09-24", "x")])
@@ -186,6 +201,67 @@ def test_a_vocabulary_entry_about_a_missing_record_fails_the_build(tmp_path):
     with pytest.raises(ParseError) as exc:
         build(corpus, tmp_path / "data")
     assert "vocabulary.toml:" in str(exc.value) and "treachery/999.9" in str(exc.value)
+
+
+@pytest.mark.parametrize(("query", "expected"), [
+    ("907 8a", "treachery/907.8a"), ("702.187 f", "treachery/702.187f"), ("rule 907.5 c", "treachery/907.5c"),
+    ("tr 702.187d", "treachery/702.187d"), ("golden rules a", "uncommander/uncommander-golden-rules/a"),
+    ("noninteger values rule j uncommander", "uncommander/noninteger-values-and-amounts/j"),
+])
+def test_references_typed_loosely_answer_with_the_rule(searcher, query, expected):
+    results = searcher.search(query)
+    assert results.matched_by == "reference" and results.redirect == expected and ids(results, 1) == [expected]
+
+
+@pytest.mark.parametrize(("query", "card"), [
+    ("magus of the future can i play the top card at instant speed", "futuresight/cards/magus-of-the-future"),
+    ("tarmagoyf power", "futuresight/cards/tarmogoyf"),  # the name mistyped, corrected first
+    ("glittering wish get card from sideboard", "futuresight/cards/glittering-wish"),
+])
+def test_a_card_named_inside_a_question_comes_before_the_general_rules(cr_store, query, card):
+    from kb import rank
+    from kb.search import Searcher
+
+    s = Searcher(cr_store, cache_size=0)
+    try:
+        assert ids(s.search(query), 1)[0].startswith(card)
+        rank.SIGNALS.discard("card named")
+        assert ids(s.search(query), 1)[0].startswith("cr/")  # without it, a general rule of the official rules
+    finally:
+        rank.SIGNALS.add("card named")
+        s.close()
+
+
+def test_a_one_word_name_counts_only_when_the_documents_keep_its_word_for_the_card(cr_searcher):
+    named = {cid for entries in cr_searcher.card_names.values() for _, cid in entries}
+    assert {"futuresight/cards/tarmogoyf", "treachery/cards/the-oneiromancer",
+            "futuresight/cards/sword-of-the-meek", "treachery/cards/the-puppet-master"} <= named
+    # everyday words the official rules use for other things
+    assert not named & {"treachery/cards/the-witch", "treachery/cards/the-oracle", "futuresight/cards/delay",
+                        "treachery/cards/the-demon", "treachery/cards/the-gathering"}
+    # a question about witches or delays names no card
+    assert cr_searcher._named_cards(["delay", "trigger"]) == frozenset()
+
+
+@pytest.mark.parametrize(("query", "expected"), [
+    ("APNAP order", ["cr/101.4", "cr/glossary/active-player-nonactive-player-order", "cr/glossary/apnap-order"]),
+    ("range of influence", ["cr/801", "cr/glossary/limited-range-of-influence", "cr/glossary/range-of-influence"]),
+])
+def test_a_glossary_entry_that_only_says_see_another_comes_after_it_and_its_rule(cr_searcher, query, expected):
+    assert ids(cr_searcher.search(query), 3) == expected
+
+
+@pytest.mark.parametrize("unless", ['"roll"', "[1]", '["roll"]\nwhen = 1'])
+def test_a_malformed_unless_fails_the_build_with_its_line(tmp_path, unless):
+    from ingest.publish import build
+
+    corpus = tmp_path / "corpus"
+    shutil.copytree(CORPUS, corpus)
+    with open(corpus / "vocabulary.toml", "a", encoding="utf-8") as f:
+        f.write(f'\n[[term]]\nsay = ["nope"]\nmeans = "nothing"\nwhy = "cr/700.4"\nunless = {unless}\n')
+    with pytest.raises(ParseError) as exc:
+        build(corpus, tmp_path / "data")
+    assert "vocabulary.toml:" in str(exc.value) and "unless" in str(exc.value)
 
 
 # -- telling words, documents named, result lists --------------------------------------------------
