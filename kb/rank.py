@@ -119,6 +119,7 @@ ASKS: dict[str, tuple[re.Pattern, re.Pattern, float]] = {
             re.compile(r"\b(?:controller|owner|active player|nonactive|opponent|teammate|team|each player|that player|"
                        r"chooses|decides)\b", re.I), 1.5),
 }
+CARD_ASKS_MORE = 0.4  # a card page, for a question that asks more than its name ("bodyguard effect ends when")
 CARD_NAMED = 1.5  # a card the question names inside its words, and its rulings
 HISTORY = 0.5  # a version-history entry mentions a topic; it rarely answers a question about it
 
@@ -394,7 +395,9 @@ class Ranker:
         if "asks more" in on:
             for c, row in zip(candidates, rows, strict=True):
                 if (row.kind == "keyword" or row.kind == "card") and self.asks_more(c.record, weights):
-                    c.score *= ASKS_MORE  # a keyword page is its first definition: "menace" more than "menace blocking"
+                    # a keyword page is its first definition: "menace" more than "menace blocking"; a card page
+                    # holds all its rulings, and the question asks for one of them
+                    c.score *= ASKS_MORE if row.kind == "keyword" else CARD_ASKS_MORE
                     if explain:
                         c.why.append("asks more than the keyword")
         candidates.sort(key=attrgetter("score"), reverse=True)  # stable: equal scores keep their order

@@ -57,7 +57,7 @@ _NUMBER = r"""
 # A chapter ("rule 4", "CR 7") is a reference only after a prefix.
 _CHAPTER = r"(?P<chapter>\d)(?!\d|[.,:]\d)"
 _OFFICIAL_PREFIX = r"(?P<official>official\s+(?:comprehensive\s+)?rules?|official\s+CR)\s*"
-_PREFIX = r"(?P<kw>comprehensive\s+rules?|rules?|CR\.?|r\.?(?=\s?\d)|§)\s*"
+_PREFIX = r"(?P<kw>comprehensive\s+rules?|rules?|sections?(?=\s?\d)|CR\.?|r\.?(?=\s?\d)|§)\s*"
 
 
 @lru_cache(maxsize=16)
@@ -324,10 +324,14 @@ def find_refs(text: str, sections: tuple[str, ...] | list[str] = (), doc_names: 
 
 
 # A whole query may write a number with spaces where the dots or the letter join it, as people type on
-# a phone: "907 8a", "907. 8a", "702.187 f", "rule 907.5 c". Only at the end of what is parsed whole, and
-# only a letter a rule can have (one, "aa".."az", or Treachery's "tr"): "702.19 trample" is words.
-_SPACED = re.compile(r"(?<![\w.])(?P<section>\d{3})(?:\.\s+|\s+)(?P<rule>\d{1,3})(?:\s*(?P<letter>tr|a[a-z]|[a-z]))?$"
-                     r"|(?<![\w.])(?P<number>\d{3}\.\d{1,3})\s+(?P<late>tr|a[a-z]|[a-z])$", re.IGNORECASE)
+# a phone: "907 8a", "907. 8a", "702.187 f", "rule 907.5 c"; a hyphen for the dot ("903-10a", never a
+# range: "808-811" reads as one first) or the letter in brackets ("907.5(c)"). Only at the end of what is
+# parsed whole, and only a letter a rule can have (one, "aa".."az", or Treachery's "tr"): "702.19 trample"
+# is words.
+_SPACED = re.compile(r"(?<![\w.])(?P<section>\d{3})(?:\.\s+|\s+|-(?=\d{1,2}[a-z]?$|\d{3}[a-z]))(?P<rule>\d{1,3})"
+                     r"(?:\s*(?P<letter>tr|a[a-z]|[a-z]))?$"
+                     r"|(?<![\w.])(?P<number>\d{3}\.\d{1,3})(?:\s+|\s*\()(?P<late>tr|a[a-z]|[a-z])\)?$",
+                     re.IGNORECASE)
 
 
 def _joined(m: re.Match) -> str:

@@ -670,6 +670,8 @@ class Searcher:
         cards = self._named_cards(everything + _unquoted_stems(query.text)) if "card named" in rank.SIGNALS \
             else frozenset()
         named = rank.Named(query.named_doc, query.named_kind, implied, rank.asks(query.text), cards)
+        if cards:  # a named card's rulings that match the question join the candidates wherever Whoosh put them
+            top += self._rulings_of(cards, scores, {c.docnum for c in top})
         matches, least = None, rank.ASKED_MIN
         if "asked" in rank.SIGNALS and len(self.asked) and len(stems) >= rank.ASKED_WORDS:
             asked = weights if len(everything) == len(stems) else rank.weights(self.postings, list(everything))
@@ -708,6 +710,18 @@ class Searcher:
                     continue
             for s in name:
                 out.setdefault(s, []).append((name, card.id))
+        return out
+
+    def _rulings_of(self, cards: frozenset[str], scores: dict[int, float], have: set[int | None]) -> list[Candidate]:
+        """Candidates for the rulings of ``cards`` that matched (``scores``) but are not among ``have``: a
+        ruling rarely repeats its card's name, so "old ruler mulligan with the extra card" scores The Old
+        Ruler's mulligan ruling below fifty records that say "card"."""
+        out = []
+        for cid in sorted(cards):
+            for ruling in self.store.children(self.store.records[cid]):
+                d = self.docnums.get(ruling.id)
+                if d is not None and d in scores and d not in have:
+                    out.append(Candidate(ruling, scores[d], d))
         return out
 
     def _named_cards(self, stems: Iterable[str]) -> frozenset[str]:

@@ -162,6 +162,9 @@ def test_bare_numbers_need_a_prefix_when_asked():
     ("907 8a", ("907.8a",)), ("907. 8a", ("907.8a",)), ("702.187 f", ("702.187f",)),
     ("rule 907.5 c", ("907.5c",)), ("CR 613 4 c", ("613.4c",)), ("(907 4b)", ("907.4b",)),
     ("116.2 tr", ("116.2tr",)), ("704.5 aa", ("704.5aa",)), ("tr 702.187d", ("702.187d",)),
+    # a hyphen for the dot, the letter in brackets, "section" as a prefix
+    ("903-10a", ("903.10a",)), ("907.5(c)", ("907.5c",)), ("702.187 (f)", ("702.187f",)), ("section 801", ("801",)),
+    ("808-811", ("808", "809", "810", "811")),  # still a range of sections
 ])
 def test_a_whole_reference_may_be_spaced(text, numbers):
     query = parse_ref(text)
