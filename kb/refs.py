@@ -378,25 +378,37 @@ def parse_ref(text: str, sections: tuple[str, ...] | list[str] = (), bare_number
 # What a search box takes for an UnCommander rule besides the exact title: the title's first words,
 # singular or plural, "uncommander", "rule" and "section" anywhere, then the letter (and numeral):
 # "golden rule a", "noninteger values rule j uncommander", "die roll c ii".
-_LOOSE_TAIL = re.compile(r"^(?P<words>.*?)\s*\(?(?P<letter>a[a-z]|[a-z])\)?(?:\s+\(?(?P<roman>[ivx]{1,5})\)?)?$",
-                         re.IGNORECASE)
 _NOT_TITLE = frozenset({"uncommander", "section", "rule"})
+_ITEM_LETTER = re.compile(r"a[a-z]|[a-z]")
+_ROMAN = re.compile(r"[ivx]{1,5}")
 
 
-def _title_key(words: str) -> tuple[str, ...]:
-    singular = (w[:-1] if len(w) > 3 and w.endswith("s") else w for w in re.findall(r"[a-z]+", words.lower()))
+def _title_key(words: list[str]) -> tuple[str, ...]:
+    singular = (w[:-1] if len(w) > 3 and w.endswith("s") else w for w in words)
     return tuple(w for w in singular if w not in _NOT_TITLE)
 
 
+@lru_cache(maxsize=8)
+def _title_keys(sections: tuple[str, ...]) -> tuple[tuple[tuple[str, ...], str], ...]:
+    return tuple((_title_key(re.findall(r"[a-z]+", t.lower())), t) for t in sections)
+
+
 def _section_by_words(text: str, sections: tuple[str, ...]) -> RefQuery | None:
-    m = _LOOSE_TAIL.match(re.sub(r"\buncommander\b", " ", text, flags=re.IGNORECASE).strip())
-    key = _title_key(m.group("words")) if m else ()
-    if not m or not key or (len(key) < 2 and not any(_title_key(t) == key for t in sections)):
+    words = [w for w in re.findall(r"[a-z]+", text.lower()) if w != "uncommander"]
+    item: tuple[str, ...]
+    if len(words) >= 3 and _ROMAN.fullmatch(words[-1]) and len(words[-2]) <= 2 and _ITEM_LETTER.fullmatch(words[-2]):
+        item, words = (words[-2], words[-1]), words[:-2]
+    elif len(words) >= 2 and _ITEM_LETTER.fullmatch(words[-1]):
+        item, words = (words[-1],), words[:-1]
+    else:
+        return None
+    key = _title_key(words)
+    keys = _title_keys(sections)
+    if not key or (len(key) < 2 and not any(k == key for k, _ in keys)):
         return None  # one word names a section only whole ("borders b")
-    titles = [t for t in sections if _title_key(t)[:len(key)] == key]
+    titles = [t for k, t in keys if k[:len(key)] == key]
     if len(titles) != 1:
         return None
-    item = tuple(x.lower() for x in (m.group("letter"), m.group("roman")) if x)
     return RefQuery(written=text.strip(), section=titles[0], item=item, doc="uncommander")
 
 
