@@ -495,7 +495,8 @@ class Ranker:
                 factors.append((HISTORY, "history"))
             if doc in older and (kind == "rule" or older_rulings and self._general(record, stems)):
                 factors.append((OLDER_RULES, "older rules"))
-            factors += self._variant_and_asks(record, variant, asks, stems)
+            if variant or asks:
+                factors += self._variant_and_asks(record, variant, asks, stems)
             for factor, reason in factors:
                 c.score *= factor
                 if explain:

@@ -334,6 +334,16 @@ _SPACED = re.compile(r"(?<![\w.])(?P<section>\d{3})(?:\.\s+|\s+|-(?=\d{1,2}[a-z]
                      re.IGNORECASE)
 
 
+# A record's id as the site's links write it ("cr/613.4b", "treachery/907.4b"), and a prefix with a
+# section sign after it ("CR §613.4b"), in a whole query.
+_ID_FORM = re.compile(r"^(?P<doc>[a-z]+)/(?=\d{3}(?:\.|$))", re.IGNORECASE)
+_PREFIX_SIGN = re.compile(r"^(?P<kw>CR\.?|rules?)\s*§\s*", re.IGNORECASE)
+
+
+def _id_prefix(m: re.Match) -> str:
+    return "CR " if m.group("doc").lower() == "cr" else m.group("doc") + " "
+
+
 def _joined(m: re.Match) -> str:
     if m.group("number"):
         return m.group("number") + m.group("late")
@@ -358,7 +368,8 @@ def parse_ref(text: str, sections: tuple[str, ...] | list[str] = (), bare_number
     if not body:
         return None
     names = DOC_NAMES if doc_names is None else doc_names
-    for candidate in dict.fromkeys((body, _SPACED.sub(_joined, body))):  # "907 8a", "702.187 f": once as written
+    loose = _SPACED.sub(_joined, _ID_FORM.sub(_id_prefix, _PREFIX_SIGN.sub(r"\g<kw> ", body)))
+    for candidate in dict.fromkeys((body, loose)):  # "907 8a", "702.187 f", "cr/613.4b": once as written
         m = _ref_pattern(tuple(names)).match(candidate)
         if m:
             matches = _match_at(candidate, m, bare_numbers, names)

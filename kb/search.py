@@ -163,6 +163,8 @@ _PHRASE = re.compile(r'"([^"]+)"')
 # Question words carry no topic. Negations, "first", "last", "each" and single letters ("X")
 # do, so they stay.
 _STOP = QUESTION_WORDS
+# Words that only ask, around a rule number: "show me 702.19b", "what does 603.4 say".
+_ASKING_ONLY = frozenset({"say", "says", "rule", "rules", "cr", "show", "me", "read", "look", "up", "about", "number"})
 # Table talk's filler: "who gets priority after something resolves", "can someone still ...".
 _FILLER = FILLER_WORDS
 # Question phrases that carry no topic: "how many lands", "what counts as a permanent", "cast vs play".
@@ -340,7 +342,7 @@ class Searcher:
             if record is None:
                 continue
             if docnum not in self._positions:
-                self._positions.setdefault(docnum, Positions(plain(record.text or record.rules_text or "")))
+                self._positions.setdefault(docnum, Positions(self._shown(record)))
             self.ranker.row(record, docnum)
 
     def close(self) -> None:
@@ -455,6 +457,9 @@ class Searcher:
         words = tokens[:span[0]] + tokens[span[1]:]
         found = self._reference(" ".join(tokens[span[0]:span[1]]), doc)
         stems = set(_content_stems(" ".join(words)))
+        if found is not None and "." in tokens[at] and all(w in _STOP or w in _FILLER or w in _ASKING_ONLY
+                                                           for w in _exact_words(" ".join(words))):
+            return found  # "what is 603.4", "what does 702.19b say": only question words around a rule number
         if found is None or not stems:
             return None
         fits = [r for r in found.records if r.kind == "rule" and stems & self._family_stems(r)]
@@ -795,7 +800,7 @@ class Searcher:
         record = c.record
         where = self._positions.get(c.docnum) if c.docnum is not None else None
         if where is None:
-            where = Positions(plain(record.text or record.rules_text or ""))
+            where = Positions(self._shown(record))
             if c.docnum is not None:
                 where = self._positions.setdefault(c.docnum, where)
         hit = self._make_hit(record, snippet(where, terms), float(c.score))
@@ -803,7 +808,16 @@ class Searcher:
         return hit
 
     def _lead_hit(self, record: Record) -> Hit:
-        return self._make_hit(record, html.escape(clip(plain(record.text or record.rules_text or ""))), 1000.0)
+        return self._make_hit(record, html.escape(clip(self._shown(record))), 1000.0)
+
+    def _shown(self, record: Record) -> str:
+        """The text a hit's snippet is cut from: the record's own, or for a heading without text (702.2
+        Deathtouch, 405 Stack) its first sub-rule's ("Deathtouch is a static ability."), not nothing."""
+        text = record.text or record.rules_text
+        if not text and record.children:
+            first = self.store.records.get(record.children[0])
+            text = first.text if first is not None else ""
+        return plain(text or "")
 
     def _make_hit(self, record: Record, text: str, score: float) -> Hit:
         document, version = self.versions.get(record.doc, (record.doc, ""))

@@ -165,13 +165,16 @@ def test_bare_numbers_need_a_prefix_when_asked():
     # a hyphen for the dot, the letter in brackets, "section" as a prefix
     ("903-10a", ("903.10a",)), ("907.5(c)", ("907.5c",)), ("702.187 (f)", ("702.187f",)), ("section 801", ("801",)),
     ("808-811", ("808", "809", "810", "811")),  # still a range of sections
+    # a record's id as links write it, a section sign after the prefix
+    ("cr/613.4b", ("613.4b",)), ("treachery/907.4b", ("907.4b",)), ("CR §613.4b", ("613.4b",)),
 ])
 def test_a_whole_reference_may_be_spaced(text, numbers):
     query = parse_ref(text)
     assert query is not None and query.numbers == numbers
 
 
-@pytest.mark.parametrize("text", ["702.19 trample", "702.187 of", "907 8a trample", "a 200 card deck", "12 30"])
+@pytest.mark.parametrize("text", ["702.19 trample", "702.187 of", "907 8a trample", "a 200 card deck", "12 30",
+                                  "and/or 100", "cr/glossary"])
 def test_spaced_numbers_stop_at_words(text):
     assert parse_ref(text) is None
 

@@ -261,6 +261,22 @@ def test_a_glossary_entry_that_only_says_see_another_comes_after_it_and_its_rule
     assert ids(cr_searcher.search(query), 3) == expected
 
 
+@pytest.mark.parametrize(("query", "expected"), [
+    ("cr/613.4b", "cr/613.4b"), ("CR §613.4b", "cr/613.4b"), ("what is 603.4", "cr/603.4"),
+    ("what does 702.19b say", "cr/702.19b"), ("903-10a", "cr/903.10a"), ("section 801", "cr/801"),
+])
+def test_official_references_typed_loosely(cr_searcher, query, expected):
+    results = cr_searcher.search(query)
+    assert results.matched_by == "reference" and ids(results, 1) == [expected]
+
+
+def test_a_heading_without_text_shows_its_first_sub_rule(cr_searcher):
+    hit = next(h for h in cr_searcher.search("deathtouch").hits if h.id == "cr/702.2")
+    assert hit.snippet.startswith("Deathtouch is a static ability")  # 702.2a, not an empty snippet
+    stack = next(h for h in cr_searcher.search("stack").hits if h.id == "cr/405")
+    assert stack.snippet
+
+
 @pytest.mark.parametrize("unless", ['"roll"', "[1]", '["roll"]\nwhen = 1'])
 def test_a_malformed_unless_fails_the_build_with_its_line(tmp_path, unless):
     from ingest.publish import build
