@@ -192,7 +192,7 @@ class Ranker:
 
     def __init__(self, store: Store, docnums: int = 0):
         self.store = store
-        self.older = self._older_documents(store)
+        self.older = self.older_documents(store)
         self.variant_of = self._variants(store)
         self._stems: dict[str, frozenset[str]] = {}
         self._words: dict[str, str] = {}
@@ -207,7 +207,7 @@ class Ranker:
 
     # -- tables --------------------------------------------------------------------
     @staticmethod
-    def _older_documents(store: Store) -> set[str]:
+    def older_documents(store: Store) -> set[str]:
         """Documents whose rules are an older edition of the loaded official rules: the 2007 rules
         the Future Sight FAQ quotes, superseded when the current Comprehensive Rules are loaded."""
         dates = {d["slug"]: str(d.get("effective") or "") for d in store.documents}

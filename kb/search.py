@@ -144,6 +144,7 @@ class _Lead:
     note: str | None = None
     redirect: str | None = None
     complete: bool = False  # the answer is these records: no full-text search
+    mistyped: bool = False  # a title found once a typo was corrected ("deathtuch"): the answer says "did you mean"
 
 
 @dataclass
@@ -283,6 +284,7 @@ class Searcher:
         self.versions["keywords"] = ("Keywords", "gathered from every document")
 
         self._complete = self._completions(store)
+        self._older_docs = rank.Ranker.older_documents(store)
         self.titles = self._titles(store)
         self.title_words = self._title_words()
         self.vocabulary = Vocabulary.from_build(store.manifest, store.records.values()).with_joined(
@@ -401,7 +403,7 @@ class Searcher:
         text, doc = query.text, query.doc
         lead = (self._reference(text, doc) or self._reference_with_words(text, doc) or self._card(text, doc)
                 or self._titled(text, doc) or (self._titled(query.words.text, doc) if query.words.used else None)
-                or self._card_like(query) or _Lead([], "text"))
+                or self._card_like(query) or self._titled_mistyped(text, doc) or _Lead([], "text"))
         if query.kind:
             lead.records = [r for r in lead.records if r.kind == query.kind]
             if lead.redirect and lead.redirect not in {r.id for r in lead.records}:
@@ -522,13 +524,17 @@ class Searcher:
         return out
 
     def _title_rank(self, r: Record) -> tuple:
-        """The current official rule first, then the keyword page gathering every definition, then
-        other documents' rules newest first, sections and notes, glossary entries, chapters."""
+        """The current official rule first, then the other documents' own rules (Treachery's Unveil), the
+        keyword page gathering every definition, rules an older edition of the official rules quoted (the
+        2007 FAQ's, when the current rules are loaded), sections and notes, glossary entries, chapters;
+        newest document first within each."""
         if "titles newest first" not in rank.SIGNALS:  # as before: keyword, rule, ..., document order
             return (self._TITLE_ORDER[r.kind], 0, self.store.position.get(r.id, 0))
-        official = r.doc == "cr" and r.kind == "rule"
-        return (0 if official else self._TITLE_ORDER[r.kind], self.recency.get(r.doc, 0),
-                self.store.position.get(r.id, 0))
+        if r.kind == "rule":  # between the keyword page (2) and sections (4)
+            tier = 0 if r.doc == "cr" else 3 if r.doc in self._older_docs else 1
+        else:
+            tier = self._TITLE_ORDER[r.kind] + 1
+        return (tier, self.recency.get(r.doc, 0), self.store.position.get(r.id, 0))
 
     def _title_words(self) -> dict[str, int]:
         """Words of keyword, rule and glossary titles (for two-edit typos), with how often they occur."""
@@ -548,6 +554,17 @@ class Searcher:
         if "glossary" in rank.SIGNALS:
             records = self._pointed_first(records)
         return _Lead(records[:5], "title") if records else None
+
+    def _titled_mistyped(self, text: str, doc: str | None) -> _Lead | None:
+        """A title mistyped ("deathtuch", "tramlpe") answers as the title typed right does: the rule first,
+        not the keyword page the full-text search ranks highest (which corrects it too, and says so)."""
+        if len(text.split()) > 3 or "typos" not in rank.SIGNALS:
+            return None
+        fixed = self._fix_typos(text)
+        lead = self._titled(fixed, doc) if fixed else None
+        if lead is not None:
+            lead.mistyped = True
+        return lead
 
     def _pointed_first(self, records: list[Record]) -> list[Record]:
         """A glossary entry that sends the reader to a rule of its own document ("Priority: ... See
@@ -791,9 +808,9 @@ class Searcher:
                 note = "; ".join(filter(None, [note, f"spelling corrected: {found.suggestion or found.fixed!r}"]))
         note = "; ".join(filter(None, [note, query.limited]))
         return Results(query.raw, len(lead.records) + found.total, page, facets,
-                       did_you_mean=found.suggestion if not lead.records else None, redirect=lead.redirect,
-                       note=note or None, offset=query.offset, limit=query.limit, matched_by=lead.matched_by,
-                       searched_for=searched_for)
+                       did_you_mean=found.suggestion if not lead.records or lead.mistyped else None,
+                       redirect=lead.redirect, note=note or None, offset=query.offset, limit=query.limit,
+                       matched_by=lead.matched_by, searched_for=searched_for)
 
     def _hit(self, c: Candidate, terms: set[str]) -> Hit:
         """A result for the page: the record's fields and a highlighted snippet."""

@@ -114,6 +114,19 @@ def test_a_keyword_two_edits_off_is_corrected(cr_searcher, typo, word):
     assert results.did_you_mean == word and results.hits and word in results.note
 
 
+@pytest.mark.parametrize(("typo", "word", "rule"), [("deathtuch", "deathtouch", "cr/702.2"),
+                                                    ("tramlpe", "trample", "cr/702.19")])
+def test_a_mistyped_keyword_answers_as_the_keyword_does(cr_searcher, typo, word, rule):
+    right, wrong = cr_searcher.search(word), cr_searcher.search(typo)
+    assert ids(wrong, 3) == ids(right, 3) and ids(wrong, 1) == [rule]  # not the keyword page first
+    assert "spelling corrected" in wrong.note and wrong.did_you_mean == word
+
+
+def test_a_document_s_own_rule_comes_before_the_keyword_page(searcher):
+    assert ids(searcher.search("fateseal"), 2) == ["futuresight/501.10", "keywords/fateseal"]
+    assert ids(searcher.search("unveil"), 2) == ["treachery/702.187", "keywords/unveil"]
+
+
 # -- table language ------------------------------------------------------------------------------
 def test_table_words_are_rewritten_and_the_page_says_so(cr_searcher):
     results = cr_searcher.search("kill a creature")
