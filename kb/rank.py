@@ -192,7 +192,7 @@ class Ranker:
 
     def __init__(self, store: Store, docnums: int = 0):
         self.store = store
-        self.older = self.older_documents(store)
+        self.older = self._older_documents(store)
         self.variant_of = self._variants(store)
         self._stems: dict[str, frozenset[str]] = {}
         self._words: dict[str, str] = {}
@@ -207,7 +207,7 @@ class Ranker:
 
     # -- tables --------------------------------------------------------------------
     @staticmethod
-    def older_documents(store: Store) -> set[str]:
+    def _older_documents(store: Store) -> set[str]:
         """Documents whose rules are an older edition of the loaded official rules: the 2007 rules
         the Future Sight FAQ quotes, superseded when the current Comprehensive Rules are loaded."""
         dates = {d["slug"]: str(d.get("effective") or "") for d in store.documents}
@@ -399,7 +399,7 @@ class Ranker:
                     # holds all its rulings, and the question asks for one of them
                     c.score *= ASKS_MORE if row.kind == "keyword" else CARD_ASKS_MORE
                     if explain:
-                        c.why.append("asks more than the keyword")
+                        c.why.append(f"asks more than the {row.kind}")
         candidates.sort(key=attrgetter("score"), reverse=True)  # stable: equal scores keep their order
         return candidates
 

@@ -14,7 +14,13 @@ reference, not which records exist (that is kb.resolve):
 - two-letter sub-rules after ``z`` (``704.5aa``, official since 2025);
 - chapters, with a prefix: ``rule 4``, ``CR 7``; ``r 907.4b`` as chat bots take it;
 - UnCommander rules by section and letter: ``Token Cards j``,
-  ``Token Cards (j)``, ``token cards d) iii``.
+  ``Token Cards (j)``, ``token cards d) iii``;
+- a whole query (a search box, a short link) typed loosely: spaces for the
+  dot or before the letter (``907 8a``, ``702.187 f``), a hyphen for the dot
+  (``903-10a``), the letter in brackets (``907.5(c)``), a record's id as links
+  write it (``cr/613.4b``), ``CR §613.4b``, ``section 801``, ``tr 702.187d``
+  (a profile's ``names``), and an UnCommander rule by the first words of its
+  section (``golden rules a``; ``loose``: a reference only if that rule exists).
 
 Sub-rule letters skip ``l`` and ``o``; a number using one parses (so the
 answer can say it does not exist) with ``invalid_letter`` set.
@@ -115,6 +121,7 @@ class RefQuery:
     item: tuple[str, ...] = ()  # ("d", "iii") in that section
     invalid_letter: bool = False  # a sub-rule letter l or o, which no rule uses
     date: str | None = None  # "716.2@2016-07-22", "CR 702.19c (2025-02-07)": the official rules as of that day
+    loose: bool = False  # an UnCommander section by its first words ("golden rules a"): a reference only if it exists
 
 
 @dataclass(frozen=True)
@@ -326,11 +333,12 @@ def find_refs(text: str, sections: tuple[str, ...] | list[str] = (), doc_names: 
 # A whole query may write a number with spaces where the dots or the letter join it, as people type on
 # a phone: "907 8a", "907. 8a", "702.187 f", "rule 907.5 c"; a hyphen for the dot ("903-10a", never a
 # range: "808-811" reads as one first) or the letter in brackets ("907.5(c)"). Only at the end of what is
-# parsed whole, and only a letter a rule can have (one, "aa".."az", or Treachery's "tr"): "702.19 trample"
-# is words.
-_SPACED = re.compile(r"(?<![\w.])(?P<section>\d{3})(?:\.\s+|\s+|-(?=\d{1,2}[a-z]?$|\d{3}[a-z]))(?P<rule>\d{1,3})"
-                     r"(?:\s*(?P<letter>tr|a[a-z]|[a-z]))?$"
-                     r"|(?<![\w.])(?P<number>\d{3}\.\d{1,3})(?:\s+|\s*\()(?P<late>tr|a[a-z]|[a-z])\)?$",
+# parsed whole; a second number of one or two digits (three only with a letter: "801 802" is two sections,
+# not rule 801.802), and one letter or Treachery's "tr" after a space ("702.19 trample", "702.19 at" are
+# words; "704.5aa" is written joined).
+_SPACED = re.compile(r"(?<![\w.])(?P<section>\d{3})(?:\.\s+|\s+|-)(?=\d{1,2}(?:\s*[a-z])?$|\d{3}\s*[a-z]$)"
+                     r"(?P<rule>\d{1,3})(?:\s*(?P<letter>tr|[a-z]))?$"
+                     r"|(?<![\w.])(?P<number>\d{3}\.\d{1,3})(?:\s+|\s*\()(?P<late>tr|[a-z])\)?$",
                      re.IGNORECASE)
 
 
@@ -358,7 +366,8 @@ def parse_ref(text: str, sections: tuple[str, ...] | list[str] = (), bare_number
     """Parse a whole string as one reference (a query, a short link), or None.
 
     Wrapping brackets and quotes and trailing punctuation are ignored
-    ("(907.4b)", "907.4b."). With ``bare_numbers`` a plain "907" or "115"
+    ("(907.4b)", "907.4b."), and so are the loose forms of a whole query
+    (``_SPACED``, ``_ID_FORM``, ``_PREFIX_SIGN``, ``_section_by_words``). With ``bare_numbers`` a plain "907" or "115"
     is a reference (a search box); without, it needs a prefix.
     """
     if len(text) > 200:
@@ -405,9 +414,11 @@ def _title_keys(sections: tuple[str, ...]) -> tuple[tuple[tuple[str, ...], str],
 
 
 def _section_by_words(text: str, sections: tuple[str, ...]) -> RefQuery | None:
-    words = [w for w in re.findall(r"[a-z]+", text.lower()) if w != "uncommander"]
+    words = [w for w in re.findall(r"[a-z0-9]+", text.lower()) if w != "uncommander"]
     item: tuple[str, ...]
-    if len(words) >= 3 and _ROMAN.fullmatch(words[-1]) and len(words[-2]) <= 2 and _ITEM_LETTER.fullmatch(words[-2]):
+    if any(not w.isalpha() for w in words):
+        return None  # "die roll d20": a die, not rule d of Die Rolls
+    if len(words) >= 3 and _ROMAN.fullmatch(words[-1]) and _ITEM_LETTER.fullmatch(words[-2]):
         item, words = (words[-2], words[-1]), words[:-2]
     elif len(words) >= 2 and _ITEM_LETTER.fullmatch(words[-1]):
         item, words = (words[-1],), words[:-1]
@@ -420,7 +431,7 @@ def _section_by_words(text: str, sections: tuple[str, ...]) -> RefQuery | None:
     titles = [t for k, t in keys if k[:len(key)] == key]
     if len(titles) != 1:
         return None
-    return RefQuery(written=text.strip(), section=titles[0], item=item, doc="uncommander")
+    return RefQuery(written=text.strip(), section=titles[0], item=item, doc="uncommander", loose=True)
 
 
 # In a chat message, "Token Cards j" without brackets: any letter but the words "a" and "i",

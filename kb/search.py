@@ -284,12 +284,11 @@ class Searcher:
         self.versions["keywords"] = ("Keywords", "gathered from every document")
 
         self._complete = self._completions(store)
-        self._older_docs = rank.Ranker.older_documents(store)
+        self.ranker = Ranker(store, len(self.record_of))  # before the titles: they are ordered by its older documents
         self.titles = self._titles(store)
         self.title_words = self._title_words()
         self.vocabulary = Vocabulary.from_build(store.manifest, store.records.values()).with_joined(
             (r.title, r.id) for r in store.records.values() if r.title)
-        self.ranker = Ranker(store, len(self.record_of))
         self.sizes = dict(Counter(r.doc for r in store.records.values() if r.doc != "keywords"))
         self._stem_uses: dict[str, dict[str, int]] = {}
         # The unstemmed words' document frequencies, read once: "is this a word the documents use"
@@ -414,10 +413,13 @@ class Searcher:
 
     def _reference(self, text: str, doc: str | None) -> _Lead | None:
         sections, names = self.resolver.section_titles, self.resolver.doc_names
-        if parse_ref(text, sections=sections, bare_numbers=True, doc_names=names) is None:
+        parsed = parse_ref(text, sections=sections, bare_numbers=True, doc_names=names)
+        if parsed is None:
             return None
         res = self.resolver.resolve(text)
         matches = [r for r in res.matches if doc is None or r.doc == doc]
+        if parsed.loose and not matches:
+            return None  # "token card x": words ending in a letter no rule of that section has
         if not matches and not res.suggestions:
             return _Lead([], "reference", res.note)
         return _Lead(self._with_family(matches) + [s for s in res.suggestions if s not in matches], "reference",
@@ -531,7 +533,7 @@ class Searcher:
         if "titles newest first" not in rank.SIGNALS:  # as before: keyword, rule, ..., document order
             return (self._TITLE_ORDER[r.kind], 0, self.store.position.get(r.id, 0))
         if r.kind == "rule":  # between the keyword page (2) and sections (4)
-            tier = 0 if r.doc == "cr" else 3 if r.doc in self._older_docs else 1
+            tier = 0 if r.doc == "cr" else 3 if r.doc in self.ranker.older else 1
         else:
             tier = self._TITLE_ORDER[r.kind] + 1
         return (tier, self.recency.get(r.doc, 0), self.store.position.get(r.id, 0))

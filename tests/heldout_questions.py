@@ -13,7 +13,9 @@ day's last ranking change: nobody tuning has read any of it.
 
 Set G (end of the file) was written at the start of the 2026-11-23 evening session by two more blind
 judges (the documents and the record listing only; never the search, the table of common questions or any
-other set), measured in aggregate only while that session's changes were made, and added at its end.
+other set) and added at its end. That session read E, F and G in aggregate only (never a question's
+answer), but their totals helped decide which changes to keep, so none of the three is a clean held-out
+estimate any more: the next honest figure needs a new blind set.
 
 MEASURE ONLY: do not tune the ranking on these questions (once their failures are read they are no
 longer held out). tests/test_heldout.py pins the counts so that a regression shows; to measure an

@@ -161,7 +161,7 @@ def test_bare_numbers_need_a_prefix_when_asked():
     # a whole query with spaces where the dot or the letter joins the number, as typed on a phone
     ("907 8a", ("907.8a",)), ("907. 8a", ("907.8a",)), ("702.187 f", ("702.187f",)),
     ("rule 907.5 c", ("907.5c",)), ("CR 613 4 c", ("613.4c",)), ("(907 4b)", ("907.4b",)),
-    ("116.2 tr", ("116.2tr",)), ("704.5 aa", ("704.5aa",)), ("tr 702.187d", ("702.187d",)),
+    ("116.2 tr", ("116.2tr",)), ("801 802a", ("801.802a",)), ("tr 702.187d", ("702.187d",)),
     # a hyphen for the dot, the letter in brackets, "section" as a prefix
     ("903-10a", ("903.10a",)), ("907.5(c)", ("907.5c",)), ("702.187 (f)", ("702.187f",)), ("section 801", ("801",)),
     ("808-811", ("808", "809", "810", "811")),  # still a range of sections
@@ -174,9 +174,14 @@ def test_a_whole_reference_may_be_spaced(text, numbers):
 
 
 @pytest.mark.parametrize("text", ["702.19 trample", "702.187 of", "907 8a trample", "a 200 card deck", "12 30",
-                                  "and/or 100", "cr/glossary"])
+                                  "and/or 100", "cr/glossary", "801 802", "100 101", "702.19 at", "702.19 an"])
 def test_spaced_numbers_stop_at_words(text):
     assert parse_ref(text) is None
+
+
+def test_section_is_a_prefix_in_running_text_too():
+    found = find_refs('See section 8, "Multiplayer Rules."')
+    assert [(r.text, r.query.numbers) for r in found] == [("section 8", ("8",))]
 
 
 def test_spaced_numbers_are_for_whole_queries_only():
@@ -204,7 +209,7 @@ def test_an_uncommander_rule_by_the_first_words_of_its_section(text, section, it
 
 
 @pytest.mark.parametrize("text", ["object c", "meld b", "what is a token card a", "golden rule",
-                                  "combined permanents b"])
+                                  "combined permanents b", "die roll d20", "die roll d6"])
 def test_words_that_begin_no_single_section_are_no_reference(text):
     assert parse_ref(text, sections=MORE_SECTIONS) is None
 
