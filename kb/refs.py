@@ -18,7 +18,8 @@ reference, not which records exist (that is kb.resolve):
 - a whole query (a search box, a short link) typed loosely: spaces for the
   dot or before the letter (``907 8a``, ``702.187 f``), a hyphen for the dot
   (``903-10a``), the letter in brackets (``907.5(c)``), a record's id as links
-  write it (``cr/613.4b``), ``CR §613.4b``, ``section 801``, ``tr 702.187d``
+  write it (``cr/613.4b``), ``CR §613.4b``, ``section 801``, ``sec. 903.4``,
+  a comma for the dot (``702,19b``), O for zero (``7O4.5a``), ``tr 702.187d``
   (a profile's ``names``), and an UnCommander rule by the first words of its
   section (``golden rules a``; ``loose``: a reference only if that rule exists).
 
@@ -63,7 +64,7 @@ _NUMBER = r"""
 # A chapter ("rule 4", "CR 7") is a reference only after a prefix.
 _CHAPTER = r"(?P<chapter>\d)(?!\d|[.,:]\d)"
 _OFFICIAL_PREFIX = r"(?P<official>official\s+(?:comprehensive\s+)?rules?|official\s+CR)\s*"
-_PREFIX = r"(?P<kw>comprehensive\s+rules?|rules?|sections?(?=\s?\d)|CR\.?|r\.?(?=\s?\d)|§)\s*"
+_PREFIX = r"(?P<kw>comprehensive\s+rules?|rules?|sections?(?=\s?\d)|sec\.?(?=\s?\d)|CR\.?|r\.?(?=\s?\d)|§)\s*"
 
 
 @lru_cache(maxsize=16)
@@ -348,6 +349,16 @@ _ID_FORM = re.compile(r"^(?P<doc>[a-z]+)/(?=\d{3}(?:\.|$))", re.IGNORECASE)
 _PREFIX_SIGN = re.compile(r"^(?P<kw>CR\.?|rules?)\s*§\s*", re.IGNORECASE)
 
 
+# A comma for the dot, as on a European keyboard, in a whole query ("702,19b", "702,187"; "808, 809" with
+# its space is a list), and the letter O for a zero in a section number ("7O4.5a").
+_COMMA = re.compile(r"(?<![\w.,])(?P<number>\d{3}),(?=\d{1,3}[a-z]{0,2}$)", re.IGNORECASE)
+_ZERO = re.compile(r"(?<![\w.])[\doO]{3}(?=\.\d)")
+
+
+def _zeros(m: re.Match) -> str:
+    return m.group(0).replace("O", "0").replace("o", "0")
+
+
 def _id_prefix(m: re.Match) -> str:
     return "CR " if m.group("doc").lower() == "cr" else m.group("doc") + " "
 
@@ -377,7 +388,8 @@ def parse_ref(text: str, sections: tuple[str, ...] | list[str] = (), bare_number
     if not body:
         return None
     names = DOC_NAMES if doc_names is None else doc_names
-    loose = _SPACED.sub(_joined, _ID_FORM.sub(_id_prefix, _PREFIX_SIGN.sub(r"\g<kw> ", body)))
+    body = _COMMA.sub(r"\g<number>.", body)  # before the list reader takes "702,187" for sections 702 and 187
+    loose = _SPACED.sub(_joined, _ID_FORM.sub(_id_prefix, _PREFIX_SIGN.sub(r"\g<kw> ", _ZERO.sub(_zeros, body))))
     for candidate in dict.fromkeys((body, loose)):  # "907 8a", "702.187 f", "cr/613.4b": once as written
         m = _ref_pattern(tuple(names)).match(candidate)
         if m:

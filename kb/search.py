@@ -831,9 +831,10 @@ class Searcher:
 
     def _shown(self, record: Record) -> str:
         """The text a hit's snippet is cut from: the record's own, or for a heading without text (702.2
-        Deathtouch, 405 Stack) its first sub-rule's ("Deathtouch is a static ability."), not nothing."""
+        Deathtouch, 405 Stack; the 2007 FAQ's quoted headings are their title again, 502.68 "Lifelink") its
+        first sub-rule's ("Deathtouch is a static ability."), not nothing."""
         text = record.text or record.rules_text
-        if not text and record.children:
+        if (not text or text == record.title) and record.children:
             first = self.store.records.get(record.children[0])
             text = first.text if first is not None else ""
         return plain(text or "")

@@ -331,7 +331,7 @@ def test_a_range_on_a_page_links_to_all_its_rules(cr_client, cr_store):
 
 def test_an_undated_document_says_no_effective_date(client):
     text = " ".join(soup(client.get("/uncommander/token-cards/j")).select_one(".docmeta").get_text(" ").split())
-    assert text == "UnCommander Rules · as published by EDH Silver (undated)"
+    assert text == "UnCommander Rules · as published by EDH Silver, undated"
 
 
 def test_a_small_document_reads_as_one_long_page(client, store):

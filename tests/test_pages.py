@@ -51,6 +51,11 @@ def test_search_page_did_you_mean(client):
     assert [a["href"] for a in offer.select("a")] == ["/search?q=unveil+morph"]
 
 
+def test_a_correction_already_searched_is_not_offered_again(client):
+    page = soup(client.get("/search?q=comander+damage"))
+    assert "spelling corrected" in page.select_one(".note").get_text() and page.select_one(".didyoumean") is None
+
+
 def test_record_page(client, store):
     page = soup(client.get("/treachery/907.4b"))
     assert meta(page, "og:title").startswith("907.4b")

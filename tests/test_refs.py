@@ -167,6 +167,9 @@ def test_bare_numbers_need_a_prefix_when_asked():
     ("808-811", ("808", "809", "810", "811")),  # still a range of sections
     # a record's id as links write it, a section sign after the prefix
     ("cr/613.4b", ("613.4b",)), ("treachery/907.4b", ("907.4b",)), ("CR §613.4b", ("613.4b",)),
+    # a comma for the dot, O for zero, "sec."
+    ("702,19b", ("702.19b",)), ("cr 702,187b", ("702.187b",)), ("7O4.5a", ("704.5a",)), ("sec. 903.4", ("903.4",)),
+    ("808, 809", ("808", "809")),  # with its space, a list
 ])
 def test_a_whole_reference_may_be_spaced(text, numbers):
     query = parse_ref(text)
@@ -276,7 +279,7 @@ def test_doc_names_come_from_the_profiles():
     from kb.refs import DOC_NAMES
 
     assert DOC_NAMES == {"futuresight": "futuresight", "future sight": "futuresight", "fut": "futuresight",
-                         "treachery": "treachery", "tr": "treachery", "uncommander": "uncommander"}
+                         "fs": "futuresight", "treachery": "treachery", "tr": "treachery", "uncommander": "uncommander"}
     query = parse_ref("mydoc 101.1", doc_names={"mydoc": "mine"})
     assert query is not None and query.doc == "mine"
     assert parse_ref("treachery 101.1", doc_names={"mydoc": "mine"}) is None

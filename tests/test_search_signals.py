@@ -231,7 +231,7 @@ def test_a_vocabulary_entry_about_a_missing_record_fails_the_build(tmp_path):
     ("907 8a", "treachery/907.8a"), ("702.187 f", "treachery/702.187f"), ("rule 907.5 c", "treachery/907.5c"),
     ("tr 702.187d", "treachery/702.187d"), ("golden rules a", "uncommander/uncommander-golden-rules/a"),
     ("noninteger values rule j uncommander", "uncommander/noninteger-values-and-amounts/j"),
-    ("907.5(c)", "treachery/907.5c"),
+    ("907.5(c)", "treachery/907.5c"), ("FS 502.26b", "futuresight/502.26b"),
 ])
 def test_references_typed_loosely_answer_with_the_rule(searcher, query, expected):
     results = searcher.search(query)
@@ -287,6 +287,7 @@ def test_a_glossary_entry_that_only_says_see_another_comes_after_it_and_its_rule
 @pytest.mark.parametrize(("query", "expected"), [
     ("cr/613.4b", "cr/613.4b"), ("CR §613.4b", "cr/613.4b"), ("what is 603.4", "cr/603.4"),
     ("what does 702.19b say", "cr/702.19b"), ("903-10a", "cr/903.10a"), ("section 801", "cr/801"),
+    ("702,19b", "cr/702.19b"), ("7O4.5a", "cr/704.5a"), ("sec. 903.4", "cr/903.4"),
 ])
 def test_official_references_typed_loosely(cr_searcher, query, expected):
     results = cr_searcher.search(query)
@@ -298,6 +299,11 @@ def test_a_heading_without_text_shows_its_first_sub_rule(cr_searcher):
     assert hit.snippet.startswith("Deathtouch is a static ability")  # 702.2a, not an empty snippet
     stack = next(h for h in cr_searcher.search("stack").hits if h.id == "cr/405")
     assert stack.snippet
+
+
+def test_a_quoted_2007_heading_shows_its_first_sub_rule_not_its_title_again(searcher):
+    hit = next(h for h in searcher.search("lifelink").hits if h.id == "futuresight/502.68")
+    assert hit.snippet.startswith("Lifelink is a triggered ability")  # 502.68a; the record's text is "Lifelink"
 
 
 @pytest.mark.parametrize("unless", ['"roll"', "[1]", '["roll"]\nwhen = 1'])
