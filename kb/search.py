@@ -422,8 +422,15 @@ class Searcher:
             return None  # "token card x": words ending in a letter no rule of that section has
         if not matches and not res.suggestions:
             return _Lead([], "reference", res.note)
+        note = res.note
+        docs = list(dict.fromkeys(r.doc for r in matches))
+        if len(docs) > 1 and not note and len(matches) == len(docs):
+            # "702.187c": Treachery's Unveil and the official rules' Mayhem, both first; say so
+            titles = [self.versions.get(d, (d, ""))[0] for d in docs]
+            note = (f"{matches[0].number} is a rule of {len(docs)} documents: {', '.join(titles)}; "
+                    f"“CR {matches[0].number}” or “{docs[0]} {matches[0].number}” asks for one")
         return _Lead(self._with_family(matches) + [s for s in res.suggestions if s not in matches], "reference",
-                     res.note, matches[0].id if len(matches) == 1 else None)
+                     note, matches[0].id if len(matches) == 1 else None)
 
     def _with_family(self, matches: list[Record]) -> list[Record]:
         """The matches first (a number two documents use: both documents' rules in the first places),

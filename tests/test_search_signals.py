@@ -294,6 +294,15 @@ def test_official_references_typed_loosely(cr_searcher, query, expected):
     assert results.matched_by == "reference" and ids(results, 1) == [expected]
 
 
+def test_a_number_two_documents_use_says_so_and_how_to_ask_for_one(cr_searcher):
+    results = cr_searcher.search("702.187c")
+    assert ids(results, 2) == ["treachery/702.187c", "cr/702.187c"]
+    assert "2 documents" in results.note and "“CR 702.187c”" in results.note
+    assert ids(cr_searcher.search("CR 702.187c"), 1) == ["cr/702.187c"]
+    assert ids(cr_searcher.search("treachery 702.187c"), 1) == ["treachery/702.187c"]
+    assert cr_searcher.search("907.4b").note is None  # one document's
+
+
 def test_a_heading_without_text_shows_its_first_sub_rule(cr_searcher):
     hit = next(h for h in cr_searcher.search("deathtouch").hits if h.id == "cr/702.2")
     assert hit.snippet.startswith("Deathtouch is a static ability")  # 702.2a, not an empty snippet
