@@ -388,8 +388,10 @@ def parse_ref(text: str, sections: tuple[str, ...] | list[str] = (), bare_number
     if not body:
         return None
     names = DOC_NAMES if doc_names is None else doc_names
-    body = _COMMA.sub(r"\g<number>.", body)  # before the list reader takes "702,187" for sections 702 and 187
-    loose = _SPACED.sub(_joined, _ID_FORM.sub(_id_prefix, _PREFIX_SIGN.sub(r"\g<kw> ", _ZERO.sub(_zeros, body))))
+    loose = body
+    if _DIGIT.search(body):  # words alone (most searches) have no number to write loosely
+        body = _COMMA.sub(r"\g<number>.", body)  # before the list reader takes "702,187" for sections 702 and 187
+        loose = _SPACED.sub(_joined, _ID_FORM.sub(_id_prefix, _PREFIX_SIGN.sub(r"\g<kw> ", _ZERO.sub(_zeros, body))))
     for candidate in dict.fromkeys((body, loose)):  # "907 8a", "702.187 f", "cr/613.4b": once as written
         m = _ref_pattern(tuple(names)).match(candidate)
         if m:
@@ -411,6 +413,8 @@ def parse_ref(text: str, sections: tuple[str, ...] | list[str] = (), bare_number
 # singular or plural, "uncommander", "rule" and "section" anywhere, then the letter (and numeral):
 # "golden rule a", "noninteger values rule j uncommander", "die roll c ii".
 _NOT_TITLE = frozenset({"uncommander", "section", "rule"})
+_ENDS_IN_ITEM = re.compile(r"(?<![\w'’])\(?[a-z]{1,2}\)?(?:\s+\(?[ivx]{1,5}\)?)?(?:\s+uncommander)?\s*$", re.IGNORECASE)
+_DIGIT = re.compile(r"\d")
 _ITEM_LETTER = re.compile(r"a[a-z]|[a-z]")
 _ROMAN = re.compile(r"[ivx]{1,5}")
 
@@ -426,6 +430,8 @@ def _title_keys(sections: tuple[str, ...]) -> tuple[tuple[tuple[str, ...], str],
 
 
 def _section_by_words(text: str, sections: tuple[str, ...]) -> RefQuery | None:
+    if not _ENDS_IN_ITEM.search(text):
+        return None  # no letter (and numeral) at the end: most searches, found out at once
     words = [w for w in re.findall(r"[a-z0-9]+", text.lower()) if w != "uncommander"]
     item: tuple[str, ...]
     if any(not w.isalpha() for w in words):
