@@ -80,6 +80,8 @@ def snippet(body: str | Positions, terms: set[str], width: int = 220) -> str:
     spans = where.find(terms)
     if not spans:
         return escape(clip(body, width))
+    if len(body) <= width:  # the whole text fits (most rules): every match marked, no window to choose
+        return _marked(body, spans, 0, len(body), escape).strip()
     # Start where the most matches fall within one snippet's width (the first such place).
     starts = [a for a, _ in spans]
     # The first span with the most spans starting within the snippet's width after it.
@@ -93,14 +95,20 @@ def snippet(body: str | Positions, terms: set[str], width: int = 220) -> str:
     if end < len(body):
         space = body.rfind(" ", start, end)
         end = space if space > spans[0][1] else end
+    marked = _marked(body, spans, start, end, escape).strip()
+    return ("… " if start else "") + marked + (" …" if end < len(body) else "")
+
+
+def _marked(body: str, spans: list[tuple[int, int]], start: int, end: int, escape) -> str:
+    """``body[start:end]`` escaped, with the spans (in text order, none before ``start``) in <mark>."""
     out, pos = [], start
-    for a, b in spans:  # in text order, from the first: none starts before ``start``
+    for a, b in spans:
         if b > end:
             break
         out.append(escape(body[pos:a]) + "<mark>" + escape(body[a:b]) + "</mark>")
         pos = b
     out.append(escape(body[pos:end]))
-    return ("… " if start else "") + "".join(out).strip() + (" …" if end < len(body) else "")
+    return "".join(out)
 
 
 def clip(text: str, n: int = 200) -> str:

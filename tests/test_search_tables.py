@@ -130,3 +130,14 @@ def test_a_word_pairs_stems_are_in_every_ascii_records_stems(store):
 
 def test_a_word_pairs_stems_are_in_every_ascii_records_stems_with_the_official_rules(cr_store):
     _pair_stems_hold(cr_store)
+
+
+def test_a_text_that_fits_is_shown_whole_with_every_match_marked():
+    from kb.snippet import snippet, stem
+
+    text = "Punctuation is not considered part of words. Hyphens are considered part of that word."
+    assert snippet(text, {stem("part")}) == ("Punctuation is not considered <mark>part</mark> of words. Hyphens are "
+                                             "considered <mark>part</mark> of that word.")
+    long = "Filler words here. " * 20 + "The part that answers."
+    cut = snippet(long, {stem("part")})  # longer than a snippet: a window around the match
+    assert cut.startswith("… ") and "<mark>part</mark>" in cut and len(cut) < len(long)
