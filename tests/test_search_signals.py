@@ -171,6 +171,10 @@ def test_give_up_and_die_keep_their_other_senses(cr_searcher):
     assert "concede" in (cr_searcher.search("can i just give up").note or "")
     assert "concede" not in (cr_searcher.search("can i give up priority").note or "")
     assert "graveyard (for: dies)" in cr_searcher.search("if a creature dies roll a die").note  # dies is never rolled
+    assert "deck size" in cr_searcher.search("how big is a commander deck").note
+    assert "deck size" not in (cr_searcher.search("how big is the offspring token").note or "")
+    assert "creature (for: guy)" in cr_searcher.search("my guy has flying").note
+    assert "guy" not in (cr_searcher.search("is the guy across the table my teammate").note or "")
 
 
 @pytest.mark.parametrize("query", ["token card x", "die roll d20", "801 802"])
