@@ -39,7 +39,12 @@ QUESTION_WORDS = frozenset({
     "mean", "means", "happens", "happen", "s"})
 # Table talk's filler: "who gets priority after something resolves", "can someone still ...".
 FILLER_WORDS = frozenset({"someone", "something", "anyone", "anything", "somebody", "anybody", "get", "gets",
-                          "got", "still", "ever", "just", "really", "actually", "able", "allowed", "possible"})
+                          "got", "still", "ever", "just", "really", "actually", "able", "allowed", "possible",
+                          # a chatty question's frame: "my buddy says ..., is he right" (no document uses these)
+                          # ("friends" and "claimed" are not: "partner—Friends forever", "Mishra, Claimed by Gix")
+                          "buddy", "buddies", "friend", "claims", "think", "thinks", "thought",
+                          "wrong", "argument", "arguing", "argue", "argued", "wondering", "wonder", "basically",
+                          "lol", "pod", "guys"})
 
 # Letters NFKD does not decompose into a base letter plus a mark.
 _LIGATURES = str.maketrans({

@@ -360,6 +360,18 @@ def test_question_phrases_and_filler_carry_no_topic():
     assert _content_stems("how many lands can I play a turn") == ["land", "play", "turn"]
     assert _content_stems("cast vs play") == ["cast", "play"]
     assert _content_stems("who gets priority after something resolves") == ["prioriti", "after", "resolv"]
+    # a chatty question's frame: words no document uses
+    assert _content_stems("my buddy thinks deathtouch and trample work together lol") == \
+        _content_stems("deathtouch and trample work together")
+
+
+def test_filler_words_are_words_no_document_uses(cr_store):
+    from kb.words import FILLER_WORDS, words
+
+    used = {w for r in cr_store.records.values() for w in words(f"{r.title or ''} {r.text or ''} {r.rules_text or ''}")}
+    chatty = {"buddy", "buddies", "friend", "claims", "think", "thinks", "thought", "wrong",
+              "argument", "arguing", "argue", "argued", "wondering", "wonder", "basically", "lol", "pod", "guys"}
+    assert chatty <= FILLER_WORDS and not chatty & used
 
 
 def test_a_glossary_term_defined_in_a_sub_rule_points_there(cr_searcher):
