@@ -145,6 +145,7 @@ class _Lead:
     redirect: str | None = None
     complete: bool = False  # the answer is these records: no full-text search
     mistyped: bool = False  # a title found once a typo was corrected ("deathtuch"): the answer says "did you mean"
+    corrected_to: str | None = None  # that correction, when the full-text search would not make it ("first strke")
 
 
 @dataclass
@@ -571,9 +572,27 @@ class Searcher:
             return None
         fixed = self._fix_typos(text)
         lead = self._titled(fixed, doc) if fixed else None
+        if lead is None:
+            # Shorter words too ("first strke", "legnd rule"), one edit each, only when the whole query then
+            # is a title: too short to correct inside a question, where a name the documents lack is as likely.
+            fixed = self._fix_short(text)
+            lead = self._titled(fixed, doc) if fixed else None
+            if lead is not None:
+                lead.note = f"spelling corrected: {fixed!r}"
+                lead.corrected_to = fixed
         if lead is not None:
             lead.mistyped = True
         return lead
+
+    def _fix_short(self, text: str) -> str | None:
+        out, changed = [], False
+        for w in text.split():
+            low = fold(w.lower())
+            fix = self.spelling.suggest(low) if len(low) == 5 and low.isalpha() and not self.exact_df.get(low) \
+                else None
+            out.append(fix or w)
+            changed = changed or bool(fix and fix != low)
+        return " ".join(out) if changed else None
 
     def _pointed_first(self, records: list[Record]) -> list[Record]:
         """A glossary entry that sends the reader to a rule of its own document ("Priority: ... See
@@ -817,7 +836,8 @@ class Searcher:
                 note = "; ".join(filter(None, [note, f"spelling corrected: {found.suggestion or found.fixed!r}"]))
         note = "; ".join(filter(None, [note, query.limited]))
         return Results(query.raw, len(lead.records) + found.total, page, facets,
-                       did_you_mean=found.suggestion if not lead.records or lead.mistyped else None,
+                       did_you_mean=(found.suggestion or lead.corrected_to) if not lead.records or lead.mistyped
+                       else None,
                        redirect=lead.redirect, note=note or None, offset=query.offset, limit=query.limit,
                        matched_by=lead.matched_by, searched_for=searched_for)
 

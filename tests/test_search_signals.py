@@ -122,6 +122,15 @@ def test_a_mistyped_keyword_answers_as_the_keyword_does(cr_searcher, typo, word,
     assert "spelling corrected" in wrong.note and wrong.did_you_mean == word
 
 
+@pytest.mark.parametrize(("typo", "title", "rule"), [("first strke", "first strike", "cr/702.7"),
+                                                     ("legnd rule", "legend rule", "cr/704.5j")])
+def test_a_short_mistyped_title_is_corrected_only_because_it_then_is_a_title(cr_searcher, typo, title, rule):
+    results = cr_searcher.search(typo)
+    assert ids(results, 1) == [rule] and results.did_you_mean == title and title in results.note
+    # inside a longer question the same five-letter typo stays as typed (it could be a name the documents lack)
+    assert "spelling corrected" not in (cr_searcher.search(f"does {typo} work with deathtouch").note or "")
+
+
 def test_a_document_s_own_rule_comes_before_the_keyword_page(searcher):
     assert ids(searcher.search("fateseal"), 2) == ["futuresight/501.10", "keywords/fateseal"]
     assert ids(searcher.search("unveil"), 2) == ["treachery/702.187", "keywords/unveil"]
