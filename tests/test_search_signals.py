@@ -184,6 +184,8 @@ def test_give_up_and_die_keep_their_other_senses(cr_searcher):
     assert "deck size" not in (cr_searcher.search("how big is the offspring token").note or "")
     assert "creature (for: guy)" in cr_searcher.search("my guy has flying").note
     assert "guy" not in (cr_searcher.search("is the guy across the table my teammate").note or "")
+    debt = cr_searcher.search("protection debt")  # judges' mnemonic for what protection stops
+    assert "(for: debt)" in debt.note and all(i.startswith("cr/702.16") for i in ids(debt, 3))
 
 
 @pytest.mark.parametrize("query", ["token card x", "die roll d20", "801 802"])
