@@ -165,6 +165,7 @@ _PHRASE = re.compile(r'"([^"]+)"')
 # Question words carry no topic. Negations, "first", "last", "each" and single letters ("X")
 # do, so they stay.
 _STOP = QUESTION_WORDS
+_ONLY_ASKING = QUESTION_WORDS | FILLER_WORDS  # words a question asks or chats with: never a typo to correct
 # Words that only ask, around a rule number: "show me 702.19b", "what does 603.4 say".
 _ASKING_ONLY = frozenset({"say", "says", "rule", "rules", "cr", "show", "me", "read", "look", "up", "about", "number"})
 # Table talk's filler: "who gets priority after something resolves", "can someone still ...".
@@ -575,7 +576,7 @@ class Searcher:
         if lead is None:
             # Shorter words too ("first strke", "legnd rule"), one edit each, only when the whole query then
             # is a title: too short to correct inside a question, where a name the documents lack is as likely.
-            fixed = self._fix_short(text)
+            fixed = self._fix_short(fixed or text)
             lead = self._titled(fixed, doc) if fixed else None
             if lead is not None:
                 lead.note = f"spelling corrected: {fixed!r}"
@@ -589,7 +590,7 @@ class Searcher:
         for w in text.split():
             low = fold(w.lower())
             fix = self.spelling.suggest(low) if len(low) == 5 and low.isalpha() and not self.exact_df.get(low) \
-                else None
+                and low not in _ONLY_ASKING and not self.asked.uses(stem(low)) else None
             out.append(fix or w)
             changed = changed or bool(fix and fix != low)
         return " ".join(out) if changed else None
@@ -828,15 +829,16 @@ class Searcher:
         if found.corrected and not lead.records:
             note = f"nothing matched {query.text!r}; showing results for {found.suggestion!r}"
         elif (query.words.used or found.fixed) and not lead.complete:
-            searched_for = found.fixed or query.words.text
+            searched_for = lead.corrected_to or found.fixed or query.words.text
             if query.words.used and not (lead.matched_by == "card" and note):
                 # "showing The Puppet Master for 'puppetmaster'" says it already
                 note = "; ".join(filter(None, [note, f"showing results for {query.words.note}"]))
-            if found.fixed and not (lead.matched_by == "card" and note):  # "showing Tarmogoyf for 'tarmogyof'"
+            # "showing Tarmogoyf for 'tarmogyof'", or a title's correction already said
+            if found.fixed and not (lead.matched_by == "card" and note) and not lead.corrected_to:
                 note = "; ".join(filter(None, [note, f"spelling corrected: {found.suggestion or found.fixed!r}"]))
         note = "; ".join(filter(None, [note, query.limited]))
         return Results(query.raw, len(lead.records) + found.total, page, facets,
-                       did_you_mean=(found.suggestion or lead.corrected_to) if not lead.records or lead.mistyped
+                       did_you_mean=(lead.corrected_to or found.suggestion) if not lead.records or lead.mistyped
                        else None,
                        redirect=lead.redirect, note=note or None, offset=query.offset, limit=query.limit,
                        matched_by=lead.matched_by, searched_for=searched_for)
@@ -937,7 +939,7 @@ class Searcher:
         tries = MAX_CORRECTIONS
         for w in words:
             low = fold(w.lower())
-            if len(low) < 4 or low.isdigit() or self.exact_df.get(low, 0) > 0 or not tries:
+            if len(low) < 4 or low.isdigit() or self.exact_df.get(low, 0) > 0 or low in _ONLY_ASKING or not tries:
                 out.append(w)
                 continue
             tries -= 1
@@ -959,7 +961,8 @@ class Searcher:
         for w in text.split():
             low = fold(w.lower())
             fix = None
-            if len(low) >= 6 and low.isalpha() and not self.exact_df.get(low) and not self.asked.uses(stem(low)):
+            if len(low) >= 6 and low.isalpha() and not self.exact_df.get(low) and not self.asked.uses(stem(low)) \
+                    and low not in _ONLY_ASKING:  # "thinks" is filler, not "things" mistyped
                 # one edit from six letters, two from nine: a shorter word the documents never use is as likely a
                 # name they do not hold ("lotus bloom" is no "blood", "street wraith" no "spree") as a typo
                 fix = self.spelling.suggest(low) or (self._two_edits(low) if len(low) >= 9 else None)

@@ -126,9 +126,16 @@ def test_a_mistyped_keyword_answers_as_the_keyword_does(cr_searcher, typo, word,
                                                      ("legnd rule", "legend rule", "cr/704.5j")])
 def test_a_short_mistyped_title_is_corrected_only_because_it_then_is_a_title(cr_searcher, typo, title, rule):
     results = cr_searcher.search(typo)
-    assert ids(results, 1) == [rule] and results.did_you_mean == title and title in results.note
+    assert ids(results, 1) == [rule] and results.did_you_mean == title
+    assert results.note == f"spelling corrected: {title!r}"
     # inside a longer question the same five-letter typo stays as typed (it could be a name the documents lack)
     assert "spelling corrected" not in (cr_searcher.search(f"does {typo} work with deathtouch").note or "")
+
+
+def test_a_title_with_a_long_and_a_short_typo_is_corrected_whole(cr_searcher):
+    results = cr_searcher.search("fisrt strikke")
+    assert ids(results, 1) == ["cr/702.7"] and results.did_you_mean == results.searched_for == "first strike"
+    assert results.note == "spelling corrected: 'first strike'"
 
 
 def test_a_document_s_own_rule_comes_before_the_keyword_page(searcher):
@@ -374,6 +381,13 @@ def test_question_phrases_and_filler_carry_no_topic():
     # a chatty question's frame: words no document uses
     assert _content_stems("my buddy thinks deathtouch and trample work together lol") == \
         _content_stems("deathtouch and trample work together")
+
+
+@pytest.mark.parametrize("query", ["my buddy thinks deathtouch works with trample lol",
+                                   "i was wondering if trample works with deathtouch"])
+def test_filler_is_never_corrected_into_a_word_of_the_documents(cr_searcher, query):
+    results = cr_searcher.search(query)  # "thinks" is not "things" mistyped, "wondering" not "wandering"
+    assert results.note is None and results.did_you_mean is None and "702.2c" in " ".join(ids(results, 2))
 
 
 def test_filler_words_are_words_no_document_uses(cr_store):
