@@ -55,7 +55,7 @@ from kb.snippet import TOKEN_RE, stem
 from kb.store import Store
 
 __all__ = ["ASKS", "asks", "Candidate", "Ranker", "SIGNALS", "NUMBER_ALT", "WINDOW", "DOC_NAMES", "KIND_NAMES", "Named",
-           "implied_document", "pairs", "weights"]
+           "implied_document", "own_rules_cited", "pairs", "weights"]
 
 # Every signal, on by default; measuring one means turning it off (see the README's Search section).
 # Most act in this module; "numbers", "question phrases", "vocabulary", "titles newest first",
@@ -159,6 +159,13 @@ class Named:
     cards: frozenset[str] = frozenset()  # the cards whose whole name it holds ("does the oneiromancer ...")
 
 
+def own_rules_cited(store: Store, record: Record) -> list[str]:
+    """The rules of its own document a record cites, each once, in the order it cites them."""
+    return list(dict.fromkeys(ref.target for ref in record.refs if ref.target in store.records
+                              and store.records[ref.target].doc == record.doc
+                              and store.records[ref.target].kind == "rule"))
+
+
 @dataclass(slots=True)  # a hundred per query: made and read faster without a __dict__
 class Candidate:
     record: Record
@@ -251,10 +258,9 @@ class Ranker:
         for r in store.records.values():
             if r.kind != "glossary" or not r.text or not _SEE_RULE.search(r.text):
                 continue
-            rules = {ref.target for ref in r.refs if ref.target and ref.target in store.records
-                     and store.records[ref.target].doc == r.doc and store.records[ref.target].kind == "rule"}
+            rules = own_rules_cited(store, r)
             if len(rules) == 1:  # "See rules 403.3 and 603.6a" points at no one rule
-                out[r.id] = Ranker._defining(store, r, store.records[rules.pop()])
+                out[r.id] = Ranker._defining(store, r, store.records[rules[0]])
         return out
 
     def _families(self, store: Store, pointers: dict[str, str]) -> dict[str, list[tuple[frozenset[str], str]]]:

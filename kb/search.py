@@ -50,7 +50,7 @@ from kb.resolve import Resolver, edit_distance
 from kb.snippet import Positions, clip, snippet, stem
 from kb.spelling import Spelling
 from kb.store import Store
-from kb.vocabulary import Expansion, Vocabulary
+from kb.vocabulary import SEE_ENTRY, Expansion, Vocabulary
 from kb.words import FILLER_WORDS, QUESTION_WORDS, words
 
 __all__ = ["Searcher", "Results", "Hit", "QueryError", "MAX_QUERY", "MAX_LIMIT", "MAX_OFFSET"]
@@ -59,8 +59,6 @@ MAX_QUERY = 500  # characters; longer input is refused, not truncated silently
 MAX_LIMIT = 100
 MAX_OFFSET = 10_000
 MAX_TERMS = 24
-# A glossary entry that only sends the reader to another entry: "See Active Player, Nonactive Player Order."
-_SEE_ENTRY = re.compile(r"^See “?(?P<to>[^.”]+?)[.,]?”?\.?$")
 CARD_NAME_ELSEWHERE = 3  # records outside its card that may use a one-word name's word (kb.search._card_names)
 MAX_CORRECTIONS = 8  # unknown words looked up for "did you mean"
 
@@ -166,8 +164,9 @@ _PHRASE = re.compile(r'"([^"]+)"')
 # do, so they stay.
 _STOP = QUESTION_WORDS
 _ONLY_ASKING = QUESTION_WORDS | FILLER_WORDS  # words a question asks or chats with: never a typo to correct
-# Words that only ask, around a rule number: "show me 702.19b", "what does 603.4 say".
-_ASKING_ONLY = frozenset({"say", "says", "rule", "rules", "cr", "show", "me", "read", "look", "up", "about", "number"})
+# And around a rule number: "show me 702.19b", "what does 603.4 say".
+_ASKING_FOR_A_RULE = _ONLY_ASKING | {"say", "says", "rule", "rules", "cr", "show", "me", "read", "look", "up", "about",
+                                     "number"}
 # Table talk's filler: "who gets priority after something resolves", "can someone still ...".
 _FILLER = FILLER_WORDS
 # Question phrases that carry no topic: "how many lands", "what counts as a permanent", "cast vs play".
@@ -470,8 +469,8 @@ class Searcher:
         words = tokens[:span[0]] + tokens[span[1]:]
         found = self._reference(" ".join(tokens[span[0]:span[1]]), doc)
         stems = set(_content_stems(" ".join(words)))
-        if found is not None and "." in tokens[at] and all(w in _STOP or w in _FILLER or w in _ASKING_ONLY
-                                                           for w in _exact_words(" ".join(words))):
+        if (found is not None and "." in tokens[at]
+                and all(w in _ASKING_FOR_A_RULE for w in _exact_words(" ".join(words)))):
             return found  # "what is 603.4", "what does 702.19b say": only question words around a rule number
         if found is None or not stems:
             return None
@@ -576,7 +575,7 @@ class Searcher:
         if lead is None:
             # Shorter words too ("first strke", "legnd rule"), one edit each, only when the whole query then
             # is a title: too short to correct inside a question, where a name the documents lack is as likely.
-            fixed = self._fix_short(fixed or text)
+            fixed = self._fix_typos(fixed or text, short=True)
             lead = self._titled(fixed, doc) if fixed else None
             if lead is not None:
                 lead.note = f"spelling corrected: {fixed!r}"
@@ -584,16 +583,6 @@ class Searcher:
         if lead is not None:
             lead.mistyped = True
         return lead
-
-    def _fix_short(self, text: str) -> str | None:
-        out, changed = [], False
-        for w in text.split():
-            low = fold(w.lower())
-            fix = self.spelling.suggest(low) if len(low) == 5 and low.isalpha() and not self.exact_df.get(low) \
-                and low not in _ONLY_ASKING and not self.asked.uses(stem(low)) else None
-            out.append(fix or w)
-            changed = changed or bool(fix and fix != low)
-        return " ".join(out) if changed else None
 
     def _pointed_first(self, records: list[Record]) -> list[Record]:
         """A glossary entry that sends the reader to a rule of its own document ("Priority: ... See
@@ -617,13 +606,12 @@ class Searcher:
                     if r.kind == "glossary" and r.title}
         out: dict[str, list[Record]] = {}
         for r in store.records.values():
-            m = _SEE_ENTRY.match(r.text or "") if r.kind == "glossary" else None
+            m = SEE_ENTRY.match(r.text or "") if r.kind == "glossary" else None
             entry = by_title.get((r.doc, fold(m.group("to")).lower())) if m else None
             if entry is None or entry.id == r.id:
                 continue
-            cited = [store.records[ref.target] for ref in entry.refs if ref.target in store.records
-                     and store.records[ref.target].doc == r.doc and store.records[ref.target].kind == "rule"]
-            rule = store.records.get(self.ranker.pointers.get(entry.id, "")) or (cited[0] if cited else None)
+            cited = rank.own_rules_cited(store, entry)
+            rule = store.records.get(self.ranker.pointers.get(entry.id, "") or (cited[0] if cited else ""))
             out[r.id] = ([rule] if rule is not None else []) + [entry]
         return out
 
@@ -951,18 +939,19 @@ class Searcher:
                 out.append(w)
         return " ".join(out) if changed else None
 
-    def _fix_typos(self, text: str) -> str | None:
+    def _fix_typos(self, text: str, short: bool = False) -> str | None:
         """``text`` with each word no document, title or common question uses, of six letters or more,
         replaced by the index's word it misspells (one edit; two for a keyword or title word from nine
         letters): "comander damage" -> commander damage, "summoning sicknes" -> summoning sickness. Such a
         word finds nothing as typed; without this, the rest of the question decided alone and "did you
-        mean" came only with fewer than three hits. None when nothing changed."""
+        mean" came only with fewer than three hits. ``short``: the words of five letters instead, which only
+        a title to land on makes worth correcting (``_titled_mistyped``). None when nothing changed."""
         out, changed = [], False
         for w in text.split():
             low = fold(w.lower())
             fix = None
-            if len(low) >= 6 and low.isalpha() and not self.exact_df.get(low) and not self.asked.uses(stem(low)) \
-                    and low not in _ONLY_ASKING:  # "thinks" is filler, not "things" mistyped
+            if (len(low) == 5 if short else len(low) >= 6) and low.isalpha() and not self.exact_df.get(low) \
+                    and not self.asked.uses(stem(low)) and low not in _ONLY_ASKING:  # "thinks" is no "things"
                 # one edit from six letters, two from nine: a shorter word the documents never use is as likely a
                 # name they do not hold ("lotus bloom" is no "blood", "street wraith" no "spree") as a typo
                 fix = self.spelling.suggest(low) or (self._two_edits(low) if len(low) >= 9 else None)

@@ -25,11 +25,12 @@ from collections.abc import Callable, Iterable
 from kb.ids import fold
 from kb.model import Record
 
-__all__ = ["Vocabulary", "Expansion", "normalise"]
+__all__ = ["Vocabulary", "Expansion", "normalise", "SEE_ENTRY"]
 
 _WORDS = re.compile(r"[a-z0-9]+(?:[.\-/][a-z0-9]+)*")
 _APOSTROPHES = re.compile(r"[\u0027\u2018\u2019\u02bc`]")
-_SEE = re.compile(r"^See “?(?P<to>[^.”]+?)[.,]?”?\.?$")
+# A glossary entry that only sends the reader to another entry: "See Active Player, Nonactive Player Order."
+SEE_ENTRY = re.compile(r"^See “?(?P<to>[^.”]+?)[.,]?”?\.?$")
 _OBSOLETE = re.compile(r"^An obsolete term for (?:an? |the )?(?P<to>[^.,“”]+)[.,]")
 MAX_PHRASE = 6  # words
 
@@ -126,7 +127,7 @@ def defined_by_glossaries(records: Iterable[Record]) -> Iterable[tuple[str, str,
         if r.kind != "glossary" or not r.title or not r.text:
             continue
         text = r.text.strip()
-        m = _SEE.match(text) or _OBSOLETE.match(text)
+        m = SEE_ENTRY.match(text) or _OBSOLETE.match(text)
         if not m:
             continue
         title = re.sub(r"\s*\(Obsolete\)$", "", r.title)
