@@ -951,7 +951,10 @@ class Searcher:
             low = fold(w.lower())
             fix = None
             if (len(low) == 5 if short else len(low) >= 6) and low.isalpha() and not self.exact_df.get(low) \
-                    and not self.asked.uses(stem(low)) and low not in _ONLY_ASKING:  # "thinks" is no "things"
+                    and not self.asked.uses(stem(low)) and low not in _ONLY_ASKING \
+                    and (low,) not in self.vocabulary.phrases and not self._uses(stem(low)):
+                # "thinks" is no "things"; "swings" is table language ("attack"), not "wings"; "context" is a word
+                # of the documents ("contexts"), not a typo
                 # one edit from six letters, two from nine: a shorter word the documents never use is as likely a
                 # name they do not hold ("lotus bloom" is no "blood", "street wraith" no "spree") as a typo
                 fix = self.spelling.suggest(low) or (self._two_edits(low) if len(low) >= 9 else None)

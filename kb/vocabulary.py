@@ -95,12 +95,14 @@ class Vocabulary:
         out: list[str] = []
         expansion = Expansion(text)
         present = frozenset(words)
+        said_later = self._meanings(words, present)
         i = 0
         while i < len(words):
             for n in range(min(self.longest, len(words) - i), 0, -1):
                 key = tuple(words[i:i + n])
-                hit = self.phrases.get(key)
-                if hit and not (self.unless and self.unless.get(key, frozenset()) & present):
+                hit = self._usable(key, present)
+                if hit and not self._said(hit[0], present, said_later if known is not None
+                                           and all(map(known, key)) else [], i + n):
                     said = " ".join(words[i:i + n])
                     out.append(hit[0])
                     expansion.replaced.append(said)
@@ -119,6 +121,31 @@ class Vocabulary:
         if expansion.used:
             expansion.text = " ".join(out)
         return expansion
+
+    def _usable(self, key: tuple[str, ...], present: frozenset[str]) -> tuple[str, str] | None:
+        """The entry for the words ``key``, unless the query (``present``) holds one of its unless-words."""
+        hit = self.phrases.get(key)
+        return None if hit and self.unless and self.unless.get(key, frozenset()) & present else hit
+
+    def _meanings(self, words: list[str], present: frozenset[str]) -> list[tuple[int, frozenset[str]]]:
+        """Where each rewrite of ``words`` starts, with the words of what it means (the longest phrase
+        at each word, as ``expand`` reads them; overlapping ones too: this only tells what is said)."""
+        out = []
+        for i in range(len(words)):
+            for n in range(min(self.longest, len(words) - i), 0, -1):
+                hit = self._usable(tuple(words[i:i + n]), present)
+                if hit:
+                    out.append((i, frozenset(normalise(hit[0]))))
+                    break
+        return out
+
+    @staticmethod
+    def _said(means: str, present: frozenset[str], later: list[tuple[int, frozenset[str]]], after: int) -> bool:
+        """The query already says what a rewrite would: in its own words ("deal damage" stays, not "damage
+        damage") or, for words the documents use (``later`` is empty otherwise), by a later rewrite
+        ("deal dmg" -> deal damage: the glossary's "Deal: See Damage" is not said twice)."""
+        meant = frozenset(normalise(means))
+        return meant <= present or any(at >= after and meant <= m for at, m in later)
 
 
 def defined_by_glossaries(records: Iterable[Record]) -> Iterable[tuple[str, str, str]]:

@@ -183,6 +183,45 @@ def test_an_entry_is_not_used_in_the_company_of_its_unless_words():
     assert rolled.text == "roll a die to destroy it" and [u[0] for u in rolled.used] == ["kill"]
 
 
+def test_a_rewrite_the_query_already_says_is_not_made():
+    vocab = Vocabulary([("deal", "Damage", "cr/glossary/deal"), ("dmg", "damage", "cr/120.1"),
+                        ("dies", "graveyard", "cr/700.4")])
+    assert vocab.expand("deal damage to a player").used == []  # not "Damage damage to a player"
+    assert vocab.expand("dies and goes to the graveyard").used == []
+    # a later rewrite says it too: the document's word stays as typed, the table word is read
+    said = vocab.expand("deal dmg to a player", known=lambda word: word != "dmg")
+    assert said.text == "deal damage to a player" and [u[0] for u in said.used] == ["dmg"]
+    # without the index to say "deal" is a word of the documents, each is read on its own
+    assert [u[0] for u in vocab.expand("deal dmg").used] == ["deal", "dmg"]
+    assert vocab.expand("when does it deal").text == "when does it Damage"
+    # a later word its unless-words keep as it is says nothing: "dies" is read, the rolled "die" is not
+    rolled = Vocabulary([("dies", "graveyard", "cr/700.4"), ("die", "graveyard", "cr/700.4", ["roll"])])
+    assert rolled.expand("if it dies roll a die", known=bool).text == "if it graveyard roll a die"
+
+
+def test_deal_damage_is_searched_as_typed(cr_searcher):
+    results = cr_searcher.search("blocker gets removed does the attacker w/o trample deal dmg to player")
+    assert "Damage (for: deal)" not in results.note and "damage (for: dmg)" in results.note
+    assert "without (for: w/o)" in results.note
+    assert cr_searcher.search("does deathtouch deal damage to a player").note is None
+
+
+@pytest.mark.parametrize("query", ["how much commander damage to kill someone", "how much commander damage kills you"])
+def test_killing_a_player_is_losing_the_game_not_destroying(cr_searcher, query):
+    results = cr_searcher.search(query)
+    assert "player loses the game (for: kill" in results.note and "destroy" not in results.note
+    assert ids(results, 1)[0] in {"cr/903.10a", "cr/704.6c"}
+    assert "destroy (for: kill)" in cr_searcher.search("kill a creature").note
+
+
+def test_a_document_word_or_table_word_is_not_corrected(cr_searcher):
+    # "context" is the documents' "contexts", not a typo; "swings" is table language for attack, not "wings"
+    # (the correction offered in the user's own words had it once another word was corrected)
+    results = cr_searcher.search("ok so context: 4 player edh pod, opp swings with their commander")
+    assert "spelling corrected" not in results.note and results.did_you_mean is None
+    assert "so context 4 player" in results.searched_for and "attack (for: swings)" in results.note
+
+
 def test_give_up_and_die_keep_their_other_senses(cr_searcher):
     assert "concede" in (cr_searcher.search("can i just give up").note or "")
     assert "concede" not in (cr_searcher.search("can i give up priority").note or "")
