@@ -231,6 +231,17 @@ def test_openapi_describes_every_endpoint(client, app):
     assert {normalize(r) for r in api_rules} == {normalize(p) for p in spec["paths"]}
 
 
+
+def test_openapi_describes_every_field_of_a_search_answer(client):
+    spec = client.get("/api/openapi.json").get_json()
+    ref = spec["paths"]["/api/search"]["get"]["responses"]["200"]["content"]["application/json"]["schema"]["$ref"]
+    answer = spec["components"]["schemas"][ref.rsplit("/", 1)[1]]
+    body = client.get("/api/search?q=nut+counters").get_json()
+    assert set(body) <= set(answer["properties"])
+    described = answer["properties"]["results"]["items"]["properties"]
+    assert body["results"] and all(set(hit) <= set(described) for hit in body["results"])
+    assert "1000" in described["score"]["description"]  # what a lead's score means
+
 def test_security_headers(client):
     headers = client.get("/api/health").headers
     assert "default-src 'self'" in headers["Content-Security-Policy"]

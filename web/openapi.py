@@ -202,6 +202,11 @@ def spec(base_url: str) -> dict:
                                                 "description": "the document's version and effective date"},
                                     "snippet": {"type": "string", "description": SNIPPET},
                                     "url": {"type": "string", "description": RELATIVE},
+                                    "label": {"type": "string", "description": "how a link to the record reads"},
+                                    "score": {"type": "number", "description": (
+                                        "the ranking score, comparable within one answer only; 1000 for the "
+                                        "records that answer by reference, card name or title (matched_by), "
+                                        "which come first")},
                                     "asked": {"type": "string", "nullable": True,
                                               "description": "the common question this record answers that the "
                                                              "query matched (corpus/asked), as written there"},
