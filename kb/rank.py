@@ -39,6 +39,8 @@ Search section lists what each one bought on the quality suite.
   names a player's role.
 - **kinds of permanent**: a record that says "permanent" half covers a question's "creature"
   (or artifact, enchantment, planeswalker, battle).
+- **keyword below its rules**: a keyword page (which gathers the documents' definitions) ranked above
+  every rule it quotes gives its place to the best of them and comes right after it.
 """
 from __future__ import annotations
 
@@ -65,7 +67,7 @@ SIGNALS = {"coverage", "heading", "word pairs", "named", "glossary", "heading on
            "term's rules", "headed rules", "older rulings", "kinds of permanent",
            "how many", "can I", "when", "who",
            "vocabulary", "titles newest first", "number with words", "card prefixes", "two edits", "asked", "typos",
-           "card named"}
+           "card named", "keyword below its rules"}
 
 COVER_FLOOR, COVER_POWER = 0.1, 2  # coverage: x (floor + (1 - floor) * share) ** power
 # Common questions (kb.asked): a match m >= ASKED_MIN adds ASKED_WEIGHT x ((m - min) / (1 - min)) ** ASKED_POWER
@@ -120,6 +122,7 @@ ASKS: dict[str, tuple[re.Pattern, re.Pattern, float]] = {
                        r"chooses|decides)\b", re.I), 1.5),
 }
 CARD_ASKS_MORE = 0.4  # a card page, for a question that asks more than its name ("bodyguard effect ends when")
+KEYWORD_BELOW = 0.99  # a keyword page's score, as a share of the place it gives the rule it quotes
 CARD_NAMED = 1.5  # a card the question names inside its words, and its rulings
 HISTORY = 0.5  # a version-history entry mentions a topic; it rarely answers a question about it
 
@@ -211,6 +214,7 @@ class Ranker:
         self._says: dict[tuple[str, str], bool] = {}
         self.pointers = self._pointers(store)
         self.families = self._families(store, self.pointers)
+        self.quoted = self._quoted(store)
 
     # -- tables --------------------------------------------------------------------
     @staticmethod
@@ -249,6 +253,18 @@ class Ranker:
             option = store.records.get(f"cr/{rule.group()}") if rule and "options" in SIGNALS else None
             extra = heading(option.id) - variant if option and option.title and not option.text else frozenset()
             out[r.id] = (variant, extra) if extra else (variant,)
+        return out
+
+    @staticmethod
+    def _quoted(store: Store) -> dict[str, frozenset[str]]:
+        """Keyword page id -> the records it quotes: the rules its definitions come from, with their
+        sub-rules (keywords/flashback quotes 702.34 and 702.34a-c, and the 2007 FAQ's 502.x)."""
+        out = {}
+        for r in store.records.values():
+            if r.kind == "keyword":
+                sources = [store.records[ref.target] for ref in r.refs
+                           if ref.field == "definitions" and ref.target in store.records]
+                out[r.id] = frozenset(x.id for source in sources for x in (source, *store.children(source)))
         return out
 
     @staticmethod
@@ -406,8 +422,24 @@ class Ranker:
                     c.score *= ASKS_MORE if row.kind == "keyword" else CARD_ASKS_MORE
                     if explain:
                         c.why.append(f"asks more than the {row.kind}")
+        if "keyword below its rules" in on:
+            self._below_its_rules(candidates, rows, explain)
         candidates.sort(key=attrgetter("score"), reverse=True)  # stable: equal scores keep their order
         return candidates
+
+    def _below_its_rules(self, candidates: list[Candidate], rows: list[_Row], explain: bool) -> None:
+        """A keyword page ranked above every rule it quotes gives its place to the best of them and comes
+        right after it: the same text twice, the gathered page first, read to judges as a fifth document."""
+        for c, row in zip(candidates, rows, strict=True):
+            if row.kind != "keyword":
+                continue
+            quoted = self.quoted.get(c.record.id, frozenset())
+            rule = max((o for o in candidates if o.record.id in quoted), key=attrgetter("score"), default=None)
+            if rule is not None and c.score > rule.score:
+                rule.score, c.score = c.score, c.score * KEYWORD_BELOW
+                if explain:
+                    c.why.append(f"gives its place to {rule.record.id}, which it quotes")
+                    rule.why.append(f"in the place of {c.record.id}, which quotes it")
 
     def _by_words(self, candidates: list[Candidate], rows: list[_Row], weights: dict[str, float], total: float,
                   stems: frozenset[str], pairs: list[str], explain: bool) -> None:

@@ -25,11 +25,11 @@ PINS = {
     "E bundled, with the CR": (H.BUNDLED_E, "cr", (53, 55)),
     "E official": (H.CR_E, "cr", (41, 48)),
     "F bundled": (H.BUNDLED_F, "bundled", (51, 59)),
-    "F bundled, with the CR": (H.BUNDLED_F, "cr", (40, 56)),
+    "F bundled, with the CR": (H.BUNDLED_F, "cr", (41, 56)),
     "F official": (H.CR_F, "cr", (37, 51)),
     "G bundled": (H.BUNDLED_G, "bundled", (56, 57)),
-    "G bundled, with the CR": (H.BUNDLED_G, "cr", (53, 57)),
-    "G official": (H.CR_G, "cr", (44, 51)),
+    "G bundled, with the CR": (H.BUNDLED_G, "cr", (54, 57)),
+    "G official": (H.CR_G, "cr", (45, 51)),
 }
 
 

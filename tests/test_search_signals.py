@@ -550,3 +550,19 @@ def test_future_sight_in_two_words_names_the_faq(cr_searcher):
     assert "futuresight" in _named_words("poison counters Future Sight")
     assert _naming_stems("transmute future sight") == {"futur", "sight"}
     assert "keywords/transmute" in ids(cr_searcher.search("transmute future sight"), 3)
+
+
+def test_a_keyword_page_comes_after_the_rules_it_quotes(cr_searcher):
+    # the page gathers the documents' definitions: the same text as the rule, read as a fifth document when first
+    assert ids(cr_searcher.search("jalum flashback"), 2) == ["cr/702.34a", "keywords/flashback"]
+    quoted = cr_searcher.ranker.quoted
+    assert {"cr/702.34", "cr/702.34a"} <= quoted["keywords/flashback"]
+    from web.bench import unique_queries
+    checked = 0
+    for query in unique_queries(cr_searcher.store, 400):
+        found = ids(cr_searcher.search(query), 10)
+        for i, rid in enumerate(found):
+            if rid.startswith("keywords/") and quoted[rid] & set(found):
+                assert quoted[rid] & set(found[:i]), (query, found)  # the best of them comes first
+                checked += 1
+    assert checked >= 10  # the pages met their rules often enough for this to say something
