@@ -28,11 +28,17 @@ from kb.model import Record
 __all__ = ["Vocabulary", "Expansion", "normalise", "SEE_ENTRY"]
 
 _WORDS = re.compile(r"[a-z0-9]+(?:[.\-/][a-z0-9]+)*")
+_SIGNED = re.compile(r"[+\-]?[a-z0-9]+(?:[.\-/][+\-]?[a-z0-9]+)*")
 _APOSTROPHES = re.compile(r"[\u0027\u2018\u2019\u02bc`]")
 # A glossary entry that only sends the reader to another entry: "See Active Player, Nonactive Player Order."
 SEE_ENTRY = re.compile(r"^See “?(?P<to>[^.”]+?)[.,]?”?\.?$")
 _OBSOLETE = re.compile(r"^An obsolete term for (?:an? |the )?(?P<to>[^.,“”]+)[.,]")
 MAX_PHRASE = 6  # words
+
+
+def _signed(text: str) -> list[str]:
+    """Words with their signs, for comparing meanings: "+1/+1 counter" is not "-1/-1 counter"."""
+    return _SIGNED.findall(_APOSTROPHES.sub("", fold(text).lower()))
 
 
 def normalise(text: str) -> list[str]:
@@ -50,7 +56,7 @@ class Expansion:
     def note(self) -> str | None:
         if not self.used:
             return None
-        return "; ".join(f"{means} (for: {said})" for said, means, _ in self.used)
+        return "; ".join(dict.fromkeys(f"{means} (for: {said})" for said, means, _ in self.used))  # each once
 
 
 class Vocabulary:
@@ -59,10 +65,12 @@ class Vocabulary:
         company the saying means something else: "die" is not "dies" in "roll a die"."""
         self.phrases: dict[tuple[str, ...], tuple[str, str]] = {}
         self.unless: dict[tuple[str, ...], frozenset[str]] = {}
+        self.meant: dict[tuple[str, ...], frozenset[str]] = {}  # what an entry means, as _signed words
         for said, means, why, *unless in entries:
             key = tuple(normalise(said))
             if key and len(key) <= MAX_PHRASE and key != tuple(normalise(means)) and key not in self.phrases:
                 self.phrases[key] = (means, why)
+                self.meant[key] = frozenset(_signed(means))
                 if unless and unless[0]:
                     self.unless[key] = frozenset(w for u in unless[0] for w in normalise(u))
         self.longest = max((len(k) for k in self.phrases), default=0)
@@ -95,20 +103,39 @@ class Vocabulary:
         out: list[str] = []
         expansion = Expansion(text)
         present = frozenset(words)
-        said_later = self._meanings(words, present)
+        typed = frozenset(_signed(text))
+        said = self._meanings(words, present)  # what each rewrite the query holds means -> where it is last
+        made: set[frozenset[str]] = set()  # what the rewrites made so far mean
+        asked: dict[str, bool] = {}
+
+        def ours(word: str) -> bool:  # the index holds the word (asked once per word)
+            found = asked.get(word)
+            if found is None:
+                found = asked[word] = bool(known and known(word))
+            return found
+
         i = 0
         while i < len(words):
             for n in range(min(self.longest, len(words) - i), 0, -1):
                 key = tuple(words[i:i + n])
                 hit = self._usable(key, present)
-                if hit and not self._said(hit[0], present, said_later if known is not None
-                                           and all(map(known, key)) else [], i + n):
-                    said = " ".join(words[i:i + n])
+                if hit is None:
+                    continue
+                phrase, meant = " ".join(key), self.meant[key]
+                if meant <= typed and meant.isdisjoint(key) \
+                        or (any(meant <= m for m, last in said.items() if last > i) or any(meant <= m for m in made)) \
+                        and known is not None and all(ours(w) for w in key):
+                    # Said already, in the query's own words ("deal damage", not "Damage damage") or, for words
+                    # the documents use, by another rewrite, still to come or made ("deal dmg", "dmg ... deal"
+                    # -> damage): the words leave the text and are searched as a replaced word is, at half weight.
+                    expansion.replaced.append(phrase)
+                else:
                     out.append(hit[0])
-                    expansion.replaced.append(said)
-                    expansion.used.append((said, hit[0], hit[1]))
-                    i += n
-                    break
+                    made.add(meant)
+                    expansion.replaced.append(phrase)
+                    expansion.used.append((phrase, hit[0], hit[1]))
+                i += n
+                break
             else:
                 split = self.joined.get(words[i])
                 if split and known is not None and not known(words[i]):
@@ -118,7 +145,7 @@ class Vocabulary:
                 else:
                     out.append(words[i])
                 i += 1
-        if expansion.used:
+        if expansion.replaced:
             expansion.text = " ".join(out)
         return expansion
 
@@ -127,25 +154,21 @@ class Vocabulary:
         hit = self.phrases.get(key)
         return None if hit and self.unless and self.unless.get(key, frozenset()) & present else hit
 
-    def _meanings(self, words: list[str], present: frozenset[str]) -> list[tuple[int, frozenset[str]]]:
-        """Where each rewrite of ``words`` starts, with the words of what it means (the longest phrase
-        at each word, as ``expand`` reads them; overlapping ones too: this only tells what is said)."""
-        out = []
-        for i in range(len(words)):
+    def _meanings(self, words: list[str], present: frozenset[str]) -> dict[frozenset[str], int]:
+        """What each rewrite of ``words`` means (the longest phrase at each word, as ``expand`` reads them),
+        with the position of the last rewrite that means it."""
+        out: dict[frozenset[str], int] = {}
+        i = 0
+        while i < len(words):
             for n in range(min(self.longest, len(words) - i), 0, -1):
-                hit = self._usable(tuple(words[i:i + n]), present)
-                if hit:
-                    out.append((i, frozenset(normalise(hit[0]))))
+                key = tuple(words[i:i + n])
+                if self._usable(key, present):
+                    out[self.meant[key]] = i
+                    i += n
                     break
+            else:
+                i += 1
         return out
-
-    @staticmethod
-    def _said(means: str, present: frozenset[str], later: list[tuple[int, frozenset[str]]], after: int) -> bool:
-        """The query already says what a rewrite would: in its own words ("deal damage" stays, not "damage
-        damage") or, for words the documents use (``later`` is empty otherwise), by a later rewrite
-        ("deal dmg" -> deal damage: the glossary's "Deal: See Damage" is not said twice)."""
-        meant = frozenset(normalise(means))
-        return meant <= present or any(at >= after and meant <= m for at, m in later)
 
 
 def defined_by_glossaries(records: Iterable[Record]) -> Iterable[tuple[str, str, str]]:

@@ -22,14 +22,14 @@ PINS = {
     "D bundled, with the CR": (H.BUNDLED_D, "cr", (48, 56)),
     "D official": (H.CR_D, "cr", (49, 53)),
     "E bundled": (H.BUNDLED_E, "bundled", (55, 57)),
-    "E bundled, with the CR": (H.BUNDLED_E, "cr", (53, 55)),
+    "E bundled, with the CR": (H.BUNDLED_E, "cr", (52, 55)),
     "E official": (H.CR_E, "cr", (41, 48)),
-    "F bundled": (H.BUNDLED_F, "bundled", (51, 59)),
-    "F bundled, with the CR": (H.BUNDLED_F, "cr", (41, 56)),
+    "F bundled": (H.BUNDLED_F, "bundled", (50, 58)),
+    "F bundled, with the CR": (H.BUNDLED_F, "cr", (41, 55)),
     "F official": (H.CR_F, "cr", (37, 51)),
     "G bundled": (H.BUNDLED_G, "bundled", (56, 57)),
     "G bundled, with the CR": (H.BUNDLED_G, "cr", (54, 57)),
-    "G official": (H.CR_G, "cr", (45, 51)),
+    "G official": (H.CR_G, "cr", (46, 51)),
 }
 
 

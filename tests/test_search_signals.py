@@ -185,18 +185,33 @@ def test_an_entry_is_not_used_in_the_company_of_its_unless_words():
 
 def test_a_rewrite_the_query_already_says_is_not_made():
     vocab = Vocabulary([("deal", "Damage", "cr/glossary/deal"), ("dmg", "damage", "cr/120.1"),
-                        ("dies", "graveyard", "cr/700.4")])
-    assert vocab.expand("deal damage to a player").used == []  # not "Damage damage to a player"
+                        ("dies", "graveyard", "cr/700.4"), ("board wipe", "destroy all creatures", "cr/701.8"),
+                        ("board", "battlefield", "cr/400.1"), ("plus one", "+1/+1 counter", "cr/122.1"),
+                        ("minus one", "-1/-1 counter", "cr/122.1")])
+    documents = lambda word: word not in ("dmg", "board", "wipe")  # noqa: E731 - the index's words
+    # in the query's own words: "deal damage", not "Damage damage"; the said word is searched as a replaced one
+    said = vocab.expand("deal damage to a player", known=documents)
+    assert said.used == [] and said.text == "damage to a player" and said.replaced == ["deal"]
     assert vocab.expand("dies and goes to the graveyard").used == []
-    # a later rewrite says it too: the document's word stays as typed, the table word is read
-    said = vocab.expand("deal dmg to a player", known=lambda word: word != "dmg")
-    assert said.text == "deal damage to a player" and [u[0] for u in said.used] == ["dmg"]
+    # by another rewrite, before or after it, for a word of the documents
+    for query in ("deal dmg to a player", "how much dmg does it deal"):
+        said = vocab.expand(query, known=documents)
+        assert [u[0] for u in said.used] == ["dmg"] and "deal" not in said.text.split() and "deal" in said.replaced
     # without the index to say "deal" is a word of the documents, each is read on its own
     assert [u[0] for u in vocab.expand("deal dmg").used] == ["deal", "dmg"]
     assert vocab.expand("when does it deal").text == "when does it Damage"
     # a later word its unless-words keep as it is says nothing: "dies" is read, the rolled "die" is not
     rolled = Vocabulary([("dies", "graveyard", "cr/700.4"), ("die", "graveyard", "cr/700.4", ["roll"])])
     assert rolled.expand("if it dies roll a die", known=bool).text == "if it graveyard roll a die"
+    # a phrase said already is left whole: its shorter words are not read on their own
+    wipe = vocab.expand("does a board wipe destroy all creatures", known=documents)
+    assert wipe.used == [] and wipe.text == "does a destroy all creatures"
+    # signs are meaning: +1/+1 does not say -1/-1
+    counters = vocab.expand("a minus one counter on a creature with a +1/+1 counter", known=documents)
+    assert [u[2] for u in counters.used] == ["cr/122.1"] and "-1/-1 counter" in counters.text
+    assert vocab.expand("plus one and minus one cancel", known=documents).note == \
+        "+1/+1 counter (for: plus one); -1/-1 counter (for: minus one)"
+    assert vocab.expand("dmg dmg dmg").note == "damage (for: dmg)"  # said once
 
 
 def test_deal_damage_is_searched_as_typed(cr_searcher):
@@ -212,6 +227,8 @@ def test_killing_a_player_is_losing_the_game_not_destroying(cr_searcher, query):
     assert "player loses the game (for: kill" in results.note and "destroy" not in results.note
     assert ids(results, 1)[0] in {"cr/903.10a", "cr/704.6c"}
     assert "destroy (for: kill)" in cr_searcher.search("kill a creature").note
+    for creatures in ("my opponent has two tokens does a wrath kill them", "can i attack liliana and kill her"):
+        assert "loses the game" not in (cr_searcher.search(creatures).note or "")
 
 
 def test_a_document_word_or_table_word_is_not_corrected(cr_searcher):
