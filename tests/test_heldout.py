@@ -30,12 +30,16 @@ PINS = {
     "G bundled": (H.BUNDLED_G, "bundled", (56, 57)),
     "G bundled, with the CR": (H.BUNDLED_G, "cr", (54, 57)),
     "G official": (H.CR_G, "cr", (46, 51)),
+    "H bundled": (H.BUNDLED_H, "bundled", (51, 58)),
+    "H bundled, with the CR": (H.BUNDLED_H, "cr", (47, 55)),
+    "H official": (H.CR_H, "cr", (44, 52)),
 }
 
 
 def test_the_held_out_sets_are_whole():
-    sets = [H.BUNDLED_C, H.CR_C, H.BUNDLED_D, H.CR_D, H.BUNDLED_E, H.CR_E, H.BUNDLED_F, H.CR_F, H.BUNDLED_G, H.CR_G]
-    assert [len(s) for s in sets] == [60] * 10
+    sets = [H.BUNDLED_C, H.CR_C, H.BUNDLED_D, H.CR_D, H.BUNDLED_E, H.CR_E, H.BUNDLED_F, H.CR_F, H.BUNDLED_G, H.CR_G,
+            H.BUNDLED_H, H.CR_H]
+    assert [len(s) for s in sets] == [60] * 12
     assert all(1 <= len(expected) <= 4 for s in sets for _, expected in s)
     assert all(len({q for q, _ in s}) == 60 for s in sets)
 
