@@ -1,6 +1,7 @@
 """The JSON API through Flask's test client, on the real corpus."""
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -203,13 +204,20 @@ def test_linkify_html_escapes(client):
      'send a JSON body: {"text": "...", "format": "markdown"|"html"}'),
     ({"json": {"text": 5}}, 400, "bad_request", 'the JSON body must be an object with a string "text"'),
     ({"json": {"text": "x", "format": "pdf"}}, 400, "bad_request", 'format must be "markdown" or "html"'),
-    ({"json": {"text": "x" * 70_000}}, 413, "request_entity_too_large", "capacity limit"),
+    ({"json": {"text": "x" * 25_000}}, 400, "bad_request", "text must be at most 20000 characters"),
+    ({"json": {"text": "x" * 300_000}}, 413, "request_entity_too_large", "the body is over 262144 bytes"),
 ])
 def test_linkify_rejects_bad_bodies(client, kwargs, status, code, message):
     response = client.post("/api/linkify", **kwargs)
     assert response.status_code == status
     error = response.get_json()["error"]
     assert set(error) == {"code", "message"} and error["code"] == code and message in error["message"]
+
+
+@pytest.mark.parametrize("text", ["é" * 19_000, "🎉 702.19b " * 2_000])
+def test_linkify_takes_20000_characters_whatever_their_bytes(client, text):
+    response = client.post("/api/linkify", data=json.dumps({"text": text}), content_type="application/json")
+    assert response.status_code == 200  # 114 KB and 240 KB of JSON escapes: refused as too large before
 
 
 def test_cors_on_get_only(client):

@@ -213,6 +213,29 @@ def test_a_5000_character_query_gets_our_message(server):
     assert status == 414 and "query too long" in json.loads(body)["error"]["message"]
 
 
+def _post(server, path: str, body: bytes, content_type: str = "application/json") -> tuple[int, dict]:
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    try:
+        conn.request("POST", path, body=body, headers={"Content-Type": content_type})
+        response = conn.getresponse()
+        return response.status, json.loads(response.read())
+    finally:
+        conn.close()
+
+
+def test_a_body_the_app_refuses_unread_gets_its_answer_not_a_502(server):
+    # 19,000 characters of Japanese, escaped in JSON (114 KB): within the 20,000 characters linkify takes
+    status, body = _post(server, "/api/linkify", json.dumps({"text": "ルール 907.4b。" * 1500}).encode())
+    assert status == 200 and "/treachery/907.4b" in body["text"]
+    # refused before the body is read (wrong content type): the app's 415 comes back, not a lost answer
+    status, body = _post(server, "/api/linkify", b"x" * 200_000, "text/plain")
+    assert status == 415 and "JSON body" in body["error"]["message"]
+    status, body = _post(server, "/api/linkify", json.dumps({"text": "x" * 25_000}).encode())
+    assert status == 400 and "at most 20000 characters" in body["error"]["message"]
+    status, body = _post(server, "/api/linkify", b"x" * 300_000)  # over the limit, from the front, in our words
+    assert status == 413 and "the body is over 262144 bytes" in body["error"]["message"]
+
+
 def test_health_says_which_build_and_that_it_is_fresh(server):
     health = server.health()
     assert health["stale"] is False and health["built_from"] and health["build_id"]

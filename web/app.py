@@ -16,6 +16,7 @@ from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import HTTPException
 
 from kb.kbase import KnowledgeBase
+from web.front import Limits
 
 __all__ = ["create_app", "SECURITY_HEADERS", "public_url", "prefers_json"]
 
@@ -40,7 +41,7 @@ def create_app(config: dict | None = None) -> Flask:
         # Set by kb serve: today's corpus digest, and why the build served was not rebuilt.
         KB_CORPUS_DIGEST=os.environ.get("KB_CORPUS_DIGEST") or None,
         KB_NOT_REBUILT=os.environ.get("KB_NOT_REBUILT") or None,
-        MAX_CONTENT_LENGTH=64 * 1024,  # linkify bodies; anything larger is a 413
+        MAX_CONTENT_LENGTH=Limits.max_body,  # linkify bodies, as the front bounds them; anything larger is a 413
         JSON_SORT_KEYS=False,
     )
     if config:
@@ -81,6 +82,9 @@ def create_app(config: dict | None = None) -> Flask:
 
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException):
+        if exc.code == 413:  # werkzeug's own words name no limit
+            return error_response(413, "request_entity_too_large",
+                                  f"the body is over {app.config['MAX_CONTENT_LENGTH']} bytes")
         return error_response(exc.code or 500, exc.name.lower().replace(" ", "_"), exc.description or exc.name)
 
     @app.errorhandler(Exception)

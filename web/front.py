@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import json
 import logging
 import math
@@ -41,7 +42,10 @@ class Limits:
     upstream_timeout: float = 60.0
     gate_timeout: float = 20.0  # a costly request waiting for a slot
     max_head: int = 16 * 1024
-    max_body: int = 1024 * 1024  # the app refuses more than 64 KB itself, with its own message
+    # A body the app takes: /api/linkify's 20,000 characters as JSON, each escaped as a surrogate pair (12
+    # bytes), and room for the rest. The app (MAX_CONTENT_LENGTH) and the front refuse the same bodies: a larger
+    # limit here sent bodies the app refused unread, and its early answer was lost as a 502.
+    max_body: int = 256 * 1024
     max_connections: int = 4096
 
     @classmethod
@@ -219,8 +223,13 @@ class Front:
         reader, writer = await asyncio.open_unix_connection(self.upstream, limit=1 << 20)
         try:
             writer.write(head + body)
-            await writer.drain()
-            return await reader.read(-1)  # gunicorn closes after the answer (Connection: close)
+            # the app may answer before reading the whole body (a refusal): its answer is still there to read
+            with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                await writer.drain()
+            answer = await reader.read(-1)  # gunicorn closes after the answer (Connection: close)
+            if not answer:
+                raise asyncio.IncompleteReadError(b"", None)
+            return answer
         finally:
             writer.close()
 
