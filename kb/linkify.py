@@ -24,6 +24,11 @@ __all__ = ["linkify", "MAX_TEXT"]
 MAX_TEXT = 20_000
 _CARD = re.compile(r"\[\[([^\[\]\n]{1,80})\]\]")
 _MD_SPECIAL = re.compile(r"([\\\[\]()])")
+# What a message already holds that a link must not go into: code (fenced, or inline in backticks), Markdown
+# links and images (linkify's own output among them: a second pass changes nothing), <autolinks> and bare URLs.
+_UNTOUCHED = re.compile(r"```.*?(?:```|\Z)|``[^`]+``|`[^`\n]+`|!?\[[^\]\n]*\]\([^)\s]*\)"
+                        r"|<[a-z][a-z0-9+.-]*:[^>\s]*>|\b(?:[a-z][a-z0-9+.-]*://|www\.)[^\s<>\"]+",
+                        re.IGNORECASE | re.DOTALL)
 
 
 def _official_url(kb, number: str) -> str | None:
@@ -33,7 +38,7 @@ def _official_url(kb, number: str) -> str | None:
 
 
 def _ref_link(kb, written: str, start: int, end: int, match: str, label: str) -> dict | None:
-    res = kb.resolver.resolve(written)
+    res = kb.resolver.resolve(written, prefer_only=True)  # "CR 116" is the official rule, as its short link reads it
     if res.query is not None and res.query.date:  # "716.2@2016-07-22": the rule as it stood that day
         dated, _ = dated_matches(kb.history, res.query)
         if len(dated) == 1:
@@ -59,8 +64,11 @@ def _ref_link(kb, written: str, start: int, end: int, match: str, label: str) ->
 
 
 def _links(kb, text: str, ambiguous: list[dict] | None = None) -> list[dict]:
-    found = []
+    found: list[dict] = []
+    quiet = [(m.start(), m.end()) for m in _UNTOUCHED.finditer(text)]
     for m in _CARD.finditer(text):
+        if any(s < m.end() and m.start() < e for s, e in quiet):
+            continue
         name, code = split_set_code(m.group(1))
         lookup = find_card(kb.store, kb.resolver, name, code)
         if lookup.card is not None:  # labelled with the card's name, as Scryfall's bots do: [[tarmogyof]] -> Tarmogoyf
@@ -74,7 +82,7 @@ def _links(kb, text: str, ambiguous: list[dict] | None = None) -> list[dict]:
             link = _ref_link(kb, m.group(1), m.start(), m.end(), m.group(0), m.group(1))
             if link:
                 found.append(link)
-    taken = [(f["start"], f["end"]) for f in found + (ambiguous or [])]
+    taken = [(f["start"], f["end"]) for f in found + (ambiguous or [])] + quiet
     found_refs = find_refs(text, sections=kb.resolver.section_titles, doc_names=kb.resolver.doc_names,
                            loose_sections=True)
     for ref in found_refs:

@@ -78,7 +78,7 @@ def _ref_pattern(names: tuple[str, ...]) -> re.Pattern:
         (?:{doc})?
         (?P<pre>{_OFFICIAL_PREFIX}|{_PREFIX})?
         (?:(?P<num>{_NUMBER})|(?(pre){_CHAPTER}|(?!)))
-        (?![\w]|\.\d|:\d)                    # not 907.4bx, 3.5.1, 123:30
+        (?![\w]|\.\d|:\d|\s?[%°])             # not 907.4bx, 3.5.1, 123:30, 305.2%, 103.5 °F
         """,
         re.IGNORECASE | re.VERBOSE,
     )
@@ -89,13 +89,14 @@ _PARTS = re.compile(r"^(?P<section>\d{3})(?:\.(?P<rule>\d{1,3})(?P<letter>tr|a[a
 
 # Continuations of a reference: a range end or another list member.
 _RANGE = re.compile(
-    r"\s*(?:-|–|—|\bto\b|\bthrough\b)\s*(?P<end>\d{3}\.\d{1,3}(?:a[a-z]|[a-z])?|\d{1,3}(?![\w.])|(?:a[a-z]|[a-z])(?![\w]))",
+    r"\s*(?:-|–|—|\bto\b|\bthrough\b)\s*(?P<end>\d{3}\.\d{1,3}(?:a[a-z]|[a-z])?|\d{1,3}(?![\w]|\.\d)|(?:a[a-z]|[a-z])(?![\w]))",
     re.IGNORECASE)
-_LIST_NUMBER = re.compile(rf"(?:\s*,\s*|\s+and\s+|\s+or\s+)(?P<num>{_NUMBER})(?![\w]|\.\d)", re.IGNORECASE | re.VERBOSE)
+_LIST_NUMBER = re.compile(rf"(?:\s*,\s*|\s+and\s+|\s+or\s+|/)(?P<num>{_NUMBER})(?![\w]|\.\d)",
+                          re.IGNORECASE | re.VERBOSE)
 # A lone letter continues a list only when nothing word-like follows it
 # ("907.11a, b" but not "702.187c, a player").
 _LIST_LETTER = re.compile(
-    r"(?:\s*,\s*|\s+and\s+|\s+or\s+)(?P<letter>a[a-z]|[a-z])(?!\w)(?=\s*(?:$|[.,;:)\]])|\s+(?:and|or)\b)",
+    r"(?:\s*,\s*|\s+and\s+|\s+or\s+|/)(?P<letter>a[a-z]|[a-z])(?!\w)(?=\s*(?:$|[.,;:)\]])|\s+(?:and|or)\b)",
     re.IGNORECASE)
 _OFFICIAL_SUFFIX = re.compile(
     r"\.?,?\s+(?:of|in|from)\s+the\s+(?:official\s+(?:Magic\s+)?(?:Comprehensive\s+Rules|CR|rules)|Comprehensive\s+Rules)\b",
@@ -298,8 +299,8 @@ def _match_at(text: str, m: re.Match, bare: bool, doc_names: Mapping[str, str]) 
 
 
 def _trim_end(text: str, start: int, end: int) -> int:
-    """End a list member before the separator that follows it (", ", " and ")."""
-    m = re.search(r"(?:\s*,\s*|\s+and\s+|\s+or\s+)$", text[start:end], re.IGNORECASE)
+    """End a list member before the separator that follows it (", ", " and ", "/")."""
+    m = re.search(r"(?:\s*,\s*|\s+and\s+|\s+or\s+|/)$", text[start:end], re.IGNORECASE)
     return start + m.start() if m else end
 
 

@@ -287,6 +287,39 @@ def test_linkify_lists_and_brackets_and_official_citations(client):
     assert official["id"] is None and official["url"] == "https://yawgatog.com/resources/magic-rules/#R702139"
 
 
+
+@pytest.mark.parametrize("text", [
+    "Already linked: [rule 907.4b](https://example.com/907.4b)",
+    "see https://example.com/cards/x?r=907.4b&x=1 or <https://x.com/a?r=907.4b> or https://x.com/a?q=[[The Metamorph]]",
+    "code: `907.4b`, ``907.4b``, ```\n907.4b [[The Metamorph]]\n```",
+])
+def test_linkify_leaves_links_urls_and_code_alone(client, text):
+    for fmt in ("markdown", "html"):
+        body = client.post("/api/linkify", json={"text": text, "format": fmt}).get_json()
+        assert body["links"] == [] and body["ambiguous"] == []
+
+
+def test_linkify_twice_changes_nothing(client):
+    once = client.post("/api/linkify", json={"text": "907.4b and [[The Metamorph]]"}).get_json()["text"]
+    assert client.post("/api/linkify", json={"text": once}).get_json()["text"] == once
+
+
+def test_linkify_reads_ranges_slashes_and_percentages_as_chat_writes_them(client):
+    def links(text):
+        body = client.post("/api/linkify", json={"text": text}).get_json()
+        return [(link["match"], link["id"]) for link in body["links"]]
+
+    assert links("setup is in rules 907.3-907.5.") == [("rules 907.3-907.5", None)]  # a range before a full stop, whole
+    assert links("see 907.4a/907.4b") == [("907.4a", "treachery/907.4a"), ("907.4b", "treachery/907.4b")]
+    assert links("the price went up 907.4% and it was 116.2 °F") == []
+
+
+def test_linkify_names_the_one_rule_a_prefix_asks_for(cr_client):
+    body = cr_client.post("/api/linkify", json={"text": "CR 116, treachery 116 and rule 116"}).get_json()
+    found = {link["match"]: link for link in body["links"]}
+    assert found["CR 116"]["id"] == "cr/116" and found["treachery 116"]["id"] == "treachery/116"
+    assert found["rule 116"]["id"] is None and found["rule 116"]["url"].endswith("/r/rule%20116")  # the choice page
+
 def test_every_record_link_is_built_by_record_url(client):
     from kb.ids import record_url
 
@@ -294,3 +327,10 @@ def test_every_record_link_is_built_by_record_url(client):
     assert record_url("treachery/907.4b") == "/treachery/907.4b" == body["url"]
     assert [b["url"] for b in body["breadcrumbs"]] == [record_url(b["id"]) for b in body["breadcrumbs"]]
     assert all(ref["url"] == record_url(ref["target"]) for ref in body["refs"] if ref["target"])
+
+
+@pytest.mark.parametrize("method", ["GET", "PUT", "DELETE"])
+def test_linkify_with_another_method_says_to_post(client, method):
+    response = client.open("/api/linkify", method=method)
+    assert response.status_code == 405 and "POST" in response.headers["Allow"]
+    assert "answers POST" in response.get_json()["error"]["message"]

@@ -85,6 +85,12 @@ def create_app(config: dict | None = None) -> Flask:
         if exc.code == 413:  # werkzeug's own words name no limit
             return error_response(413, "request_entity_too_large",
                                   f"the body is over {app.config['MAX_CONTENT_LENGTH']} bytes")
+        if exc.code == 405:  # say which methods the path answers (its own rules', not the pages' catch-all GET)
+            methods = sorted(methods_of(request.path)) or [
+                m for m in getattr(exc, "valid_methods", None) or () if m not in ("HEAD", "OPTIONS")]
+            answer = error_response(405, "method_not_allowed", f"{request.path} answers {' and '.join(methods)}")
+            answer.headers["Allow"] = ", ".join([*methods, "OPTIONS"])
+            return answer
         return error_response(exc.code or 500, exc.name.lower().replace(" ", "_"), exc.description or exc.name)
 
     @app.errorhandler(Exception)
@@ -105,6 +111,12 @@ def prefers_json() -> bool:
     """The client asks for JSON (``Accept: application/json``): a page answers with its twin, an error with
     the API's error shape. Browsers ask for HTML first."""
     return request.accept_mimetypes.best == "application/json"
+
+
+def methods_of(path: str) -> set[str]:
+    """The methods the app's own rule for exactly ``path`` answers (none for a path only a catch-all takes)."""
+    return {m for rule in current_app.url_map.iter_rules() if rule.rule == path
+            for m in rule.methods or ()} - {"HEAD", "OPTIONS"}
 
 
 def error_response(status: int, code: str, message: str):

@@ -11,7 +11,7 @@ import re
 from urllib.parse import quote, urlencode
 
 from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request
-from werkzeug.exceptions import NotFound
+from werkzeug.exceptions import MethodNotAllowed, NotFound
 from markupsafe import Markup
 
 from kb.cache import ByteLRU
@@ -217,6 +217,10 @@ def record(record_id: str):
         return Response(page.replace(BASE_MARK, _html.escape(public_url())), mimetype="text/html")
     r = kb.store.get(record_id)
     if r is None and record_id.startswith("api/"):
+        from web.app import methods_of
+
+        if methods_of("/" + record_id):  # GET /api/linkify: the endpoint is there, for another method
+            raise MethodNotAllowed()
         return error_page(404, f"no API endpoint /{record_id}; see /api/openapi.json")
     if r is None:
         typed = request.view_args["record_id"].strip("/") if request.view_args else record_id
