@@ -425,6 +425,10 @@ class Searcher:
             return _Lead([], "reference", res.note)
         note = res.note
         docs = list(dict.fromkeys(r.doc for r in matches))
+        if parsed.prefer and matches[0].doc == parsed.prefer and len(matches) == len(docs):
+            # "CR 702.187c", "CR 116": the prefix asks for the official rule, as its short link reads it; the
+            # other documents' rule of that number still follows it in the list
+            return _Lead(self._with_family(matches), "reference", note, matches[0].id)
         if len(docs) > 1 and not note and len(matches) == len(docs):
             # "702.187c": Treachery's Unveil and the official rules' Mayhem, both first; say so
             titles = [self.versions.get(d, (d, ""))[0] for d in docs]

@@ -379,6 +379,16 @@ def test_a_number_two_documents_use_says_so_and_how_to_ask_for_one(cr_searcher):
     assert ids(cr_searcher.search("CR 702.187c"), 1) == ["cr/702.187c"]
     assert ids(cr_searcher.search("treachery 702.187c"), 1) == ["treachery/702.187c"]
     assert cr_searcher.search("907.4b").note is None  # one document's
+    # the prefix asks for one: the search answers with it, as its short link does (the home page's own example)
+    for query, rule in (("CR 702.187c", "cr/702.187c"), ("cr 116", "cr/116"), ("CR116", "cr/116")):
+        asked = cr_searcher.search(query)
+        assert asked.redirect == rule and asked.note is None and len(ids(asked, 2)) == 2  # the other one follows
+
+
+def test_the_search_page_opens_the_rule_a_prefix_asks_for(cr_client):
+    response = cr_client.get("/search?q=CR+702.187c")
+    assert response.status_code == 302 and response.headers["Location"].endswith("/cr/702.187c")
+    assert cr_client.get("/search?q=702.187c").status_code == 200  # both documents', listed
 
 
 def test_a_heading_without_text_shows_its_first_sub_rule(cr_searcher):
