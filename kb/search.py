@@ -722,7 +722,11 @@ class Searcher:
             matches = self.asked.match(asked, least)
         top = self.ranker.rerank(top, weights, _pairs(text), named, add, explain=False, asked=matches,
                                  minimum=least)
-        found.top, found.total = top[:query.offset + query.limit], max(total, len(top))
+        joined = [c.record for c in top if c.docnum not in scores]  # added by the re-rank: Whoosh did not count them
+        for r in joined:
+            docs[r.doc] = docs.get(r.doc, 0) + 1
+            kinds[r.kind] = kinds.get(r.kind, 0) + 1
+        found.top, found.total = top[:query.offset + query.limit], total + len(joined)
 
     def _topic(self, record_id: str) -> frozenset[str]:
         """The stems of what a record is about by name: the card a ruling or note belongs to."""

@@ -593,3 +593,14 @@ def test_a_keyword_page_comes_after_the_rules_it_quotes(cr_searcher):
                 assert quoted[rid] & set(found[:i]), (query, found)  # the best of them comes first
                 checked += 1
     assert checked >= 10  # the pages met their rules often enough for this to say something
+
+
+def test_the_filters_count_every_result(cr_searcher):
+    # records the re-rank adds (a common question's answer, a named card's ruling) are results like the rest:
+    # "Zoetic Cavern" said "4 results" with the Future Sight filter at 1
+    from web.bench import unique_queries
+    for query in unique_queries(cr_searcher.store, 300) + ["Zoetic Cavern", "CR 702.187c", "702.187", "tarmo"]:
+        results = cr_searcher.search(query)
+        for facet in ("doc", "kind"):
+            assert sum(results.facets.get(facet, {}).values()) == results.total, (query, facet)
+    assert cr_searcher.search("Zoetic Cavern").facets["doc"] == {"futuresight": 4}
