@@ -183,3 +183,17 @@ def test_keyword_page_links_to_where_it_is_used(client):
     link = soup(client.get("/keywords/unveil")).select_one("a.used-in")
     page = soup(client.get(link["href"]))
     assert page.select(".hit") and all("nveil" in h.get_text() for h in page.select(".hit"))
+
+
+@pytest.mark.parametrize(("path", "to"), [("/treachery/glossary/", "/treachery/glossary"),
+                                          ("/api/documents/", "/api/documents"),
+                                          ("/search/?q=nut+counters", "/search?q=nut+counters")])
+def test_a_trailing_slash_goes_to_the_page_without_it(client, path, to):
+    response = client.get(path)
+    assert response.status_code == 308 and response.headers["Location"] == to
+    assert client.get(path, follow_redirects=True).status_code == 200
+
+
+def test_a_trailing_slash_redirect_stays_on_the_site(client):
+    response = client.get("/", environ_overrides={"PATH_INFO": "//example.com/"})  # as "GET //example.com/" reads
+    assert response.status_code == 308 and response.headers["Location"] == "/example.com"

@@ -10,8 +10,9 @@ once per process and kept on ``app.extensions["kb"]``.
 from __future__ import annotations
 
 import os
+from urllib.parse import quote
 
-from flask import Flask, current_app, jsonify, request
+from flask import Flask, current_app, jsonify, redirect, request
 from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import HTTPException
 
@@ -64,6 +65,17 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(api)
     app.register_blueprint(history_pages)
     app.register_blueprint(pages)
+
+    @app.before_request
+    def _no_trailing_slash():
+        # No route ends in a slash: "/cr/glossary/" and "/api/documents/" are their pages, not 404s
+        # (the record pages already read "/cr/702.19b/" as "/cr/702.19b").
+        path = request.path
+        if len(path) > 1 and path.endswith("/") and path.strip("/"):
+            query = request.query_string.decode("latin-1")
+            # one leading slash: "//example.com/" must not become a redirect to another site
+            return redirect(quote("/" + path.strip("/"), safe="/@:") + ("?" + query if query else ""), code=308)
+        return None
 
     @app.after_request
     def _headers(response):
