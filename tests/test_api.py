@@ -182,6 +182,14 @@ def test_autocomplete(client):
     assert numbers[0]["id"] == "treachery/907.4"
 
 
+def test_autocomplete_puts_the_numbered_rule_before_its_sub_rules(cr_client):
+    # "702.19" listed 702.19a-g and 702.190a, never 702.19 Trample; "cr 702.1" matched "cr" as letters (Crew)
+    assert cr_client.get("/api/autocomplete?q=702.19").get_json()[0]["id"] == "cr/702.19"
+    assert cr_client.get("/api/autocomplete?q=613").get_json()[0]["id"] == "cr/613"
+    prefixed = cr_client.get("/api/autocomplete?q=cr+702.1").get_json()
+    assert prefixed[0]["id"] == "cr/702.1" and all(s["id"].startswith("cr/702.1") for s in prefixed)
+
+
 def test_linkify_markdown(client):
     text = "Per CR 907.4b and [[tarmogyof]], at 12:30 it costs $3.50 and 2 words."
     body = client.post("/api/linkify", json={"text": text, "format": "markdown"}).get_json()
