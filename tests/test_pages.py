@@ -197,3 +197,11 @@ def test_a_trailing_slash_goes_to_the_page_without_it(client, path, to):
 def test_a_trailing_slash_redirect_stays_on_the_site(client):
     response = client.get("/", environ_overrides={"PATH_INFO": "//example.com/"})  # as "GET //example.com/" reads
     assert response.status_code == 308 and response.headers["Location"] == "/example.com"
+
+
+def test_the_home_page_and_search_plugin_name_the_loaded_documents(cr_client):
+    home = BeautifulSoup(cr_client.get("/").get_data(as_text=True), "html.parser")
+    description = home.find("meta", attrs={"name": "description"})["content"]
+    plugin = cr_client.get("/opensearch.xml").get_data(as_text=True)
+    for title in ("Magic: The Gathering Comprehensive Rules", "Treachery Comprehensive Rules", "Future Sight FAQ"):
+        assert title in description and title in plugin  # the official rules were left out when loaded

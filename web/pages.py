@@ -83,11 +83,17 @@ def _text_filter(value):
     return render_inline(value)
 
 
+def _loaded(kb) -> str:
+    """The loaded documents by title, as the home page's description and the search plugin say them."""
+    names = [d["title"] for d in kb.store.documents]
+    return ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else "".join(names)
+
+
 @pages.get("/")
 def index():
     documents, _ = D.documents_data(_kb())
     return render_page("index.html", title="Rules knowledge base",
-                       description="Treachery, UnCommander and Future Sight rules, cross-referenced and searchable.",
+                       description=f"{_loaded(_kb())}, cross-referenced and searchable.",
                        alternate="/api/documents", documents=documents, examples=EXAMPLES, twin=documents)
 
 
@@ -192,7 +198,7 @@ def glossary(slug: str):
 
 @pages.get("/opensearch.xml")
 def opensearch():
-    xml = render_template("opensearch.xml", base=public_url())
+    xml = render_template("opensearch.xml", base=public_url(), loaded=_loaded(_kb()))
     return Response(xml, mimetype="application/opensearchdescription+xml")
 
 
