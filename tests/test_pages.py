@@ -205,3 +205,17 @@ def test_the_home_page_and_search_plugin_name_the_loaded_documents(cr_client):
     plugin = cr_client.get("/opensearch.xml").get_data(as_text=True)
     for title in ("Magic: The Gathering Comprehensive Rules", "Treachery Comprehensive Rules", "Future Sight FAQ"):
         assert title in description and title in plugin  # the official rules were left out when loaded
+
+
+def test_every_contents_list_has_one_anchor_per_item(client, store):
+    # UnCommander's d) i and f) i were a second "i" (id="i" twice; "f) i" listed as "i" between e and g)
+    import collections
+
+    from kb.ids import record_url
+
+    for record in [r for r in store.records.values() if store.children(r)]:
+        page = BeautifulSoup(client.get(record_url(record.id)).get_data(as_text=True), "html.parser")
+        anchors = [li["id"] for li in page.select("ul.children li")]
+        assert not [a for a, n in collections.Counter(anchors).items() if n > 1], record.id
+    page = BeautifulSoup(client.get("/uncommander/token-cards").get_data(as_text=True), "html.parser")
+    assert page.select_one("li#f-i a.child-label").get_text().strip() == "f) i"
