@@ -44,6 +44,9 @@ SCHEMA = Table(
         "not_card_mentions": ListOf(Table({"text": str, "why": str}, ("text", "why"))),
         "renamed": ListOf(Table({"old": str, "new": str, "version": str}, ("old", "new", "version"))),
         "removed": ListOf(Table({"number": str, "version": str, "why": str}, ("number", "version", "why"))),
+        # official citations written against an older release, as the release named renumbers them (ingest.drift)
+        "official_renumbered": ListOf(Table({"written": str, "now": str, "release": str, "why": str},
+                                            ("written", "now", "release", "why"))),
         # tables a parser reads
         "cards": ListOf(Table({"name": str, "role": str}, ("name",))),
         "corrections": ListOf(Table({"find": str, "replace": str, "why": str, "lines": ListOf(int)},

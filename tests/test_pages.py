@@ -201,7 +201,9 @@ def test_a_trailing_slash_redirect_stays_on_the_site(client):
 
 def test_the_home_page_and_search_plugin_name_the_loaded_documents(cr_client):
     home = BeautifulSoup(cr_client.get("/").get_data(as_text=True), "html.parser")
-    description = home.find("meta", attrs={"name": "description"})["content"]
+    meta = home.find("meta", attrs={"name": "description"})
+    assert meta is not None
+    description = str(meta["content"])
     plugin = cr_client.get("/opensearch.xml").get_data(as_text=True)
     for title in ("Magic: The Gathering Comprehensive Rules", "Treachery Comprehensive Rules", "Future Sight FAQ"):
         assert title in description and title in plugin  # the official rules were left out when loaded
@@ -218,4 +220,5 @@ def test_every_contents_list_has_one_anchor_per_item(client, store):
         anchors = [li["id"] for li in page.select("ul.children li")]
         assert not [a for a, n in collections.Counter(anchors).items() if n > 1], record.id
     page = BeautifulSoup(client.get("/uncommander/token-cards").get_data(as_text=True), "html.parser")
-    assert page.select_one("li#f-i a.child-label").get_text().strip() == "f) i"
+    label = page.select_one("li#f-i a.child-label")
+    assert label is not None and label.get_text().strip() == "f) i"

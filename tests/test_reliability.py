@@ -63,11 +63,12 @@ def test_byte_bounded_cache_drops_the_least_recently_used():
 
 
 # -- 9. edges -----------------------------------------------------------------------------------
-@pytest.mark.parametrize("path", ["/api/nope", "/api/documents/a/b", "/api/records", "/api/", "/api/health/x"])
+@pytest.mark.parametrize("path", ["/api/nope", "/api/documents/a/b", "/api/records", "/api/health/x", "/api/nope/"])
 def test_unknown_api_paths_are_json_404s(client, path):
-    response = client.get(path, headers={"Accept": "text/html"})
+    response = client.get(path, headers={"Accept": "text/html"}, follow_redirects=True)  # "/api/nope/" -> "/api/nope"
     assert response.status_code == 404 and response.mimetype == "application/json"
     assert set(response.get_json()["error"]) == {"code", "message"}
+    assert client.get("/api/").headers["Location"] == "/api"  # the API reference
 
 
 @pytest.mark.parametrize("body", ["[" * 5000, '{"text": ' + "[" * 5000 + "]" * 5000 + "}", "{" * 100_00])
