@@ -102,7 +102,7 @@ def build_corpus(
     records = with_children(records)
     records = with_aliases(records, by_slug)
     records = records + keyword_records(records, by_slug)
-    records = mark_drift(link_records(records, by_slug), by_slug)
+    records = mark_drift(link_records(records, by_slug))
     say(f"linked {len(records):,} records ({sum(len(r.refs) for r in records):,} references)")
     return Built(records, by_slug, results)
 

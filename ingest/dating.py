@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 
 from ingest.drift import _sentence, _stems, topic_of
 from ingest.history import Lineages
-from ingest.links import text_fields
+from ingest.links import text_fields, with_cited_by
 from kb.model import Record
 from kb.refs import parse_ref
 
@@ -144,7 +144,7 @@ def date_citations(records: list[Record], lineages: Lineages) -> tuple[list[Reco
                          "then": releases[then].effective if then is not None else None})
             refs.append(ref)
         out.append(record.with_(refs=tuple(refs)))
-    return _cited_by(out), rows, estimates
+    return with_cited_by(out), rows, estimates
 
 
 @dataclass(frozen=True)
@@ -201,17 +201,6 @@ def _unmatched(number: str, topic: str, scores: dict[int, float], numbers: list[
     today = f"linked to today's {number}" if newest in scores else "not linked"
     return (f"the citing sentence names no topic {number} has had ({topic} was {named} in the releases that have "
             f"it), so when it was written cannot be told; {today}")
-
-
-def _cited_by(records: list[Record]) -> list[Record]:
-    """``cited_by`` as the exact inverse of the refs again, after dated citations were retargeted."""
-    cited: dict[str, list[str]] = {}
-    for r in records:
-        for ref in r.refs:
-            if ref.target and r.id not in cited.setdefault(ref.target, []):
-                cited[ref.target].append(r.id)
-    return [r if tuple(cited.get(r.id, ())) == r.cited_by else r.with_(cited_by=tuple(cited.get(r.id, ())))
-            for r in records]
 
 
 def _span_text(releases, matches: list[int]) -> str:

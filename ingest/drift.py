@@ -11,10 +11,10 @@ citation has probably drifted, and the likely current number goes beside
 the written one (``Ref.suggested``; ``kb check`` lists them).
 
 A heuristic on purpose: it only speaks when a better-matching title exists,
-and says "probably". What a reader has checked is said exactly: a profile's
-``official_renumbered`` table names a citation's number in one release of the
-official rules ("608.2k" is 608.2n in 2026-08-07, where 608.2k is about something
-else), applied only when that release is the one loaded.
+and says "probably". What a reader has checked is said exactly
+(``mark_renumbered``): a profile's ``official_renumbered`` table names a citation's
+number in one release of the official rules ("608.2k" is 608.2n in 2026-08-07,
+where 608.2k is about something else), applied only when that release is loaded.
 """
 from __future__ import annotations
 
@@ -22,12 +22,12 @@ import re
 from collections.abc import Mapping
 from dataclasses import replace
 
-from ingest.links import text_fields
+from ingest.links import text_fields, with_cited_by
 from ingest.profile import Profile
 from kb.model import Record, Ref
 from kb.words import stems
 
-__all__ = ["mark_drift", "topic_of"]
+__all__ = ["mark_drift", "mark_renumbered", "topic_of"]
 
 _KEYWORD = re.compile(r"^(70[12]\.\d+)")
 _NUMBER = re.compile(r"\d{3}(?:\.\d+[a-z]*)?", re.IGNORECASE)
@@ -57,10 +57,8 @@ def _sentence(text: str, start: int, end: int) -> str:
     return text[left + 1 : right]
 
 
-def mark_drift(records: list[Record], profiles: Mapping[str, Profile] | None = None) -> list[Record]:
-    """Give each drifted official citation a ``suggested`` target; a no-op without the official rules.
-    ``profiles``: the documents' profiles, whose ``official_renumbered`` tables come first."""
-    records = _renumbered(records, profiles or {})
+def mark_drift(records: list[Record]) -> list[Record]:
+    """Give each drifted official citation a ``suggested`` target; a no-op without the official rules."""
     by_id = {r.id: r for r in records}
     topics: dict[str, tuple[str, frozenset[str]]] = {}  # number -> (title, stems)
     for r in records:
@@ -76,15 +74,16 @@ def mark_drift(records: list[Record], profiles: Mapping[str, Profile] | None = N
         fields = dict(text_fields(r))
         refs = []
         for ref in r.refs:
-            refs.append(_check(ref, fields, topics, by_id)
-                        if ref.target and ref.target.startswith("cr/") and not ref.suggested else ref)
+            refs.append(_check(ref, fields, topics, by_id) if ref.target and ref.target.startswith("cr/") else ref)
         out.append(r.with_(refs=tuple(refs)))
     return out
 
 
-def _renumbered(records: list[Record], profiles: Mapping[str, Profile]) -> list[Record]:
+def mark_renumbered(records: list[Record], profiles: Mapping[str, Profile]) -> list[Record]:
     """The citations a profile's ``official_renumbered`` table names, for the release loaded: the rule as
-    that release numbers it, said exactly (no "probably"); a citation whose number is gone links there."""
+    that release numbers it, said exactly (no "probably"; over the title heuristic); a citation whose number
+    is gone links there. Applied after the rules history dated the citations (ingest.dating), whose exact
+    reading (the rule as it stood then, and now) it leaves alone."""
     official = profiles.get("cr")
     if official is None:
         return records
@@ -100,7 +99,7 @@ def _renumbered(records: list[Record], profiles: Mapping[str, Profile]) -> list[
         refs = []
         for ref in r.refs:
             number = _written_number(ref)
-            entry = table.get(number) if number and (ref.target is None or ref.target == f"cr/{number}") else None
+            entry = table.get(number) if number and not ref.dated and ref.target in (None, f"cr/{number}") else None
             now = f"cr/{entry['now']}" if entry else None
             if entry and now in ids:
                 note = (f"written against an older release of the official rules: {number} is {entry['now']} "
@@ -108,7 +107,7 @@ def _renumbered(records: list[Record], profiles: Mapping[str, Profile]) -> list[
                 ref = replace(ref, target=ref.target or now, suggested=now, note=note)
             refs.append(ref)
         out.append(r.with_(refs=tuple(refs)))
-    return out
+    return with_cited_by(out)
 
 
 def _written_number(ref: Ref) -> str | None:

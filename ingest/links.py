@@ -33,7 +33,7 @@ from kb.aliases import alias
 from kb.docnames import doc_names
 from kb.refs import find_refs
 
-__all__ = ["Linker", "link_records", "text_fields"]
+__all__ = ["Linker", "link_records", "text_fields", "with_cited_by"]
 
 
 def text_fields(record: Record) -> Iterator[tuple[str, str]]:
@@ -241,9 +241,15 @@ def link_records(records: list[Record], profiles: dict[str, Profile]) -> list[Re
     linker = Linker(records, profiles)
     # Keyword records are gathered, not written: their refs are their definitions.
     linked = [r if r.doc not in profiles else r.with_(refs=r.refs + tuple(linker.refs_for(r))) for r in records]
+    return with_cited_by(linked)
+
+
+def with_cited_by(records: list[Record]) -> list[Record]:
+    """``cited_by`` as the exact inverse of the refs (again, after citations were retargeted)."""
     cited: dict[str, list[str]] = {}
-    for r in linked:
+    for r in records:
         for ref in r.refs:
             if ref.target and r.id not in cited.setdefault(ref.target, []):
                 cited[ref.target].append(r.id)
-    return [r.with_(cited_by=tuple(cited.get(r.id, ()))) for r in linked]
+    return [r if tuple(cited.get(r.id, ())) == r.cited_by else r.with_(cited_by=tuple(cited.get(r.id, ())))
+            for r in records]

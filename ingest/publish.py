@@ -15,6 +15,7 @@ from ingest.bulk import collector_paused
 from ingest.asked import load_asked
 from ingest.cr import cr_profile
 from ingest.dating import date_citations
+from ingest.drift import mark_renumbered
 from ingest.history import HISTORY_FILE, Lineages, write_history
 from ingest.releases import Release, load_releases, release_files
 from ingest.vocabulary import load_vocabulary
@@ -72,6 +73,7 @@ def _build(corpus_dir: Path, data_dir: Path, cr: Path | None, cr_history: Path |
 
         def write_extra(build_dir: Path) -> None:
             write_history(build_dir / HISTORY_FILE, lineages, citations, estimates)
+    records = mark_renumbered(records, built.profiles)  # what a judge checked, after what the history dated
     ingested = time.perf_counter()
     digest_paths = [Path(cr)] if cr else []
     if folder:

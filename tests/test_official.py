@@ -98,6 +98,7 @@ def test_citations_a_judge_checked_are_said_exactly(cr_store, cr_client):
     for key, now in checked.items():
         assert refs[key].suggested == now and refs[key].note.startswith("written against"), key
     assert refs[("uncommander/merge-mutate-and-combined-permanents/d", "702.139e")].target == "cr/702.140e"  # gone
+    assert "uncommander/merge-mutate-and-combined-permanents/d" in cr_store.get("cr/702.140e").cited_by
     page = BeautifulSoup(cr_client.get("/uncommander/spells-with-permanent-and-nonpermanent-card-types/e")
                          .get_data(as_text=True), "html.parser")
     drift = page.select_one(".drift")
@@ -107,7 +108,7 @@ def test_citations_a_judge_checked_are_said_exactly(cr_store, cr_client):
 def test_a_renumbering_table_speaks_only_for_its_release(cr_store):
     from types import SimpleNamespace
 
-    from ingest.drift import mark_drift
+    from ingest.drift import mark_renumbered
 
     record = cr_store.get("uncommander/spells-with-permanent-and-nonpermanent-card-types/e")
     plain = record.with_(refs=tuple(replace(ref, suggested=None, note=None) for ref in record.refs))
@@ -116,7 +117,7 @@ def test_a_renumbering_table_speaks_only_for_its_release(cr_store):
     for effective, said in (("2026-08-07", "cr/608.2n"), ("2025-11-14", None)):
         profiles = {"cr": SimpleNamespace(effective=effective, tables={}),
                     "uncommander": SimpleNamespace(effective="", tables={"official_renumbered": [entry]})}
-        marked = mark_drift(records, profiles)[0]  # type: ignore[arg-type]
+        marked = mark_renumbered(records, profiles)[0]  # type: ignore[arg-type]
         assert next(ref.suggested for ref in marked.refs if ref.text.startswith("608.2k")) == said
 
 # Answered at rank 1 and in the top 3 with the 2026 rules loaded: the suite (182 / 199 before the second

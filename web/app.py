@@ -67,6 +67,14 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(pages)
 
     @app.before_request
+    def _read_the_body():
+        # A body is read whole before any answer (the front bounds it): an answer given before the body was read
+        # (a 415 for the wrong content type) makes gunicorn close a socket the front is still writing to, and the
+        # answer could be lost as a 502.
+        if request.method == "POST":
+            request.get_data(cache=True)
+
+    @app.before_request
     def _no_trailing_slash():
         # No route ends in a slash: "/cr/glossary/" and "/api/documents/" are their pages, not 404s
         # (the record pages already read "/cr/702.19b/" as "/cr/702.19b").
