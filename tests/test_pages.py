@@ -222,3 +222,10 @@ def test_every_contents_list_has_one_anchor_per_item(client, store):
     page = BeautifulSoup(client.get("/uncommander/token-cards").get_data(as_text=True), "html.parser")
     label = page.select_one("li#f-i a.child-label")
     assert label is not None and label.get_text().strip() == "f) i"
+
+
+@pytest.mark.parametrize("path", ["/r/rule%20116", "/r/907.3a-c", "/search?q=nut+counters", "/c/no%20such%20card"])
+def test_og_url_is_the_url_as_requested(cr_client, path):
+    page = BeautifulSoup(cr_client.get(path).get_data(as_text=True), "html.parser")  # a choice page: two 116s
+    meta = page.find("meta", attrs={"property": "og:url"})
+    assert meta is not None and str(meta["content"]).endswith(path) and " " not in str(meta["content"])

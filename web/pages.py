@@ -33,6 +33,12 @@ def _kb():
     return current_app.extensions["kb"].current()
 
 
+def _as_requested() -> str:
+    """The path and query asked, as a URL writes them: "/r/rule%20116", not werkzeug's decoded "/r/rule 116"."""
+    query = request.query_string.decode("latin-1")
+    return quote(request.path, safe="/@:!$&'()*+,;=~") + ("?" + query if query else "")
+
+
 def render_page(template: str, *, title: str, description: str, alternate: str, status: int = 200,
                 twin=None, **context):
     """A page: its template over base.html, which links its JSON twin (``alternate``) and its canonical URL.
@@ -44,7 +50,7 @@ def render_page(template: str, *, title: str, description: str, alternate: str, 
         response.status_code = status
         return response
     html = render_template(template, title=title, description=description, alternate=alternate,
-                           canonical=public_url() + request.full_path.rstrip("?"), status=status, **context)
+                           canonical=public_url() + _as_requested(), status=status, **context)
     return Response(html, status=status, mimetype="text/html")
 
 
