@@ -229,3 +229,18 @@ def test_og_url_is_the_url_as_requested(cr_client, path):
     page = BeautifulSoup(cr_client.get(path).get_data(as_text=True), "html.parser")  # a choice page: two 116s
     meta = page.find("meta", attrs={"property": "og:url"})
     assert meta is not None and str(meta["content"]).endswith(path) and " " not in str(meta["content"])
+
+
+@pytest.mark.parametrize(("path", "card"), [("/c/tarmo", "futuresight/cards/tarmogoyf"),
+                                            ("/c/metamorph", "treachery/cards/the-metamorph"),
+                                            ("/c/%C3%A6therist", "treachery/cards/the-aetherist"),
+                                            ("/c/the-aetherist/2", "treachery/cards/the-aetherist/2")])
+def test_a_card_short_link_reads_the_name_as_chat_does(client, path, card):
+    # [[tarmo]] linked Tarmogoyf while /c/tarmo was a 404
+    response = client.get(path)
+    assert response.status_code == 302 and response.headers["Location"] == "/" + card
+
+
+def test_a_card_short_link_that_fits_several_cards_names_them(client):
+    response = client.get("/c/magus", headers={"Accept": "application/json"})
+    assert response.status_code == 404 and "fits several cards: Magus of the" in response.get_json()["error"]["message"]

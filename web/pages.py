@@ -15,6 +15,7 @@ from werkzeug.exceptions import MethodNotAllowed, NotFound
 from markupsafe import Markup
 
 from kb.cache import ByteLRU
+from kb.cardnames import find_card
 from kb.ids import record_url
 from web import api as A
 from web import data as D
@@ -155,7 +156,12 @@ def short_card(name: str):
     """/c/<card name> and /c/<card name>/<n>, a card's n-th ruling."""
     kb = _kb()
     name, _, ruling = name.rpartition("/") if re.search(r"/\d{1,3}$", name) else (name, "", "")
-    card, _ = kb.resolver.card(name)
+    # read as [[name]] is in chat (kb.cardnames): a part of a name or a typo, when only one card fits
+    lookup = find_card(kb.store, kb.resolver, name.replace("-", " "))
+    card = lookup.card
+    if card is None and lookup.candidates:
+        names = ", ".join(c.title or c.id for c in lookup.candidates)
+        return error_page(404, f"{name!r} fits several cards: {names}; add a word", query=name)
     if card is None:
         return error_page(404, f"no card named {name!r}", query=name)
     if ruling:
