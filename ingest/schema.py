@@ -55,6 +55,7 @@ SCHEMA = Table(
         "phrases": Table({"history_header": str, "effective": str, "no_notes": str, "group_heading": str}),
         "not_bullets": STR_LIST,
         "continued_notes": ListOf(Table({"lines": ListOf(int), "why": str}, ("lines", "why"))),
+        "note_interludes": ListOf(Table({"text": str, "why": str}, ("text", "why"))),
         "sections": STR_LIST, "introduction_title": str, "attribution_lines": STR_LIST,
         "attributions": ListOf(Table({"pattern": str, "why": str}, ("pattern", "why"))),
         "type_words": STR_LIST, "noncreature_subtypes": STR_LIST, "quote_lead_ins": STR_LIST,

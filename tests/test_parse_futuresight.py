@@ -259,7 +259,8 @@ def test_citations_inside_quoted_rules_are_not_quotations(by_id):
 
 def test_quoted_sub_rules_without_their_rule(by_id):
     morph = by_id["futuresight/notes/returning-keyword-ability-morph"]
-    assert morph.text.endswith("The affected area is as follows (the third sentence is new):")
+    assert morph.text.endswith("The affected area is as follows (the third sentence is new):\n\n"
+                               "Other notes related to noncreature cards with morph:")  # a note_interlude
     assert by_id["futuresight/502.26b"].parent == morph.id
     for number in ("205.3d", "205.3e"):
         assert by_id[f"futuresight/{number}"].parent == "futuresight/notes/new-card-type-tribal/2"
@@ -423,3 +424,22 @@ def test_fixture_blank_first_line(profile):
     res = parse("\n" + FIXTURE, _fixture_profile(profile))
     assert [str(p) for p in res.problems][0].startswith(
         "futuresight.txt:2: expected the whole FAQ on one line, found '_Future Sight_(TM)")
+
+
+def test_a_notes_own_prose_after_a_ruling_is_the_notes(by_id, profile):
+    # note_interludes: a lead-in and its example card, printed after a ruling, were read as its end
+    suspend = "futuresight/notes/theme-new-twists-on-suspend"
+    assert by_id[f"{suspend}/2"].text.endswith('it is not "suspended."')
+    assert "Jhoira" not in by_id[f"{suspend}/3"].text and by_id[f"{suspend}/3"].text.endswith("time counters on it.")
+    note = by_id[suspend].text
+    assert "\n\nThis set has a cycle" in note and "Arc Blade {3}{R}{R} Sorcery" in note
+    assert "\n\nSome cards in the set remove cards from the game and grant them suspend. Jhoira of the Ghitu" in note
+    assert by_id["futuresight/notes/returning-keyword-ability-morph/3"].text.endswith("play that card face down.")
+    assert len(profile.tables["note_interludes"]) == 3
+
+
+def test_without_its_interludes_a_ruling_keeps_what_follows_it(profile, line):
+    plain = parse(line, dataclasses.replace(profile, tables={**profile.tables, "note_interludes": []}))
+    rulings = {r.id: r.text for r in plain.records if r.kind == "ruling"}
+    assert "Arc Blade {3}{R}{R}" in rulings["futuresight/notes/theme-new-twists-on-suspend/2"]  # what the table fixes
+    assert not plain.problems and not plain.report.unaccounted

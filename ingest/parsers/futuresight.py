@@ -108,6 +108,9 @@ class _Parser:
         self.quote_start = re.compile(rf"(?:{leads}): (?=\d{{3}}\.\d+[a-z]?\.? )") if leads else None
         # Prose that resumes after a quotation and introduces the next one (the reach note, col 16085).
         self.lead_in = re.compile(rf"[^.:]*?(?:{leads}):\s*$") if leads else None
+        # The note's own prose printed after one of its rulings (a lead-in and the example card it introduces):
+        # the profile's note_interludes, each the exact text it starts with.
+        self.interludes = tuple(e["text"] for e in profile.tables.get("note_interludes", ()))
 
     # -- stage 1: cut the raw line into spans ------------------------------------------------
     def span(self, start: int, end: int, owner: _Rec | str, role: str = "text") -> None:
@@ -175,7 +178,11 @@ class _Parser:
         for n, (s, e) in enumerate(rulings, 1):
             ruling = self.rec("ruling", key=str(n), parent=owner)
             self.span(s, s + 2, ruling, "bullet")
-            self.quoted(ruling, s + 2, e)
+            interlude = min((i for i in (self.line.find(t, s + 2, e) for t in self.interludes) if i > s + 2),
+                            default=e) if prose else e
+            self.quoted(ruling, s + 2, interlude)
+            if interlude < e:  # "... not "suspended." | This set has a cycle of five cards ... Arc Blade {3}{R}{R} ..."
+                self.quoted(owner, interlude, e)
 
     def quoted(self, owner: _Rec, a: int, b: int) -> None:
         """Split ``[a, b)`` into the owner's own prose and the rules it quotes."""
@@ -320,7 +327,9 @@ class _Parser:
             starts = [u.col_start for u in units if u.col_start is not None]
             ends = [u.col_end for u in units if u.col_end is not None]
             source = Source(self.profile.file, 1, 1, min(starts), max(ends))
-            text = " ".join(r.text)
+            # a note's interlude is a paragraph of its own (a lead-in after a lead-in read as one sentence)
+            text = "".join(("\n\n" if piece.startswith(self.interludes) else " ") + piece
+                           for piece in r.text).strip() if self.interludes else " ".join(r.text)
             parent = r.parent.id(self.slug) if r.parent else None
             if r.kind == "card":
                 f = r.fields
