@@ -242,8 +242,9 @@ def test_rule_quoted_in_a_ruling(by_id):
 
 def test_prose_resumes_after_a_quotation(by_id):
     note = by_id["futuresight/notes/new-keyword-ability-reach"]
+    # a paragraph of its own: the two lead-ins read as one sentence once the rules between them were gone
     assert note.text.endswith("The flying rules are changing accordingly. The revised rules for the flying ability "
-                              "are as follows: The rules for the reach ability are as follows:")
+                              "are as follows:\n\nThe rules for the reach ability are as follows:")
     assert by_id["futuresight/502.4c"].text == "Multiple instances of flying on the same creature are redundant."
     assert by_id["futuresight/502.4"].parent == note.id == by_id["futuresight/502.70"].parent
     assert by_id["futuresight/502.70c"].parent == "futuresight/502.70"
@@ -299,7 +300,7 @@ def test_fixture(profile):
         ("futuresight/introduction", "note", None, "Introduction",
          "_Future Sight_(TM) Frequently Asked Questions A small FAQ."),
         ("futuresight/notes/new-thing", "note", None, "New Thing",
-         "Prose here. The rules for foo are as follows: The rules for bar are as follows:"),
+         "Prose here. The rules for foo are as follows:\n\nThe rules for bar are as follows:"),
         ("futuresight/502.99", "rule", "futuresight/notes/new-thing", "Foo", "Foo"),
         ("futuresight/502.99a", "rule", "futuresight/502.99", None, "Foo is a static ability."),
         ("futuresight/502.99b", "rule", "futuresight/502.99", None, "Example: see rule 502.4."),

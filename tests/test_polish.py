@@ -199,3 +199,11 @@ def test_a_history_entry_says_which_version_its_text_is_from(client):
     # "Version 1.0 (2016-12-09)" showed "Version effective 2024-10-01", read as that version's date
     effective = soup(client.get("/treachery/history/1-0")).select_one("p.effective")
     assert effective is not None and effective.get_text(" ").startswith("As in Treachery Comprehensive Rules 4.0,")
+
+
+def test_a_note_that_quotes_rules_says_so_over_its_list(client):
+    # the 2007 FAQ's quoted rules 502.4 and 502.70 were listed under "Rulings"
+    heading = soup(client.get("/futuresight/notes/new-keyword-ability-reach")).select_one("section.children h2")
+    assert heading is not None and heading.get_text() == "Rules it quotes, and rulings"
+    plain = soup(client.get("/futuresight/notes/cycle-pacts")).select_one("section.children h2")
+    assert plain is not None and plain.get_text() == "Rulings"

@@ -66,7 +66,9 @@ class _Rec:
     number: str | None = None
     fields: dict = field(default_factory=dict)
     text: list[str] = field(default_factory=list)
+    paragraphs: list[int] = field(default_factory=list)  # the pieces of ``text`` another record's text came before
     units: list[int] = field(default_factory=list)
+    end: int = -1  # where its last span ended in the line
     broken: bool = False  # its entry could not be read: its units stay unaccounted
 
     def id(self, slug: str) -> str:
@@ -225,6 +227,8 @@ class _Parser:
                 continue
             text = unit.text.strip()
             r.units.append(i)
+            apart = 0 <= r.end < s.start  # another record's text (a quoted rule, a ruling) came in between
+            r.end = s.end
             if s.role == "heading":
                 m = _HEADING.match(text)
                 if m is None:
@@ -253,6 +257,8 @@ class _Parser:
             elif s.role == "bullet":
                 continue
             if text:
+                if apart and r.text:
+                    r.paragraphs.append(len(r.text))
                 r.text.append(text)
         found = {r.title for r in self.recs if r.kind == "card" and not r.broken}
         for name in sorted(self.names - found):
@@ -327,9 +333,9 @@ class _Parser:
             starts = [u.col_start for u in units if u.col_start is not None]
             ends = [u.col_end for u in units if u.col_end is not None]
             source = Source(self.profile.file, 1, 1, min(starts), max(ends))
-            # a note's interlude is a paragraph of its own (a lead-in after a lead-in read as one sentence)
-            text = "".join(("\n\n" if piece.startswith(self.interludes) else " ") + piece
-                           for piece in r.text).strip() if self.interludes else " ".join(r.text)
+            # prose resumed after a quoted rule or a ruling is a paragraph of its own ("... are as follows:" and
+            # "The rules for the reach ability are as follows:" read as one sentence once the rules between were gone)
+            text = "".join(("\n\n" if k in r.paragraphs else " ") + piece for k, piece in enumerate(r.text)).strip()
             parent = r.parent.id(self.slug) if r.parent else None
             if r.kind == "card":
                 f = r.fields
