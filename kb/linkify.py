@@ -26,8 +26,11 @@ _CARD = re.compile(r"\[\[([^\[\]\n]{1,80})\]\]")
 _MD_SPECIAL = re.compile(r"([\\\[\]()])")
 # What a message already holds that a link must not go into: code (fenced, or inline in backticks), Markdown
 # links and images (linkify's own output among them: a second pass changes nothing), <autolinks> and bare URLs.
-_UNTOUCHED = re.compile(r"```.*?(?:```|\Z)|``[^`]+``|`[^`\n]+`|!?\[[^\]\n]*\]\([^)\s]*\)"
-                        r"|<[a-z][a-z0-9+.-]*:[^>\s]*>|\b(?:[a-z][a-z0-9+.-]*://|www\.)[^\s<>\"]+",
+# Each alternative stops at the first character that cannot continue it, so hostile text ("[[[[...", "a.a.a...")
+# costs one pass, not one pass per position.
+_UNTOUCHED = re.compile(r"```.*?(?:```|\Z)|``[^`]+``|`[^`\n]+`|!?\[[^\[\]\n]*\]\([^()\s]*\)"
+                        r"|<[a-z][a-z0-9+.-]{0,31}:[^<>\s]*>"
+                        r"|(?<![a-z0-9+.-])(?:[a-z][a-z0-9+.-]{0,31}://|www\.)[^\s<>\"]+",
                         re.IGNORECASE | re.DOTALL)
 
 

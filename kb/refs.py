@@ -96,7 +96,7 @@ _LIST_NUMBER = re.compile(rf"(?:\s*,\s*|\s+and\s+|\s+or\s+|/)(?P<num>{_NUMBER})(
 # A lone letter continues a list only when nothing word-like follows it
 # ("907.11a, b" but not "702.187c, a player").
 _LIST_LETTER = re.compile(
-    r"(?:\s*,\s*|\s+and\s+|\s+or\s+|/)(?P<letter>a[a-z]|[a-z])(?!\w)(?=\s*(?:$|[.,;:)\]])|\s+(?:and|or)\b)",
+    r"(?:\s*,\s*|\s+and\s+|\s+or\s+|/)(?P<letter>a[a-z]|[a-z])(?!\w)(?=\s*(?:$|[.,;:)\]/])|\s+(?:and|or)\b)",
     re.IGNORECASE)
 _OFFICIAL_SUFFIX = re.compile(
     r"\.?,?\s+(?:of|in|from)\s+the\s+(?:official\s+(?:Magic\s+)?(?:Comprehensive\s+Rules|CR|rules)|Comprehensive\s+Rules)\b",

@@ -59,7 +59,7 @@ MAX_QUERY = 500  # characters; longer input is refused, not truncated silently
 MAX_LIMIT = 100
 MAX_OFFSET = 10_000
 MAX_TERMS = 24
-_COMPLETE_PREFIX = re.compile(r"^(?P<prefix>cr\.?|rules?|r\.)\s*(?P<number>\d{3}(?:\.\w*)?)$")
+_COMPLETE_PREFIX = re.compile(r"^(?P<prefix>cr\.?|rules?|r\.)\s*(?P<number>\d{1,3}(?:\.\w*)?)$")
 CARD_NAME_ELSEWHERE = 3  # records outside its card that may use a one-word name's word (kb.search._card_names)
 MAX_CORRECTIONS = 8  # unknown words looked up for "did you mean"
 
@@ -897,14 +897,16 @@ class Searcher:
         prefixed = _COMPLETE_PREFIX.match(key)
         only = None
         if prefixed:
-            key, only = prefixed.group("number"), "cr/" if prefixed.group("prefix").startswith("cr") else None
+            official = prefixed.group("prefix").startswith("cr") and "cr" in self.resolver.doc_order
+            key, only = prefixed.group("number"), "cr/" if official else None
         starts, words = [], []
         for folded, label, rid, priority in self._complete:
             if only and not rid.startswith(only):
                 continue
             if folded.startswith(key) or folded.startswith("the " + key):
                 # the rule the number names before its sub-rules: "702.19" -> 702.19 Trample, then 702.19a...
-                starts.append((priority if folded.split(" ", 1)[0] != key else -1, len(label), label, rid))
+                numbered = key[0].isdigit() and folded.split(" ", 1)[0] == key
+                starts.append((-1 if numbered else priority, len(label), label, rid))
             elif f" {key}" in f" {folded}":
                 words.append((priority, len(label), label, rid))
         picked = sorted(starts)[:limit]

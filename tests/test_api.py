@@ -188,6 +188,11 @@ def test_autocomplete_puts_the_numbered_rule_before_its_sub_rules(cr_client):
     assert cr_client.get("/api/autocomplete?q=613").get_json()[0]["id"] == "cr/613"
     prefixed = cr_client.get("/api/autocomplete?q=cr+702.1").get_json()
     assert prefixed[0]["id"] == "cr/702.1" and all(s["id"].startswith("cr/702.1") for s in prefixed)
+    typing = cr_client.get("/api/autocomplete?q=cr+70").get_json()  # while typing the number
+    assert typing and all(s["id"].startswith("cr/70") for s in typing)
+    # a word is no number: the kinds keep their order (the keyword page before the glossary entry)
+    assert [s["id"] for s in cr_client.get("/api/autocomplete?q=crew").get_json()][:2] == [
+        "keywords/crew", "cr/glossary/crew"]
 
 
 def test_linkify_markdown(client):
@@ -319,6 +324,7 @@ def test_linkify_reads_ranges_slashes_and_percentages_as_chat_writes_them(client
 
     assert links("setup is in rules 907.3-907.5.") == [("rules 907.3-907.5", None)]  # a range before a full stop, whole
     assert links("see 907.4a/907.4b") == [("907.4a", "treachery/907.4a"), ("907.4b", "treachery/907.4b")]
+    assert links("see 907.4a/b/c") == [("907.4a/b/c", None)]  # three rules, one link to them
     assert links("the price went up 907.4% and it was 116.2 °F") == []
 
 
@@ -335,6 +341,11 @@ def test_every_record_link_is_built_by_record_url(client):
     assert record_url("treachery/907.4b") == "/treachery/907.4b" == body["url"]
     assert [b["url"] for b in body["breadcrumbs"]] == [record_url(b["id"]) for b in body["breadcrumbs"]]
     assert all(ref["url"] == record_url(ref["target"]) for ref in body["refs"] if ref["target"])
+
+
+def test_another_method_on_an_unknown_api_path_is_a_404(client):
+    response = client.post("/api/nothing", json={})
+    assert response.status_code == 404 and "no API endpoint /api/nothing" in response.get_json()["error"]["message"]
 
 
 @pytest.mark.parametrize("method", ["GET", "PUT", "DELETE"])

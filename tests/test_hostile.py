@@ -80,6 +80,15 @@ def test_a_100_kb_query_is_refused_quickly(client):
     assert response.status_code in (400, 414) and time.thread_time() - t < WORK_LIMIT
 
 
+
+@pytest.mark.parametrize("text", ["[" * 20000, "a." * 10000, "a-" * 10000, "<a" * 10000, "![x](" * 4000,
+                                  "`a" * 10000, "907.4b/" * 2800, "[[" * 10000])
+def test_linkify_of_20000_hostile_characters_is_one_pass(client, text):
+    # "[[[[..." and "a.a.a..." made the pattern for links and URLs scan to the end from every position:
+    # 1-1.5 s of CPU each, eight of them held the costly-request gate for 12 s
+    t = time.thread_time()
+    check(client.post("/api/linkify", json={"text": text}), t)
+
 def test_oversized_body_is_413(client):
     response = client.post("/api/linkify", data="x" * 300_000, content_type="application/json")
     assert response.status_code == 413

@@ -198,7 +198,7 @@ def test_the_document_heads_its_glossary_and_an_entry_has_it_in_its_breadcrumbs(
 def test_a_history_entry_says_which_version_its_text_is_from(client):
     # "Version 1.0 (2016-12-09)" showed "Version effective 2024-10-01", read as that version's date
     effective = soup(client.get("/treachery/history/1-0")).select_one("p.effective")
-    assert effective is not None and effective.get_text(" ").startswith("As in Treachery Comprehensive Rules 4.0,")
+    assert effective is not None and effective.get_text(" ").startswith("As in Treachery Comprehensive Rules (4.0),")
 
 
 def test_a_note_that_quotes_rules_says_so_over_its_list(client):

@@ -213,12 +213,15 @@ def test_a_5000_character_query_gets_our_message(server):
     assert status == 414 and "query too long" in json.loads(body)["error"]["message"]
 
 
-def _post(server, path: str, body: bytes, content_type: str = "application/json") -> tuple[int, dict]:
+def _post(server, path: str, body: bytes, content_type: str = "application/json",
+          method: str = "POST") -> tuple[int, dict]:
     conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
     try:
-        conn.request("POST", path, body=body, headers={"Content-Type": content_type})
+        conn.request(method, path, body=body, headers={"Content-Type": content_type})
         response = conn.getresponse()
-        return response.status, json.loads(response.read())
+        raw = response.read()
+        return response.status, json.loads(raw) if response.getheader("Content-Type", "").startswith(
+            "application/json") else {"page": raw}
     finally:
         conn.close()
 
@@ -234,6 +237,12 @@ def test_a_body_the_app_refuses_unread_gets_its_answer_not_a_502(server):
     assert status == 400 and "at most 20000 characters" in body["error"]["message"]
     status, body = _post(server, "/api/linkify", b"x" * 300_000)  # over the limit, from the front, in our words
     assert status == 413 and "the body is over 262144 bytes" in body["error"]["message"]
+    # any method may carry a body the app answers without needing it: a 405, a 404, a search
+    for method, path, want in (("PUT", "/api/linkify", 405), ("PATCH", "/api/linkify", 405),
+                               ("DELETE", "/treachery/907.4b", 405), ("GET", "/api/search?q=x", 200)):
+        for _ in range(4):
+            status, _ = _post(server, path, b"x" * 250_000, method=method)
+            assert status == want, (method, path, status)
 
 
 def test_health_says_which_build_and_that_it_is_fresh(server):

@@ -69,9 +69,9 @@ def create_app(config: dict | None = None) -> Flask:
     @app.before_request
     def _read_the_body():
         # A body is read whole before any answer (the front bounds it): an answer given before the body was read
-        # (a 415 for the wrong content type) makes gunicorn close a socket the front is still writing to, and the
-        # answer could be lost as a 502.
-        if request.method == "POST":
+        # (a 415 for the wrong content type, a 405 for a PUT) makes gunicorn close a socket the front is still
+        # writing to, and the answer could be lost as a 502.
+        if request.content_length:  # any method: a PUT or a GET may carry one too
             request.get_data(cache=True)
 
     @app.before_request
@@ -100,18 +100,7 @@ def create_app(config: dict | None = None) -> Flask:
             response.headers["Access-Control-Allow-Origin"] = "*"
         return response
 
-    @app.errorhandler(HTTPException)
-    def _http_error(exc: HTTPException):
-        if exc.code == 413:  # werkzeug's own words name no limit
-            return error_response(413, "request_entity_too_large",
-                                  f"the body is over {app.config['MAX_CONTENT_LENGTH']} bytes")
-        if exc.code == 405:  # say which methods the path answers (its own rules', not the pages' catch-all GET)
-            methods = sorted(methods_of(request.path)) or [
-                m for m in getattr(exc, "valid_methods", None) or () if m not in ("HEAD", "OPTIONS")]
-            answer = error_response(405, "method_not_allowed", f"{request.path} answers {' and '.join(methods)}")
-            answer.headers["Allow"] = ", ".join([*methods, "OPTIONS"])
-            return answer
-        return error_response(exc.code or 500, exc.name.lower().replace(" ", "_"), exc.description or exc.name)
+    app.register_error_handler(HTTPException, http_error)
 
     @app.errorhandler(Exception)
     def _unexpected(exc: Exception):  # pragma: no cover - a bug, reported in the one error shape
@@ -131,6 +120,22 @@ def prefers_json() -> bool:
     """The client asks for JSON (``Accept: application/json``): a page answers with its twin, an error with
     the API's error shape. Browsers ask for HTML first."""
     return request.accept_mimetypes.best == "application/json"
+
+
+def http_error(exc: HTTPException):
+    """An HTTP error in the one error shape, with what werkzeug's own words leave out."""
+    if exc.code == 413:  # werkzeug's own words name no limit
+        return error_response(413, "request_entity_too_large",
+                              f"the body is over {current_app.config['MAX_CONTENT_LENGTH']} bytes")
+    if exc.code == 405:  # say which methods the path answers (its own rules', not the pages' catch-all GET)
+        own = sorted(methods_of(request.path))
+        if request.path.startswith("/api/") and not own:  # only the pages' catch-all took it: no such endpoint
+            return error_response(404, "not_found", f"no API endpoint {request.path}; see /api/openapi.json")
+        methods = own or [m for m in getattr(exc, "valid_methods", None) or () if m not in ("HEAD", "OPTIONS")]
+        answer = error_response(405, "method_not_allowed", f"{request.path} answers {' and '.join(methods)}")
+        answer.headers["Allow"] = ", ".join([*methods, "OPTIONS"])
+        return answer
+    return error_response(exc.code or 500, exc.name.lower().replace(" ", "_"), exc.description or exc.name)
 
 
 def methods_of(path: str) -> set[str]:

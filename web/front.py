@@ -226,10 +226,13 @@ class Front:
             # the app may answer before reading the whole body (a refusal): its answer is still there to read
             with contextlib.suppress(BrokenPipeError, ConnectionResetError):
                 await writer.drain()
-            answer = await reader.read(-1)  # gunicorn closes after the answer (Connection: close)
-            if not answer:
+            chunks = []  # gunicorn closes after the answer (Connection: close); a reset keeps what came before it
+            with contextlib.suppress(ConnectionResetError):
+                while chunk := await reader.read(1 << 16):
+                    chunks.append(chunk)
+            if not chunks:
                 raise asyncio.IncompleteReadError(b"", None)
-            return answer
+            return b"".join(chunks)
         finally:
             writer.close()
 
