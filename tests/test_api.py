@@ -353,3 +353,10 @@ def test_linkify_with_another_method_says_to_post(client, method):
     response = client.open("/api/linkify", method=method)
     assert response.status_code == 405 and "POST" in response.headers["Allow"]
     assert "answers POST" in response.get_json()["error"]["message"]
+
+
+@pytest.mark.parametrize("path", ["/api/cr/releases", "/api/cr/702.19b/history", "/api/cr@2024-10-01/707.6"])
+def test_history_endpoints_without_the_history_say_so_in_plain_words(client, path):
+    response = client.get(path)
+    message = response.get_json()["error"]["message"]
+    assert response.status_code == 404 and message.startswith("this server has no history of the official rules")

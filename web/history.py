@@ -41,7 +41,8 @@ def _kb() -> Opened:
 
 def _history(kb: Opened) -> History:
     if kb.history is None:
-        raise NotFound("the official rules' history is not loaded here (kb build --cr-history DIR)")
+        raise NotFound("this server has no history of the official rules: it was started without their releases "
+                       "(its operator can add them: kb serve --cr-history DIR)")
     return kb.history
 
 

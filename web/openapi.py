@@ -35,6 +35,9 @@ CONVENTIONS = [
 _PATH_PARAMS = ("id", "slug", "day", "number", "span")
 
 
+# The history endpoints answer on a server started with the official releases; a 404 otherwise.
+WITH_HISTORY = " (with the rules history loaded: kb serve --cr-history DIR; a 404 otherwise)"
+
 def _get(summary: str, params: Sequence[tuple[str, str, bool]] = (), schema: str = "Object") -> dict:
     return {
         "get": {
@@ -119,18 +122,21 @@ def spec(base_url: str) -> dict:
             "/api/autocomplete": _get("Up to 10 completions", [("q", "what has been typed", True)], "Array"),
             "/api/openapi.json": _get("This description"),
             "/api/cr@{day}/{number}": _get(
-                "An official rule as it stood in the release in force on a day (with where it is now)",
+                "An official rule as it stood in the release in force on a day (with where it is now)" + WITH_HISTORY,
                 [("day", "an ISO date, e.g. 2016-07-22", True), ("number", "a rule number, e.g. 716.2", True)],
             ),
             "/api/cr/{number}/history": _get(
-                "Every release span of a current official rule, with word-level changes and former numbers",
+                "Every release span of a current official rule, with word-level changes and former numbers"
+                + WITH_HISTORY,
                 [("number", "a current rule number, e.g. 727.2", True)],
             ),
             "/api/diff/cr/{span}": _get(
-                "Added, removed, changed and moved official rules between the releases in force on two days",
+                "Added, removed, changed and moved official rules between the releases in force on two days"
+                + WITH_HISTORY,
                 [("span", "two ISO dates, e.g. 2026-06-19..2026-08-07", True)],
             ),
-            "/api/cr/releases": _get("Every official release loaded, with its encoding, line endings and slips"),
+            "/api/cr/releases": _get("Every official release loaded, with its encoding, line endings and slips"
+                                       + WITH_HISTORY),
             "/api/linkify": {
                 "post": {
                     "summary": "Turn a message's rule references and [[Card Names]] into links",
