@@ -318,7 +318,8 @@ def spec(base_url: str) -> dict:
                         "text": {"type": "string", "description": "the message with links, in the format asked for"},
                         "links": {
                             "type": "array",
-                            "description": "each {match, id, url, start, end}; url is absolute (" + ABSOLUTE + ")",
+                            "description": "each {match, id, url, start, end}; url is absolute (" + ABSOLUTE
+                                           + "); start and end count Unicode code points of text, not UTF-16 units",
                         },
                         "ambiguous": {
                             "type": "array",
