@@ -95,7 +95,8 @@ def test_citations_a_judge_checked_are_said_exactly(cr_store, cr_client):
                ("uncommander/combine-and-combined-permanents/aa", "709.4"): "cr/710.4",
                ("uncommander/merge-mutate-and-combined-permanents/b", "721.2a"): "cr/730.2a",
                ("uncommander/merge-mutate-and-combined-permanents/d", "702.139e"): "cr/702.140e",
-               ("uncommander/combine-and-combined-permanents/x/i", "721.2d"): "cr/730.2d"}
+               ("uncommander/combine-and-combined-permanents/x/i", "721.2d"): "cr/730.2d",
+               ("uncommander/player-given-names/a", "702.130c"): "cr/702.131c"}
     for key, now in checked.items():
         assert refs[key].suggested == now and refs[key].note.startswith("written against"), key
     assert refs[("uncommander/merge-mutate-and-combined-permanents/d", "702.139e")].target == "cr/702.140e"  # gone
