@@ -25,12 +25,12 @@ from dataclasses import replace
 from ingest.links import text_fields, with_cited_by
 from ingest.profile import Profile
 from kb.model import Record, Ref
+from kb.refs import parse_ref
 from kb.words import stems
 
 __all__ = ["mark_drift", "mark_renumbered", "topic_of"]
 
 _KEYWORD = re.compile(r"^(70[12]\.\d+)")
-_NUMBER = re.compile(r"\d{3}(?:\.\d+[a-z]*)?", re.IGNORECASE)
 _SECTION = re.compile(r"^(\d{3})")
 
 
@@ -111,8 +111,9 @@ def mark_renumbered(records: list[Record], profiles: Mapping[str, Profile]) -> l
 
 
 def _written_number(ref: Ref) -> str | None:
-    m = _NUMBER.search(ref.text)
-    return m.group(0).lower() if m else None
+    """The official rule number as the citation writes it ("608.2k in the official Comprehensive Rules")."""
+    query = parse_ref(ref.text, bare_numbers=True)
+    return query.numbers[0] if query and query.numbers else None
 
 
 def _group(topic: str) -> str:

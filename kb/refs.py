@@ -91,13 +91,15 @@ _PARTS = re.compile(r"^(?P<section>\d{3})(?:\.(?P<rule>\d{1,3})(?P<letter>tr|a[a
 _RANGE = re.compile(
     r"\s*(?:-|–|—|\bto\b|\bthrough\b)\s*(?P<end>\d{3}\.\d{1,3}(?:a[a-z]|[a-z])?|\d{1,3}(?![\w]|\.\d)|(?:a[a-z]|[a-z])(?![\w]))",
     re.IGNORECASE)
-_LIST_NUMBER = re.compile(rf"(?:\s*,\s*|\s+and\s+|\s+or\s+|/)(?P<num>{_NUMBER})(?![\w]|\.\d)",
-                          re.IGNORECASE | re.VERBOSE)
+# What joins the members of a list: "907.11a, b", "702.19b and c", "704.5a/704.5b".
+_SEPARATOR = r"(?:\s*,\s*|\s+and\s+|\s+or\s+|/)"
+_LIST_NUMBER = re.compile(rf"{_SEPARATOR}(?P<num>{_NUMBER})(?![\w]|\.\d)", re.IGNORECASE | re.VERBOSE)
 # A lone letter continues a list only when nothing word-like follows it
 # ("907.11a, b" but not "702.187c, a player").
 _LIST_LETTER = re.compile(
-    r"(?:\s*,\s*|\s+and\s+|\s+or\s+|/)(?P<letter>a[a-z]|[a-z])(?!\w)(?=\s*(?:$|[.,;:)\]/])|\s+(?:and|or)\b)",
+    _SEPARATOR + r"(?P<letter>a[a-z]|[a-z])(?!\w)(?=\s*(?:$|[.,;:)\]/])|\s+(?:and|or)\b)",
     re.IGNORECASE)
+_TRAILING_SEPARATOR = re.compile(_SEPARATOR + "$", re.IGNORECASE)
 _OFFICIAL_SUFFIX = re.compile(
     r"\.?,?\s+(?:of|in|from)\s+the\s+(?:official\s+(?:Magic\s+)?(?:Comprehensive\s+Rules|CR|rules)|Comprehensive\s+Rules)\b",
     re.IGNORECASE,
@@ -300,8 +302,8 @@ def _match_at(text: str, m: re.Match, bare: bool, doc_names: Mapping[str, str]) 
 
 def _trim_end(text: str, start: int, end: int) -> int:
     """End a list member before the separator that follows it (", ", " and ", "/")."""
-    m = re.search(r"(?:\s*,\s*|\s+and\s+|\s+or\s+|/)$", text[start:end], re.IGNORECASE)
-    return start + m.start() if m else end
+    m = _TRAILING_SEPARATOR.search(text, start, end)  # positions in ``text``: endpos ends the "$"
+    return m.start() if m else end
 
 
 def find_refs(text: str, sections: tuple[str, ...] | list[str] = (), doc_names: Mapping[str, str] | None = None,

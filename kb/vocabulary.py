@@ -104,7 +104,8 @@ class Vocabulary:
         expansion = Expansion(text)
         present = frozenset(words)
         typed = frozenset(_signed(text))
-        said = self._meanings(words, present)  # what each rewrite the query holds means -> where it is last
+        segments = self._segments(words, present)
+        said = {self.meant[key]: i for i, key, hit in segments if hit}  # what each rewrite means -> where it is last
         made: set[frozenset[str]] = set()  # what the rewrites made so far mean
         asked: dict[str, bool] = {}
 
@@ -114,37 +115,29 @@ class Vocabulary:
                 found = asked[word] = bool(known and known(word))
             return found
 
-        i = 0
-        while i < len(words):
-            for n in range(min(self.longest, len(words) - i), 0, -1):
-                key = tuple(words[i:i + n])
-                hit = self._usable(key, present)
-                if hit is None:
-                    continue
-                phrase, meant = " ".join(key), self.meant[key]
-                if meant <= typed and meant.isdisjoint(key) \
-                        or (any(meant <= m for m, last in said.items() if last > i) or any(meant <= m for m in made)) \
-                        and known is not None and all(ours(w) for w in key):
-                    # Said already, in the query's own words ("deal damage", not "Damage damage") or, for words
-                    # the documents use, by another rewrite, still to come or made ("deal dmg", "dmg ... deal"
-                    # -> damage): the words leave the text and are searched as a replaced word is, at half weight.
-                    expansion.replaced.append(phrase)
-                else:
-                    out.append(hit[0])
-                    made.add(meant)
-                    expansion.replaced.append(phrase)
-                    expansion.used.append((phrase, hit[0], hit[1]))
-                i += n
-                break
-            else:
-                split = self.joined.get(words[i])
-                if split and known is not None and not known(words[i]):
+        for i, key, hit in segments:
+            if hit is None:
+                split = self.joined.get(key[0])
+                if split and known is not None and not known(key[0]):
                     out.append(split[0])
-                    expansion.replaced.append(words[i])
-                    expansion.used.append((words[i], *split))
+                    expansion.replaced.append(key[0])
+                    expansion.used.append((key[0], *split))
                 else:
-                    out.append(words[i])
-                i += 1
+                    out.append(key[0])
+                continue
+            phrase, meant = " ".join(key), self.meant[key]
+            if meant <= typed and meant.isdisjoint(key) \
+                    or (any(meant <= m for m, last in said.items() if last > i) or any(meant <= m for m in made)) \
+                    and known is not None and all(ours(w) for w in key):
+                # Said already, in the query's own words ("deal damage", not "Damage damage") or, for words
+                # the documents use, by another rewrite, still to come or made ("deal dmg", "dmg ... deal"
+                # -> damage): the words leave the text and are searched as a replaced word is, at half weight.
+                expansion.replaced.append(phrase)
+            else:
+                out.append(hit[0])
+                made.add(meant)
+                expansion.replaced.append(phrase)
+                expansion.used.append((phrase, hit[0], hit[1]))
         if expansion.replaced:
             expansion.text = " ".join(out)
         return expansion
@@ -154,19 +147,22 @@ class Vocabulary:
         hit = self.phrases.get(key)
         return None if hit and self.unless and self.unless.get(key, frozenset()) & present else hit
 
-    def _meanings(self, words: list[str], present: frozenset[str]) -> dict[frozenset[str], int]:
-        """What each rewrite of ``words`` means (the longest phrase at each word, as ``expand`` reads them),
-        with the position of the last rewrite that means it."""
-        out: dict[frozenset[str], int] = {}
+    def _segments(self, words: list[str], present: frozenset[str]
+                  ) -> list[tuple[int, tuple[str, ...], tuple[str, str] | None]]:
+        """``words`` read left to right as (where, words, entry): the longest phrase with a usable entry at
+        each word, else the word alone with none."""
+        out: list[tuple[int, tuple[str, ...], tuple[str, str] | None]] = []
         i = 0
         while i < len(words):
             for n in range(min(self.longest, len(words) - i), 0, -1):
                 key = tuple(words[i:i + n])
-                if self._usable(key, present):
-                    out[self.meant[key]] = i
+                hit = self._usable(key, present)
+                if hit:
+                    out.append((i, key, hit))
                     i += n
                     break
             else:
+                out.append((i, (words[i],), None))
                 i += 1
         return out
 
