@@ -130,12 +130,17 @@ def http_error(exc: HTTPException):
     if exc.code == 405:  # say which methods the path answers (its own rules', not the pages' catch-all GET)
         own = sorted(methods_of(request.path))
         if request.path.startswith("/api/") and not own:  # only the pages' catch-all took it: no such endpoint
-            return error_response(404, "not_found", f"no API endpoint {request.path}; see /api/openapi.json")
+            return no_api_endpoint(request.path)
         methods = own or [m for m in getattr(exc, "valid_methods", None) or () if m not in ("HEAD", "OPTIONS")]
         answer = error_response(405, "method_not_allowed", f"{request.path} answers {' and '.join(methods)}")
         answer.headers["Allow"] = ", ".join([*methods, "OPTIONS"])
         return answer
     return error_response(exc.code or 500, exc.name.lower().replace(" ", "_"), exc.description or exc.name)
+
+
+def no_api_endpoint(path: str):
+    """The 404 of an /api/ path no endpoint answers, whatever the method."""
+    return error_response(404, "not_found", f"no API endpoint {path}; see /api/openapi.json")
 
 
 def methods_of(path: str) -> set[str]:

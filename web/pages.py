@@ -98,9 +98,10 @@ def _loaded(kb) -> str:
 
 @pages.get("/")
 def index():
-    documents, _ = D.documents_data(_kb())
+    kb = _kb()
+    documents, _ = D.documents_data(kb)
     return render_page("index.html", title="Rules knowledge base",
-                       description=f"{_loaded(_kb())}, cross-referenced and searchable.",
+                       description=f"{_loaded(kb)}, cross-referenced and searchable.",
                        alternate="/api/documents", documents=documents, examples=EXAMPLES, twin=documents)
 
 
@@ -235,11 +236,11 @@ def record(record_id: str):
         return Response(page.replace(BASE_MARK, _html.escape(public_url())), mimetype="text/html")
     r = kb.store.get(record_id)
     if r is None and record_id.startswith("api/"):
-        from web.app import methods_of
+        from web.app import methods_of, no_api_endpoint
 
         if methods_of("/" + record_id):  # GET /api/linkify: the endpoint is there, for another method
             raise MethodNotAllowed()
-        return error_page(404, f"no API endpoint /{record_id}; see /api/openapi.json")
+        return no_api_endpoint("/" + record_id)
     if r is None:
         typed = request.view_args["record_id"].strip("/") if request.view_args else record_id
         if len(typed) <= 200 and kb.resolver.resolve(typed).matches:
