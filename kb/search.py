@@ -299,7 +299,11 @@ class Searcher:
         self.exact_df: dict[str, int] = {
             (w.decode() if isinstance(w, bytes) else w): info.doc_frequency()
             for w, info in self.searcher.reader().iter_field("exact")}
-        self.spelling = Spelling(self.exact_df, lambda w: self.exact_df.get(w, 0))
+        # Spelling corrects towards the documents' words, and towards the table words the vocabulary reads
+        # ("fizzel" -> fizzle, "untargatable" -> untargetable), which no document may use; a document's word
+        # wins a tie (a table word counts as used by no record).
+        table_words = [w for w, *more in self.vocabulary.phrases if not more and w not in self.exact_df]
+        self.spelling = Spelling([*self.exact_df, *table_words], lambda w: self.exact_df.get(w, 0))
         # Every posting of the fields queries use, scored once per build (kb.engine), and each hit's
         # stem positions for snippets, filled as hits need them and never changed once stored.
         self.postings = engine.Postings(self.searcher)
@@ -658,6 +662,7 @@ class Searcher:
         found = _Found(terms=self._terms(text) | self._terms(" ".join(query.words.replaced)))
         fixed = self._fix_typos(text) if "typos" in rank.SIGNALS and '"' not in text else None
         if fixed:
+            fixed = self._said_again(query, text, fixed)
             text = found.fixed = fixed
             # said in the user's words, not the vocabulary's ("... if it got bounced", not "... return to owner's hand")
             found.suggestion = self._fix_typos(query.text) if query.words.used else fixed
@@ -946,7 +951,8 @@ class Searcher:
         tries = MAX_CORRECTIONS
         for w in words:
             low = fold(w.lower())
-            if len(low) < 4 or low.isdigit() or self.exact_df.get(low, 0) > 0 or low in _ONLY_ASKING or not tries:
+            if len(low) < 4 or low.isdigit() or self.exact_df.get(low, 0) > 0 or low in _ONLY_ASKING or not tries \
+                    or (low,) in self.vocabulary.phrases:  # a table word is no typo ("pinger" is not "pingers")
                 out.append(w)
                 continue
             tries -= 1
@@ -980,6 +986,22 @@ class Searcher:
             out.append(fix if fix and fix != low else w)
             changed = changed or out[-1] != w
         return " ".join(out) if changed else None
+
+    def _said_again(self, query: _Query, text: str, fixed: str) -> str:
+        """``fixed`` (``text`` with its typos corrected), read by the vocabulary again when a correction is one
+        of its words: "wen does a spel fizzel" searches for what "fizzle" means, as typed right it would. The
+        query's words become that reading (its note says so)."""
+        if "vocabulary" not in rank.SIGNALS:
+            return fixed
+        table = {typed: right for typed, right in zip(text.split(), fixed.split(), strict=True)
+                 if typed != right and (right,) in self.vocabulary.phrases}
+        if not table:
+            return fixed
+        again = self.vocabulary.expand(" ".join(table.get(w, w) for w in query.text.split()), self._knows)
+        if not again.used:
+            return fixed
+        query.words = again
+        return self._fix_typos(again.text) or again.text
 
     def _two_edits(self, word: str) -> str | None:
         """A keyword or title word two edits from ``word`` ("indestrutable" -> indestructible), the

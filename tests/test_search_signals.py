@@ -239,6 +239,25 @@ def test_a_document_word_or_table_word_is_not_corrected(cr_searcher):
     assert "so context 4 player" in results.searched_for and "attack (for: swings)" in results.note
 
 
+@pytest.mark.parametrize("query, table_word, rule", [
+    ("wen does a spel fizzel if one of two targts is gone", "fizzle", "cr/608.2b"),  # Treachery says fizzle once
+    ("my spell fizzeled", "fizzled", "cr/608.2b"),  # no document says fizzled: a table word only
+    ("is hexproof untargatable", "untargetable", "cr/702.11"),
+])
+def test_a_mistyped_table_word_is_read_as_typed_right(cr_searcher, query, table_word, rule):
+    results = cr_searcher.search(query)
+    assert f"(for: {table_word})" in results.note and "spelling corrected" in results.note
+    assert table_word in results.did_you_mean  # the correction offered in the user's own words
+    assert any(i == rule or i.startswith(rule) for i in ids(results, 3))
+
+
+def test_a_table_word_typed_right_is_not_corrected_into_another(cr_searcher):
+    # table words are spelling targets now: "pinger" is one, and so is "pingers", one edit away
+    for query in ("pinger", "pingers", "can a pinger kill a deathtoucher"):
+        results = cr_searcher.search(query)
+        assert results.did_you_mean is None and "spelling corrected" not in (results.note or "")
+
+
 def test_give_up_and_die_keep_their_other_senses(cr_searcher):
     assert "concede" in (cr_searcher.search("can i just give up").note or "")
     assert "concede" not in (cr_searcher.search("can i give up priority").note or "")
