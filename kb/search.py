@@ -706,6 +706,13 @@ class Searcher:
         naming = _naming_stems(query.text)
         everything = _unquoted_stems(text)  # with the words naming a document: they weigh a common question's match
         stems = [s for s in everything if s not in naming]
+        # A word no record and no common question uses tells no candidate from another ("spel", "ages"): it
+        # only lowered every coverage and every common question's match, the rarer the more (such a word
+        # weighs most). Searched for all the same, and kept when the question has nothing else.
+        known = [s for s in everything if self._uses(s) or self.asked.uses(s)]
+        if known and len(known) < len(everything):
+            everything = tuple(known)
+            stems = [s for s in stems if s in known] or stems
         weights = rank.weights(self.postings, stems)  # document frequencies from memory, as Whoosh counts them
 
         def add(rid: str) -> Candidate | None:

@@ -44,7 +44,13 @@ FILLER_WORDS = frozenset({"someone", "something", "anyone", "anything", "somebod
                           # ("friends" and "claimed" are not: "partner—Friends forever", "Mishra, Claimed by Gix")
                           "buddy", "buddies", "friend", "claims", "think", "thinks", "thought",
                           "wrong", "argument", "arguing", "argue", "argued", "wondering", "wonder", "basically",
-                          "lol", "pod", "guys"})
+                          "lol", "pod", "guys",
+                          # a player named by a pronoun: the documents say "player" or "their" ("his or her"
+                          # only in the 2007 FAQ), so these rare words weighed most in a question and meant nothing
+                          "he", "she", "him", "his", "her", "hers", "himself", "herself",
+                          # chat: no document uses these
+                          "ok", "okay", "yeah", "yes", "hey", "hi", "pls", "plz", "idk", "im", "ur", "gonna",
+                          "wanna", "btw", "tho", "um", "uh", "dunno", "hmm"})
 
 # Letters NFKD does not decompose into a base letter plus a mark.
 _LIGATURES = str.maketrans({
