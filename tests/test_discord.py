@@ -308,6 +308,22 @@ def test_define_keyword_and_glossary_term(discord):
     assert "No keyword or glossary term" in text_of(discord.command("define", "term", "banana"))
 
 
+@pytest.mark.parametrize("term", ["deathtuch", "Deathtouch", "unvel", "commander damage", "leader", "etb",
+                                  "nut counters", "702.19b", "[[Tarmogoyf]]", "@everyone", "x", "keywords/nowhere"])
+def test_define_answers_any_term(discord, term):
+    # a term no keyword or glossary title is exactly: a 500 once two titles tied on the nearest distance
+    reply = discord.command("define", "term", term)["data"]
+    embed = reply["embeds"][0]
+    if term.lower() in ("deathtuch", "deathtouch"):
+        assert embed["title"] == "Deathtouch" and "flags" not in reply  # mistyped by two letters: found
+    elif term == "unvel":
+        assert embed["title"] == "Unveil"
+    else:
+        assert "No keyword or glossary term" in embed["description"] or embed["title"].startswith("Which term")
+        assert reply["flags"] == 64  # nothing found: said to the asker, not the channel
+    assert reply["allowed_mentions"] == {"parse": []}
+
+
 def test_private_replies_are_ephemeral(discord):
     assert discord.command("rule", "ref", "907.4b", private=True)["data"]["flags"] == 64
     assert "flags" not in discord.command("rule", "ref", "907.4b", private=False)["data"]

@@ -122,7 +122,9 @@ def interactions():
     else:
         answer, option = COMMANDS[name]
         message = answer(kb, str(values.get(option) or ""), base)
-    if values.get("private") is True:
+    # A reply that found nothing (or asks which of several was meant) is for the asker alone, not the channel.
+    if values.get("private") is True or (message["embeds"] and all(e.get("color") == A.NOTHING
+                                                                   for e in message["embeds"])):
         message["flags"] = EPHEMERAL
     return _json({"type": CHANNEL_MESSAGE, "data": message})
 

@@ -329,9 +329,10 @@ def define_message(kb: Opened, term: str, base: str) -> dict:
         terms = _terms(kb)
         found = [r for k, r in terms if k == key] if key else []
         found = found or [r for k, r in terms if key and k.startswith(key)]
-        if not found and key:
-            near = sorted((edit_distance(key, k, 2), k, r) for k, r in terms)
-            found = [r for d, _, r in near if d <= 2][:1]
+        if not found and key:  # mistyped: every record of the nearest term (its keyword page and glossary entries)
+            reach = 1 if len(key) <= 5 else 2
+            distance, nearest = min(((edit_distance(key, k, reach), k) for k, _ in terms), default=(reach + 1, ""))
+            found = [r for k, r in terms if k == nearest] if distance <= reach else []
     if not found:
         text = escape(f"No keyword or glossary term {term!r}.")
         text += f"\n\n{link('Search the documents for it', base + '/search?' + urlencode({'q': term[:200]}))}"
