@@ -95,9 +95,10 @@ _RANGE = re.compile(
 _SEPARATOR = r"(?:\s*,\s*|\s+and\s+|\s+or\s+|/)"
 _LIST_NUMBER = re.compile(rf"{_SEPARATOR}(?P<num>{_NUMBER})(?![\w]|\.\d)", re.IGNORECASE | re.VERBOSE)
 # A lone letter continues a list only when nothing word-like follows it
-# ("907.11a, b" but not "702.187c, a player").
+# ("907.11a, b" but not "702.187c, a player"), nor the rest of an abbreviation or a reference
+# ("704.5f, i.e. zero toughness", "C.R. 116.2", "R. 702.19b").
 _LIST_LETTER = re.compile(
-    _SEPARATOR + r"(?P<letter>a[a-z]|[a-z])(?!\w)(?=\s*(?:$|[.,;:)\]/])|\s+(?:and|or)\b)",
+    _SEPARATOR + r"(?P<letter>a[a-z]|[a-z])(?!\w)(?=\s*(?:$|\.(?![a-z]|\s*\d)|[,;:)\]/])|\s+(?:and|or)\b)",
     re.IGNORECASE)
 _TRAILING_SEPARATOR = re.compile(_SEPARATOR + "$", re.IGNORECASE)
 _OFFICIAL_SUFFIX = re.compile(
@@ -106,8 +107,9 @@ _OFFICIAL_SUFFIX = re.compile(
 )
 
 # A date after a reference asks for the official rules as of that day: "716.2@2016-07-22",
-# "CR 702.19c (2025-02-07)" (the closing bracket may have been stripped with a query's wrapping).
-_DATED = re.compile(r"(?:@|\s*\(\s*)(?P<date>\d{4}-\d{2}-\d{2})(?:\s*\))?(?![\w-])")
+# "CR 702.19c (2025-02-07)" (the closing bracket may have been stripped with a query's wrapping; after
+# "@" a bracket is the text's own: "(716.2@2016-07-22)").
+_DATED = re.compile(r"(?:@|(?P<open>\s*\(\s*))(?P<date>\d{4}-\d{2}-\d{2})(?(open)(?:\s*\))?)(?![\w-])")
 
 MAX_EXPANSION = 30  # a range longer than this is not a citation anyone means
 

@@ -240,6 +240,12 @@ def spans(text, sections=()):
     # a lone letter followed by a word is an article, not a list member
     ("702.187c, a player may", [("702.187c", ("702.187c",), False)]),
     ("then 704.5p, for example.)", [("704.5p", ("704.5p",), False)]),
+    # nor the first letter of an abbreviation ("i.e.", "e.g.", "C.R.") or of a reference's prefix
+    ("See 704.5f, i.e. zero toughness.", [("704.5f", ("704.5f",), False)]),
+    ("See 702.2c, e.g. deathtouch.", [("702.2c", ("702.2c",), False)]),
+    ("the CR's 704.5j, C.R. 116.2", [("704.5j", ("704.5j",), False), ("116.2", ("116.2",), False)]),
+    ("r702.19b, R. 702.19b", [("r702.19b", ("702.19b",), False), ("R. 702.19b", ("702.19b",), False)]),
+    ("702.19b, c. Also", [("702.19b, c", ("702.19b", "702.19c"), False)]),
     # "f" of "for" is no list member
     ("907.4b and 702.TrUnv-1", [("907.4b", ("907.4b",), False), ("702.TrUnv-1", ("702.trunv-1",), False)]),
     ("See 719. in the official Comprehensive Rules for",
@@ -261,6 +267,17 @@ def test_find_refs_in_running_text(text, expected):
 ])
 def test_find_refs_new_forms(text, expected):
     assert spans(text) == expected
+
+
+@pytest.mark.parametrize("text, cited, date", [
+    ("(716.2@2016-07-22)", "716.2@2016-07-22", "2016-07-22"),  # the bracket is the text's own
+    ("702.19c@2025-02-07) ok", "702.19c@2025-02-07", "2025-02-07"),
+    ("see CR 702.19c (2025-02-07) ok", "CR 702.19c (2025-02-07)", "2025-02-07"),  # the date's own brackets
+    ("CR 702.19c (2025-02-07", "CR 702.19c (2025-02-07", "2025-02-07"),
+])
+def test_a_dated_reference_takes_only_its_own_brackets(text, cited, date):
+    [found] = find_refs(text)
+    assert (found.text, found.query.date) == (cited, date)
 
 
 def test_find_refs_loose_sections_for_chat():
