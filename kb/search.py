@@ -28,6 +28,7 @@ import re
 import threading
 from types import EllipsisType
 from collections import Counter
+from itertools import islice
 from collections.abc import Iterable
 from operator import itemgetter
 from dataclasses import dataclass, field
@@ -688,9 +689,10 @@ class Searcher:
             scores.pop(self.docnums.get(rid, -1), None)
         order = engine.ranked(scores)
         total = len(order)
-        window = max(query.offset + query.limit, rank.WINDOW)
         record_of = self.record_of
-        top = [Candidate(record_of[d], scores[d], d) for d in order[:window]]
+        # The same best hits are re-ranked for every page: a window that grew with the page re-ranked each page's
+        # list anew, so page 6 repeated hits of pages 1-5 and left others out (105 of 291 records over all pages).
+        top = [Candidate(record_of[d], scores[d], d) for d in order[:rank.WINDOW]]
         # Facet values in the order of their best match, as a result list shows them: the (doc, kind)
         # pairs counted in ranked order (a Counter keeps first appearances first), then each side summed.
         docs, kinds = found.facets["doc"], found.facets["kind"]
@@ -739,7 +741,12 @@ class Searcher:
         for r in joined:
             docs[r.doc] = docs.get(r.doc, 0) + 1
             kinds[r.kind] = kinds.get(r.kind, 0) + 1
-        found.top, found.total = top[:query.offset + query.limit], total + len(joined)
+        wanted = query.offset + query.limit
+        if wanted > len(top):  # past the re-ranked window: the rest in Whoosh's order, each record once
+            listed = {c.docnum for c in top}
+            top += islice((Candidate(record_of[d], scores[d], d) for d in order[rank.WINDOW:] if d not in listed),
+                          wanted - len(top))
+        found.top, found.total = top[:wanted], total + len(joined)
 
     def _topic(self, record_id: str) -> frozenset[str]:
         """The stems of what a record is about by name: the card a ruling or note belongs to."""
