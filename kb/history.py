@@ -24,12 +24,24 @@ from typing import Any
 
 from kb.ids import dated_url, record_url
 
-__all__ = ["History", "HISTORY_FILE", "word_diff", "typography", "parse_date", "DateError", "dated_matches"]
+__all__ = ["History", "HISTORY_FILE", "word_diff", "typography", "parse_date", "DateError", "dated_matches",
+           "span_ref"]
 
 HISTORY_FILE = "history.sqlite"
 _ISO = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _TOKENS = re.compile(r"\s+|\S+\s*")  # a word with the space after it: changes read as whole words
 _NUMBER = re.compile(r"\b\d{3}(?:\.\d+[a-z]{0,2})?\b")
+_COPY = re.compile(r"-(\d+)$")  # a rule number printed twice in one release: its second copy's id ends "-2"
+
+
+def _copy_of(rid: str) -> int:
+    m = _COPY.search(rid)
+    return int(m.group(1)) if m else 1
+
+
+def span_ref(span: dict[str, Any]) -> str:
+    """What a dated URL names a span by: its number, or for a second copy of a number its id's ``702.175-2``."""
+    return span["id"].split("/", 1)[1] if _COPY.search(span["id"]) else span["number"]
 
 
 class DateError(ValueError):
@@ -135,11 +147,22 @@ class History:
         return _text(self.path, self.db, text_id)
 
     def rule_at(self, number: str, release: int) -> dict[str, Any] | None:
-        """The rule numbered ``number`` in release ``release`` (its first, if the number was used twice)."""
-        row = self.db.execute(
-            "SELECT * FROM spans WHERE number = ? COLLATE NOCASE AND first <= ? AND last >= ? ORDER BY rid LIMIT 1",
-            (number, release, release)).fetchone()
-        return self._span(row) if row else None
+        """The rule numbered ``number`` in release ``release``: its first, if the release printed the number
+        twice, and the second as ``number-2`` (its id, ``cr/702.175-2``: 2024-09-20 printed Offspring and
+        Impending both as 702.175)."""
+        found = self.rules_at(number, release)
+        return found[0] if found else None
+
+    def rules_at(self, number: str, release: int) -> list[dict[str, Any]]:
+        """Every rule a release printed under ``number`` (one, or the copies of a number printed twice), in
+        the order printed; with a copy's suffix (``702.175-2``), that copy alone."""
+        if _COPY.search(number):
+            rows = self.db.execute("SELECT * FROM spans WHERE rid = ? AND first <= ? AND last >= ?",
+                                   ("cr/" + number.lower(), release, release)).fetchall()
+        else:
+            rows = self.db.execute("SELECT * FROM spans WHERE number = ? COLLATE NOCASE AND first <= ? AND last >= ?",
+                                   (number, release, release)).fetchall()
+        return [self._span(row) for row in sorted(rows, key=lambda r: _copy_of(r["rid"]))]
 
     def _span(self, row: sqlite3.Row) -> dict[str, Any]:
         title, text, examples = self._content(row["text"])
@@ -236,15 +259,15 @@ def dated_matches(history: History | None, query: Any) -> tuple[list[dict[str, A
         return [], f"no official release was in force on {query.date}: the history starts {first}"
     out, missing = [], []
     for number in query.numbers:
-        span = history.rule_at(number, release["index"])
-        if span is None:
+        spans = history.rules_at(number, release["index"])  # a number the release printed twice: both
+        if not spans:
             missing.append(number)
-            continue
-        now = history.now(span["lineage"])
-        out.append({"id": None, "doc": "cr", "number": span["number"], "date": query.date,
-                    "effective": release["effective"], "url": dated_url(query.date, span["number"]),
-                    "title": " ".join(filter(None, [span["number"], span["title"]])),
-                    "now": now["number"], "now_url": record_url(now["id"]) if now["id"] else None})
+        for span in spans:
+            now = history.now(span["lineage"])
+            out.append({"id": None, "doc": "cr", "number": span["number"], "date": query.date,
+                        "effective": release["effective"], "url": dated_url(query.date, span_ref(span)),
+                        "title": " ".join(filter(None, [span["number"], span["title"]])),
+                        "now": now["number"], "now_url": record_url(now["id"]) if now["id"] else None})
     note = f"no rule {', '.join(missing)} in the release of {release['effective']}" if missing else None
     return out, note
 

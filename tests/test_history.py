@@ -113,6 +113,25 @@ def test_rule_as_of_a_date_with_its_current_number(hclient):
     assert page.select_one("time")["datetime"] == "2016-07-22"
 
 
+def test_a_number_printed_twice_shows_each_copy_never_the_other(hclient):
+    # 2024-09-20 printed Offspring and Impending both as 702.175 (and 702.175a): Impending's history, the diff and
+    # a dated citation opened Offspring's text
+    first, second = (hclient.get(f"/api/cr@2024-09-20/{n}").get_json() for n in ("702.175", "702.175-2"))
+    assert (first["title"], second["title"]) == ("Offspring", "Impending")
+    assert first["printed_twice"] == [{"number": "702.175", "title": "Impending", "url": "/cr@2024-09-20/702.175-2"}]
+    assert second["printed_twice"][0]["url"] == "/cr@2024-09-20/702.175" and second["now"]["number"] == "702.176"
+    assert hclient.get("/api/cr@2024-09-20/702.175a-2").get_json()["text"].startswith("Impending is a keyword")
+    spans = hclient.get("/api/cr/702.176/history").get_json()["spans"]
+    assert {s["from"]: s["url"] for s in spans}["2024-09-20"] == "/cr@2024-09-20/702.175-2"
+    added = hclient.get("/api/diff/cr/2024-07-30..2024-09-20").get_json()["added"]
+    urls = {(e["number"], e["text"].split()[0]): e["url"] for e in added if e["number"] == "702.175"}
+    assert urls == {("702.175", "Impending"): "/cr@2024-09-20/702.175-2"}  # Offspring was there since 2024-07-30
+    both = hclient.get("/api/resolve", query_string={"ref": "CR 702.175 (2024-09-20)"}).get_json()["matches"]
+    assert [m["title"] for m in both] == ["702.175 Offspring", "702.175 Impending"]
+    page = soup(hclient.get("/cr@2024-09-20/702.175-2"))
+    assert page.select_one(".printed-twice a")["href"] == "/cr@2024-09-20/702.175" and "Impending" in page.h1.text
+
+
 def test_current_number_has_no_banner(hclient):
     data = hclient.get("/api/cr@2026-08-07/727.2").get_json()
     assert data["banner"] is None and data["effective"] == "2026-08-07"

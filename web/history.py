@@ -23,7 +23,7 @@ from markupsafe import Markup
 from werkzeug.exceptions import BadRequest, NotFound
 
 from kb.ids import dated_url
-from kb.history import DateError, History, parse_date, typography, word_diff
+from kb.history import span_ref, DateError, History, parse_date, typography, word_diff
 from kb.kbase import Opened
 from web.pages import render_page
 
@@ -31,7 +31,7 @@ __all__ = ["history_pages", "rule_at_data", "rule_history_data", "diff_data", "r
 
 history_pages = Blueprint("history", __name__)
 
-_NUMBER = re.compile(r"^\d{1,3}(?:\.\d{1,3}[a-z]{0,2})?$")
+_NUMBER = re.compile(r"^\d{1,3}(?:\.\d{1,3}[a-z]{0,2})?(?:-\d)?$")  # "-2": a number printed twice
 _DIFFS: dict[tuple[str, int, int], dict[str, Any]] = {}  # (build, a, b) -> diff; a few dozen at most
 
 
@@ -51,6 +51,11 @@ def _number(number: str) -> str:
     if not _NUMBER.match(number):
         raise NotFound(f"{number[:40]!r} is not an official rule number (like 727.2 or 702.19c)")
     return number
+
+
+def _ref_of(rid: str) -> str:
+    """A diff entry's rule as a dated URL names it: its id's number (``702.175-2`` for a second copy)."""
+    return rid.split("/", 1)[1]
 
 
 def _date(day: str) -> str:
@@ -73,7 +78,8 @@ def rule_at_data(kb: Opened, day: str, number: str) -> tuple[dict[str, Any], dic
     history = _history(kb)
     number = _number(number)
     release = _in_force(history, day)
-    span = history.rule_at(number, release["index"])
+    spans = history.rules_at(number, release["index"])
+    span = spans[0] if spans else None
     if span is None:
         used = history.old_number(number)
         hint = "; ".join(f"{number} was used {u['from']} to {u['to']}" for u in used)
@@ -84,13 +90,18 @@ def rule_at_data(kb: Opened, day: str, number: str) -> tuple[dict[str, Any], dic
         banner = f"deleted: the rule's last release was {now['deleted_after']}"
     elif now["number"] != number:
         banner = f"now {now['number']}"
+    # The release printed this number twice (2024-09-20: Offspring and Impending as 702.175): each copy links
+    # the other, so the number's first copy never stands in for the second.
+    twins = [t for t in history.rules_at(span["number"], release["index"]) if t["id"] != span["id"]]
     return {
         "number": span["number"], "id": span["id"], "kind": span["kind"], "title": span["title"],
+        "printed_twice": [{"number": t["number"], "title": t["title"], "url": dated_url(release["effective"], span_ref(t))}
+                          for t in twins],
         "text": span["text"], "examples": span["examples"],
         "asked": day, "effective": release["effective"], "version": release["version"], "release": release["file"],
         "span": {"from": span["from"], "to": span["to"]},
         "now": now, "banner": banner,
-        "url": dated_url(release["effective"], span["number"]),
+        "url": dated_url(release["effective"], span_ref(span)),
         "current_url": f"/{now['id']}" if now["id"] else None,
         "history_url": f"/cr/{now['number']}/history" if now["number"] else None,
     }, {}
@@ -127,7 +138,7 @@ def rule_history_data(kb: Opened, number: str) -> tuple[dict[str, Any], dict[str
             continue
         entry = {"number": span["number"], "from": span["from"], "to": span["to"], "title": span["title"],
                  "text": span["text"], "examples": span["examples"],
-                 "url": dated_url(span["from"], span["number"])}
+                 "url": dated_url(span["from"], span_ref(span))}
         if previous is not None:
             entry["renumbered"] = previous["number"] != span["number"]
             if typography(previous["body"]) != typography(body):
@@ -159,7 +170,7 @@ def diff_data(kb: Opened, spec: str) -> tuple[dict[str, Any], dict[str, Any]]:
         _DIFFS[key] = diff
     # Each entry links the rule as it stood: a removed one in the older release, the others in the newer.
     linked = {kind: [entry | {"url": dated_url(a["effective"] if kind == "removed" else b["effective"],
-                                               entry.get("new") or entry["number"])} for entry in entries]
+                                               _ref_of(entry.get("new_id") or entry["id"]))} for entry in entries]
               for kind, entries in diff.items()}
     return {"from": history.release_public(a), "to": history.release_public(b), "asked": {"from": a_day, "to": b_day},
             "effective": b["effective"],

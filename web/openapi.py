@@ -123,7 +123,9 @@ def spec(base_url: str) -> dict:
             "/api/openapi.json": _get("This description"),
             "/api/cr@{day}/{number}": _get(
                 "An official rule as it stood in the release in force on a day (with where it is now)" + WITH_HISTORY,
-                [("day", "an ISO date, e.g. 2016-07-22", True), ("number", "a rule number, e.g. 716.2", True)],
+                [("day", "an ISO date, e.g. 2016-07-22", True),
+                 ("number", "a rule number, e.g. 716.2; a number a release printed twice names its second copy with "
+                            "-2 (702.175-2 in 2024-09-20), and each copy lists the other in printed_twice", True)],
             ),
             "/api/cr/{number}/history": _get(
                 "Every release span of a current official rule, with word-level changes and former numbers"
