@@ -364,3 +364,20 @@ def test_a_dated_link_shows_the_rule_as_it_stood_when_its_document_was_written(h
     cited = next(c for c in record["dated_citations"] if c["number"] == "719.2")
     assert cited["matches"][-1] == "2021-06-18" and cited["then"] == "2021-02-15"
     assert cited["then_url"] == "/cr@2021-02-15/719.2" == record["refs"][0]["then_url"]
+
+
+def test_a_diff_page_is_rendered_once_per_build_and_its_diffs_are_bounded_by_bytes(hclient, history_app):
+    # rendered per request (~1 MB of HTML, 0.3 s of CPU for 2015 -> 2026), a few clients repeating a diff starved
+    # the service; kept by count, 65 distinct diffs grew a worker by 300 MB
+    from web import history, pages
+
+    build = history_app.extensions["kb"].current().build_id
+    first = hclient.get("/diff/cr/2015-02-01..2026-09-01")  # days inside releases: the releases' own diff
+    assert pages._PAGES.get((build, "diff:/diff/cr/2015-01-23..2026-08-07")) is not None
+    again = hclient.get("/diff/cr/2015-01-23..2026-08-07")
+    assert first.data == again.data and b'og:url" content="http://localhost/diff/cr/2015-01-23..2026-08-07"' in first.data
+    assert history._DIFFS.bytes <= history.DIFF_CACHE_BYTES
+    releases = sorted(r["effective"] for r in hclient.get("/api/cr/releases").get_json()["releases"])
+    for a, b in zip(releases[:30], releases[20:50]):
+        assert hclient.get(f"/api/diff/cr/{a}..{b}").status_code == 200
+    assert 0 < history._DIFFS.bytes <= history.DIFF_CACHE_BYTES

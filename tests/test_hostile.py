@@ -108,3 +108,27 @@ def test_api_records_and_documents(client, q):
                 "/api/documents/" + quote(q, safe="") + "/records"):
         t = time.thread_time()
         check(client.get(url), t)
+
+
+@pytest.mark.parametrize("target, path", [
+    (b"/api/search?q=x", "/api/search"),
+    (b"/api/%6Cinkify", "/api/linkify"),  # %-escapes, decoded as WSGI decodes them
+    (b"/%61pi/%61utocomplete?q=a", "/api/autocomplete"),
+    (b"//api/search?q=1", "/api/search"),  # repeated slashes, merged as the router merges them
+    (b"http://x/api/linkify", "/api/linkify"),  # an absolute target: gunicorn takes its path
+    (b"HTTP://x:80//search?q=1", "/search"),
+    (b"http://x", "/"),
+    (b"/diff/cr/2015-01-23..2026-08-07", "/diff/cr/2015-01-23..2026-08-07"),
+])
+def test_the_front_gates_a_path_however_it_is_spelled(target, path):
+    # the gate took the target as written: "/api/%6Cinkify" or "http://x/api/linkify" reached linkify ungated
+    from web.front import COSTLY_PATHS, COSTLY_PREFIXES, routed_path
+
+    assert routed_path(target) == path
+    assert path in COSTLY_PATHS or path.startswith(COSTLY_PREFIXES) or path == "/"
+
+
+def test_every_spelling_of_a_gated_path_reaches_the_same_endpoint(client):
+    # what the gate reads must be what the app routes: the spellings above answer as the plain path does
+    plain = client.get("/api/search?q=unveil").get_json()["total"]
+    assert client.get("/api/%73earch?q=unveil").get_json()["total"] == plain

@@ -22,6 +22,7 @@ from flask import Blueprint, current_app, jsonify, redirect, request
 from markupsafe import Markup
 from werkzeug.exceptions import BadRequest, NotFound
 
+from kb.cache import ByteLRU
 from kb.ids import dated_url
 from kb.history import span_ref, DateError, History, parse_date, typography, word_diff
 from kb.kbase import Opened
@@ -32,7 +33,16 @@ __all__ = ["history_pages", "rule_at_data", "rule_history_data", "diff_data", "r
 history_pages = Blueprint("history", __name__)
 
 _NUMBER = re.compile(r"^\d{1,3}(?:\.\d{1,3}[a-z]{0,2})?(?:-\d)?$")  # "-2": a number printed twice
-_DIFFS: dict[tuple[str, int, int], dict[str, Any]] = {}  # (build, a, b) -> diff; a few dozen at most
+# (build, a, b) -> diff, bounded by what the diffs weigh (2015 -> 2026 is ~1.4 MB as JSON): kept by count, 65
+# distinct pairs grew a worker by 300 MB
+DIFF_CACHE_BYTES = 16 * 1024 * 1024
+_DIFFS: ByteLRU[dict[str, Any]] = ByteLRU(DIFF_CACHE_BYTES, weigh=lambda diff: _weight(diff))
+
+
+def _weight(diff: dict[str, Any]) -> int:
+    """About what a diff holds in memory: its texts and word diffs, and a few hundred bytes an entry."""
+    return sum(400 + sum(len(v) for v in entry.values() if isinstance(v, str)) + 64 * len(entry.get("ops") or ())
+               for entries in diff.values() for entry in entries)
 
 
 def _kb() -> Opened:
@@ -164,10 +174,7 @@ def diff_data(kb: Opened, spec: str) -> tuple[dict[str, Any], dict[str, Any]]:
     key = (kb.build_id, a["index"], b["index"])
     diff = _DIFFS.get(key)
     if diff is None:
-        diff = history.diff(a["index"], b["index"])
-        if len(_DIFFS) > 64:
-            _DIFFS.clear()
-        _DIFFS[key] = diff
+        diff = _DIFFS.put(key, history.diff(a["index"], b["index"]))
     # Each entry links the rule as it stood: a removed one in the older release, the others in the newer.
     linked = {kind: [entry | {"url": dated_url(a["effective"] if kind == "removed" else b["effective"],
                                                _ref_of(entry.get("new_id") or entry["id"]))} for entry in entries]
@@ -223,8 +230,8 @@ def diff(spec: str):
     title = f"Comprehensive Rules {data['from']['effective']} → {data['to']['effective']}"
     return render_page("cr_diff.html", title=title,
                        description=", ".join(f"{n} {k.replace('_', ' ')}" for k, n in data["counts"].items()),
-                       alternate=f"/api/diff/cr/{quote(spec)}", data=data, twin=data, Markup=Markup,
-                       **extra)
+                       alternate="/api" + data["url"], data=data, twin=data, Markup=Markup,
+                       once=("diff:" + data["url"], data["url"]), **extra)
 
 
 @history_pages.get("/api/diff/cr/<spec>")
