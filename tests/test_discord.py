@@ -324,6 +324,20 @@ def test_define_answers_any_term(discord, term):
     assert reply["allowed_mentions"] == {"parse": []}
 
 
+@pytest.mark.parametrize("body, message", [
+    (b"not json", "not JSON"),
+    (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),  # a RecursionError was a 500
+    (b"[]", "a JSON object"),
+    (b'{"type": 2, "data": {"name": {"a": 1}, "options": []}}', "data.name"),  # unhashable: a 500
+    (b'{"type": 2, "data": {"name": ["rule"], "options": []}}', "data.name"),
+    (b'{"type": 2, "data": {"name": "rule", "options": "907.4b"}}', "data.options"),
+    (b'{"type": 9, "data": {}}', "unsupported interaction type"),
+])
+def test_a_signed_but_malformed_interaction_is_a_400_in_json(discord, body, message):
+    response = discord.post({}, body=body)
+    assert response.status_code == 400 and message in response.get_json()["error"]["message"]
+
+
 def test_private_replies_are_ephemeral(discord):
     assert discord.command("rule", "ref", "907.4b", private=True)["data"]["flags"] == 64
     assert "flags" not in discord.command("rule", "ref", "907.4b", private=False)["data"]

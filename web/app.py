@@ -151,7 +151,7 @@ def methods_of(path: str) -> set[str]:
 
 def error_response(status: int, code: str, message: str):
     """One error shape for the API; the same facts as a page for browsers."""
-    if request.path.startswith("/api/") or prefers_json():
+    if request.path.startswith(("/api/", "/discord/")) or prefers_json():  # Discord reads JSON, never a page
         response = jsonify({"error": {"code": code, "message": message}})
         response.status_code = status
         return response

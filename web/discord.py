@@ -91,8 +91,8 @@ def interactions():
         return _error(401, "invalid_signature", why)
     try:
         interaction = json.loads(body)
-    except ValueError:
-        return _error(400, "bad_request", "the body is not JSON")
+    except (ValueError, RecursionError):  # '[' * 100000 recurses too deep
+        return _error(400, "bad_request", "the body is not JSON (or is nested too deeply)")
     if not isinstance(interaction, dict):
         return _error(400, "bad_request", "the body must be a JSON object")
     kind = interaction.get("type")
@@ -102,6 +102,8 @@ def interactions():
     if kind not in (APPLICATION_COMMAND, AUTOCOMPLETE) or not isinstance(data, dict):
         return _error(400, "bad_request",
                       f"unsupported interaction type {kind!r}: this app answers PING, commands and autocomplete")
+    if not isinstance(data.get("name"), str):
+        return _error(400, "bad_request", "data.name must be the command's name, a string")
     options = data.get("options") or []
     if not isinstance(options, list) or not all(isinstance(o, dict) and isinstance(o.get("name"), str)
                                                 for o in options):
