@@ -381,3 +381,17 @@ def test_a_diff_page_is_rendered_once_per_build_and_its_diffs_are_bounded_by_byt
     for a, b in zip(releases[:30], releases[20:50]):
         assert hclient.get(f"/api/diff/cr/{a}..{b}").status_code == 200
     assert 0 < history._DIFFS.bytes <= history.DIFF_CACHE_BYTES
+
+
+def test_linkify_looks_up_at_most_200_distinct_references(hclient):
+    # 20,000 characters of distinct dated references took 1.2 s of CPU, one history look-up each
+    import time
+
+    text = " ".join(f"{700 + k % 30}.{k % 9 + 1}@{2016 + k % 10}-0{1 + k % 9}-{10 + k % 19}" for k in range(1200))[:20000]
+    started = time.thread_time()
+    answer = hclient.post("/api/linkify", json={"text": text}).get_json()
+    assert time.thread_time() - started < 1.0
+    looked = {link["match"] for link in answer["links"]}
+    assert 0 < len(looked) <= 200 and answer["note"].endswith("at most 200 are looked up in one text")
+    repeated = hclient.post("/api/linkify", json={"text": "716.2@2016-07-22 " * 1000}).get_json()
+    assert len(repeated["links"]) == 1000 and repeated["note"] is None  # one text, looked up once

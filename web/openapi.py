@@ -328,6 +328,11 @@ def spec(base_url: str) -> dict:
                             "description": "each [[name]] that fits several cards, left as written: "
                                            "{match, start, end, note, candidates: [{id, title, url}]}",
                         },
+                        "note": {
+                            "type": ["string", "null"],
+                            "description": "set when the text names more than 200 distinct references or cards: "
+                                           "the first 200 are looked up and linked, the rest left as written",
+                        },
                     },
                 },
             }
