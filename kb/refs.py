@@ -40,7 +40,7 @@ from collections.abc import Mapping
 
 from kb.docnames import bundled_doc_names
 
-__all__ = ["RefQuery", "RefMatch", "parse_ref", "find_refs", "neighbours", "descends", "DOC_NAMES", "SKIPPED_LETTERS",
+__all__ = ["RefQuery", "RefMatch", "parse_ref", "find_refs", "undated", "neighbours", "descends", "DOC_NAMES", "SKIPPED_LETTERS",
            "LETTERS", "SEQUENCE"]
 
 # Sub-rule letters never used, "due to potential confusion with the numbers 1 and 0".
@@ -198,6 +198,11 @@ def _expand(start: str, end: str) -> list[str] | None:
     if end.isdigit():
         return _range_to_digits(s, end)
     return _range_to_number(s, end)
+
+
+def undated(text: str) -> str:
+    """A dated reference without its date: "716.2@2016-07-22" -> "716.2", "CR 702.19c (2025-02-07)" -> "CR 702.19c"."""
+    return _DATED.sub("", text).strip()
 
 
 def _continue_range(text: str, pos: int, numbers: list[str]) -> int | None:

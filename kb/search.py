@@ -34,6 +34,7 @@ from operator import itemgetter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from urllib.parse import quote
 
 from whoosh import query as Q
 from whoosh.scoring import BM25F
@@ -46,7 +47,7 @@ from kb.index import open_index, plain
 from kb.model import KINDS, Record
 from kb.querylimits import limit_query
 from kb.rank import Candidate, Ranker
-from kb.refs import parse_ref
+from kb.refs import parse_ref, undated
 from kb.resolve import Resolver, edit_distance
 from kb.snippet import Positions, clip, snippet, stem
 from kb.spelling import Spelling
@@ -423,6 +424,15 @@ class Searcher:
         parsed = parse_ref(text, sections=sections, bare_numbers=True, doc_names=names)
         if parsed is None:
             return None
+        if parsed.date:
+            # "716.2@2016-07-22": the rule as it stood that day is a page of the rules' history (the site goes
+            # there, web.data); the list is today's rule of that number, said so, not a search for the words
+            today = self._reference(undated(text), doc)
+            if today is not None and today.records:
+                today.redirect = None  # never to today's rule
+                today.note = (f"{text.strip()} is the rule as it stood on {parsed.date} (its page: /r/"
+                              f"{quote(text.strip(), safe='')}); listed here: today's {parsed.numbers[0]}")
+            return today
         res = self.resolver.resolve(text)
         matches = [r for r in res.matches if doc is None or r.doc == doc]
         if parsed.loose and not matches:

@@ -395,3 +395,17 @@ def test_linkify_looks_up_at_most_200_distinct_references(hclient):
     assert 0 < len(looked) <= 200 and answer["note"].endswith("at most 200 are looked up in one text")
     repeated = hclient.post("/api/linkify", json={"text": "716.2@2016-07-22 " * 1000}).get_json()
     assert len(repeated["links"]) == 1000 and repeated["note"] is None  # one text, looked up once
+
+
+@pytest.mark.parametrize("typed, page", [
+    ("716.2@2016-07-22", "/cr@2016-07-22/716.2"),
+    ("CR 702.19c (2025-02-07)", "/cr@2025-02-07/702.19c"),
+    ("CR 702.175 (2024-09-20)", "/r/CR%20702.175%20%282024-09-20%29"),  # printed twice that day: the choice
+])
+def test_a_dated_reference_in_the_search_box_opens_the_rule_as_it_stood(hclient, typed, page):
+    # the box listed a Treachery version note and today's 716.2 (Class level bars) for 716.2@2016-07-22
+    assert hclient.get("/search", query_string={"q": typed}).headers["Location"] == page
+    answer = hclient.get("/api/search", query_string={"q": typed}).get_json()
+    assert answer["redirect"] == page and answer["matched_by"] == "reference"
+    number = typed.split("@")[0].split(" (")[0].removeprefix("CR ")
+    assert answer["results"][0]["id"] == f"cr/{number}" and "as it stood on" in answer["note"]

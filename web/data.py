@@ -26,6 +26,7 @@ from kb.ids import dated_url, record_url, slugify
 from kb.kbase import Opened
 from kb.model import Record, Ref
 from kb.phrases import Phrases
+from kb.refs import parse_ref
 from kb.resolve import Resolution
 from kb.search import MAX_OFFSET, QueryError
 from web.render import body_text, preview, summary, translation
@@ -352,6 +353,9 @@ def search_data(kb: Opened, args) -> tuple[dict[str, Any], dict[str, Any]]:
             raise BadRequest(f"page must be between 1 and {MAX_OFFSET // limit + 1} (with limit {limit})")
         results = replace(results, hits=[], offset=offset, redirect=None)  # a copy: the searcher keeps answers
     data = results.to_json()
+    dated = _dated_page(kb, q) if offset == 0 and not past else None
+    if dated:  # "716.2@2016-07-22" typed in the box: the rule as it stood that day, as its short link opens
+        data["redirect"] = dated
     asked = {k: v for k, v in args.items() if k in ("q", *FACETS)}
     base = _search_url(asked)  # the asked search's URL: every page and facet link adds one argument to it
     data["pagination"] = _pagination(results.offset, results.limit, results.total, asked, base)
@@ -360,6 +364,20 @@ def search_data(kb: Opened, args) -> tuple[dict[str, Any], dict[str, Any]]:
     # The page's twin asks the API for the same page of the same results.
     twin = {k: v for k, v in args.items() if k in ("q", *FACETS, "page", "limit", "offset")}
     return data, {"results": results, "twin": twin}
+
+
+def _dated_page(kb: Opened, q: str) -> str | None:
+    """The page a dated reference opens ("716.2@2016-07-22", "CR 702.19c (2025-02-07)"): the rule as it stood
+    that day, or the short link's choice when the release printed the number twice; None for anything else."""
+    if "@" not in q and "(" not in q or len(q) > 200:
+        return None
+    query = parse_ref(q.strip(), bare_numbers=True, doc_names=kb.resolver.doc_names)
+    if query is None or not query.date or kb.history is None:
+        return None
+    found, _ = dated_matches(kb.history, query)
+    if not found:
+        return None
+    return found[0]["url"] if len(found) == 1 else "/r/" + quote(q.strip(), safe="")
 
 
 # Every facet value's link repeats the query: each distinct string is quoted once (the same text
