@@ -397,6 +397,37 @@ def test_a_long_rule_is_cut_with_a_link_to_the_rest(cr_data_dir, signing_key):
                                        "Magic: The Gathering Comprehensive Rules")
 
 
+def test_rule_reads_references_as_short_links_do(cr_data_dir, history_data_dir, signing_key):
+    # found by the session's chat moderator: "CR 702.187c" showed both documents, a range repeated the one
+    # document's title per rule, a range's note sat on each rule, dated references were "not a rule reference"
+    from web.app import create_app
+
+    def discord_on(data):
+        app = create_app({"KB_DATA": str(data), "TESTING": True, "KB_PUBLIC_URL": "https://rules.example",
+                          "KB_DISCORD_PUBLIC_KEY": _public_hex(signing_key)})
+        return Discord(app.test_client(), signing_key)
+
+    discord = discord_on(cr_data_dir)
+    mayhem = discord.command("rule", "ref", "CR 702.187c")["data"]
+    assert [e["title"] for e in mayhem["embeds"]] == ["702.187c"] and "Mayhem" in mayhem["embeds"][0]["description"]
+    pair = discord.command("rule", "ref", "702.19b-c")["data"]
+    assert pair["content"] == "702.19b-c: 2 rules of the Magic: The Gathering Comprehensive Rules"
+    many = discord.command("rule", "ref", "704.5a-z")["data"]
+    assert len(many["embeds"]) == 10 and many["content"].endswith("… and 14 more: [see all](https://rules.example/r/704.5a-z)")
+    missing = discord.command("rule", "ref", "903.1-903.14")["data"]
+    assert missing["content"].count("no rule 903.14") == 1
+    assert not any("903.14" in e["description"] for e in missing["embeds"])
+    tokens = discord.command("rule", "ref", "uncommander/token-cards")["data"]["embeds"][0]["description"]
+    assert "**f) i)**" in tokens and tokens.count("**i)**") == 1  # the nested item keeps its path
+    unveil = discord.command("rule", "ref", "tr 702")["data"]["embeds"][0]["description"]
+    assert unveil.startswith("**702.187** Unveil — ")  # its heading, not only its translation line
+
+    dated = discord_on(history_data_dir).command("rule", "ref", "716.2@2016-07-22")["data"]["embeds"][0]
+    assert dated["title"] == "716.2 (as of 2016-07-22)" and dated["url"] == "https://rules.example/cr@2016-07-22/716.2"
+    assert dated["description"].startswith("All Magic cards involved in the game that was restarted")
+    assert dated["footer"]["text"] == "Comprehensive Rules, release effective 2016-07-22 · now 727.2"
+
+
 # -- autocomplete -------------------------------------------------------------------
 def test_autocomplete_for_each_option(discord):
     refs = discord.complete("rule", "ref", "907.4")

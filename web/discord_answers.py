@@ -13,10 +13,11 @@ import contextlib
 import html
 import re
 from bisect import bisect_left
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 from kb.cardnames import card_choices, find_card, split_set_code
 from kb.discord_commands import LIMITS
+from kb.history import dated_matches
 from kb.ids import record_url
 from kb.kbase import Opened
 from kb.model import Record
@@ -24,6 +25,7 @@ from kb.resolve import _name_key, edit_distance
 from kb.search import QueryError
 from web.data import short_link
 from web.discord_text import ELLIPSIS, cut, escape, fit, link, words
+from web.render import preview
 
 __all__ = ["rule_message", "card_message", "search_message", "define_message",
            "rule_choices", "card_choices_for", "term_choices", "record_embed", "card_embed", "short_url", "nearby"]
@@ -98,7 +100,7 @@ def record_embed(kb: Opened, record: Record, base: str, budget: int = 5800, note
         body.append(f"Source: {record.attribution}")
     text = "\n\n".join(b for b in body if b)
     children = kb.store.children(record)
-    summary = [f"**{escape(_child_label(c))}** {escape(words(' '.join((c.text or c.title or '').split()), SUMMARY))}"
+    summary = [f"**{escape(_child_label(c, record))}** {escape(words(_child_text(c, kb), SUMMARY))}"
                for c in children]
     # The text gets what the summary leaves it, but at least half.
     want_summary = min(sum(len(s) + 1 for s in summary) + 60, room // 2) if summary else 0
@@ -110,10 +112,27 @@ def record_embed(kb: Opened, record: Record, base: str, budget: int = 5800, note
     return embed
 
 
-def _child_label(child: Record) -> str:
+def _child_label(child: Record, parent: Record) -> str:
+    """A sub-record's label as the record page lists it: a nested item keeps its path below the parent
+    ("f) i" under Token Cards, not a second "i)")."""
+    rel = child.id[len(parent.id) + 1:] if child.id.startswith(parent.id + "/") else ""
+    if "/" in rel:
+        return rel.replace("/", ") ") + ")"
     if child.number:
         return child.number + (")" if child.kind == "rule" and not child.number[0].isdigit() else "")
     return child.title or ""
+
+
+def _child_text(child: Record, kb: Opened) -> str:
+    """A sub-record's line: a headed rule's heading and what it says (702.187 "Unveil", not only its
+    translation line), as previews read it."""
+    text = preview(child, 10 * SUMMARY, kb.store.records)
+    label = " ".join(filter(None, [child.number, child.title]))
+    if label and text.startswith(label + ": "):
+        text = (f"{child.title} — " if child.title else "") + text[len(label) + 2:]
+    elif child.number and text.startswith(child.number + " "):
+        text = text[len(child.number) + 1:]
+    return " ".join(text.split())
 
 
 def card_embed(kb: Opened, card: Record, base: str, budget: int = 5800, note: str | None = None) -> dict:
@@ -164,7 +183,9 @@ def rule_message(kb: Opened, ref: str, base: str) -> dict:
     record = kb.store.get(ref.strip("/").lower())  # an autocomplete choice is a record id
     if record is not None:
         return _message([record_embed(kb, record, base)])
-    res = kb.resolver.resolve(ref)
+    res = kb.resolver.resolve(ref, prefer_only=True)  # "CR 702.187c" is the official rule, as its short link reads it
+    if res.query is not None and res.query.date:  # "716.2@2016-07-22": the rule as it stood that day
+        return _dated_message(kb, ref, res.query, base)
     matches, note = res.matches, res.note
     if not matches and res.query is None:
         found = find_card(kb.store, kb.resolver, *split_set_code(ref))
@@ -179,13 +200,42 @@ def rule_message(kb: Opened, ref: str, base: str) -> dict:
         else:
             text += f"\n\n{link('Search for it', base + '/search?' + urlencode({'q': ref}))}"
         return _message([_nothing(f"Nothing at {ref}", text)])
-    budget = LIMITS["embed_total"] // len(matches[: LIMITS["embeds"]]) - 50
-    embeds = [record_embed(kb, r, base, budget, note) for r in matches[: LIMITS["embeds"]]]
-    content = ""
-    if len(matches) > 1:
-        docs = ", ".join(_doc_title(kb, r.doc) for r in matches)
-        content = escape(f"{ref} is in {len(matches)} documents: {docs}")
-    return _message(embeds, content)
+    shown = matches[: LIMITS["embeds"]]
+    budget = LIMITS["embed_total"] // len(shown) - 50
+    docs = list(dict.fromkeys(_doc_title(kb, r.doc) for r in matches))
+    many = len(matches) > 1
+    # A note about the whole reference ("no rule 903.14 in ...") is said once, not over each rule of a range.
+    embeds = [record_embed(kb, r, base, budget, None if many else note) for r in shown]
+    lines = []
+    if many and len(docs) > 1:
+        lines.append(escape(f"{ref} is in {len(docs)} documents: {', '.join(docs)}"))
+    elif many:
+        lines.append(escape(f"{ref}: {len(matches)} rules of the {docs[0]}"))
+    if many and note:
+        lines.append(f"*{escape(note)}*")
+    if len(matches) > len(shown):
+        lines.append(f"… and {len(matches) - len(shown)} more: "
+                     + link("see all", base + "/r/" + quote(ref, safe="")))
+    return _message(embeds, "\n".join(lines))
+
+
+def _dated_message(kb: Opened, ref: str, query, base: str) -> dict:
+    """A dated reference: each rule as it stood in the release in force that day, as its short link opens it."""
+    found, note = dated_matches(kb.history, query)
+    if not found:
+        return _message([_nothing(f"Nothing at {ref}", escape(note or f"{ref} is not a rule reference"))])
+    release = kb.history.release_on(query.date)
+    embeds = []
+    for m in found[: LIMITS["embeds"]]:
+        span = kb.history.rules_at(m["url"].rsplit("/", 1)[-1], release["index"])[0]
+        url = base + m["url"]
+        now = "no longer a rule" if not m["now"] else f"now {m['now']}" if m["now"] != m["number"] else ""
+        text = "\n\n".join(filter(None, [span["text"], *span["examples"]]))
+        embeds.append({"title": words(m["title"] + f" (as of {query.date})", LIMITS["title"]), "url": url,
+                       "description": cut(escape(text), 3000, url) if text else link("open the rule", url),
+                       "footer": {"text": words(f"Comprehensive Rules, release effective {m['effective']}"
+                                                + (f" · {now}" if now else ""), LIMITS["footer"])}})
+    return _message(embeds)
 
 
 _SORTED: dict[tuple[str, str], list[tuple[tuple, str]]] = {}
