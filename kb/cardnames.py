@@ -107,7 +107,8 @@ def find_card(store: Store, resolver, text: str, set_code: str | None = None) ->
         out.card = exact[0]
         return out
     typed = key.split()
-    fits = exact or [r for _, words, r in cards if _words_fit(typed, words)]
+    # A name typed with "The" is a "The ..." name: "The Abyss" is not the end of Magus of the Abyss.
+    fits = exact or [r for _, words, r in cards if _words_fit(typed, words) and (typed[0] != "the" or words[0] == "the")]
     if len(fits) == 1:
         out.card = fits[0]
         return out
@@ -117,6 +118,10 @@ def find_card(store: Store, resolver, text: str, set_code: str | None = None) ->
         out.note = f"{text.strip()!r} fits {len(fits)} cards{shown}"
         return out
     card, distance = resolver.card(text)
+    if card is None:  # as the search box reads names: a "The ..." name without "The", mistyped ("metamorf"),
+        card, distance = resolver.card_without_the(text)  # or the end of a name's word ("goyf")
+        ending = resolver.cards_ending(text) if card is None else []
+        card, distance = (ending[0], 1) if len(ending) == 1 else (card, distance or 1) if card else (None, 0)
     if card is not None and (doc is None or card.doc == doc):
         out.card, out.distance = card, distance
         if distance:

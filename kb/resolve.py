@@ -104,6 +104,8 @@ class Resolver:
             return None, 0
         if key in self.cards:
             return self.cards[key], 0
+        if len(key) < 4:  # one letter of three is a third of the name: "six" is no typo of Nix
+            return None, 0
         limit = 1 if len(key) <= 5 else max_typos
         if len(key) > self._longest_key + limit:  # a question, not a name: no name is within reach
             return None, 0

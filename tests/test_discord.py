@@ -270,8 +270,23 @@ def test_ambiguous_partial_card_name_lists_the_candidates(discord):
     assert "fits 3 cards" in text
     for name in ("Magus of the Abyss", "Magus of the Future", "Magus of the Vineyard"):
         assert f"[{name}](https://rules.example/c/" in text
-    many = discord.command("card", "name", "the")  # 59 cards: listed within the limits
-    assert "fits 59 cards" in text_of(many)
+    many = discord.command("card", "name", "the")  # the 52 "The ..." names (not "Magus of the"): within the limits
+    assert "fits 52 cards" in text_of(many)
+
+
+@pytest.mark.parametrize("typed, card", [
+    ("Six", None),  # a real card we do not hold: one letter of three from Nix is no typo
+    ("The Abyss", None),  # a real card: not the end of Magus of the Abyss
+    ("abyss", "Magus of the Abyss"),
+    ("metamorf", "The Metamorph"),  # as the search box reads it: "The" left out, and mistyped
+    ("goyf", "Tarmogoyf"),  # the end of a name's word
+])
+def test_card_names_read_as_the_search_box_reads_them_and_no_further(discord, typed, card):
+    embed = discord.command("card", "name", typed)["data"]["embeds"][0]
+    if card is None:
+        assert embed["title"].startswith("No card")
+    else:
+        assert embed["title"].startswith(card)
 
 
 def test_card_set_code_and_unknown_card(discord):
