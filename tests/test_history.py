@@ -409,3 +409,17 @@ def test_a_dated_reference_in_the_search_box_opens_the_rule_as_it_stood(hclient,
     assert answer["redirect"] == page and answer["matched_by"] == "reference"
     number = typed.split("@")[0].split(" (")[0].removeprefix("CR ")
     assert answer["results"][0]["id"] == f"cr/{number}" and "as it stood on" in answer["note"]
+
+
+def test_spacing_is_typography_and_a_dated_page_spans_what_only_restyled_it(hclient):
+    # 2016-07-22 listed 118.1d as changed for a double space; 2022-09-08 listed 205.3i for a line break read as a
+    # space; /cr@2021-02-15/107.2 said "this text from 2019-07-12" for a text unchanged since 2015 but for quotes
+    from kb.history import typography
+
+    assert typography("the archenemy’s  starting\nlife") == typography("the archenemy's starting life")
+    spacing = hclient.get("/api/diff/cr/2015-01-23..2016-07-22").get_json()
+    assert {"118.1d", "708.6a"} <= {e["new"] for e in spacing["typography_only"]}
+    assert not {"118.1d", "708.6a"} & {e["new"] for e in spacing["changed"]}
+    assert hclient.get("/api/cr@2021-02-15/107.2").get_json()["span"] == {"from": "2015-01-23", "to": "2026-08-07"}
+    spans = hclient.get("/api/cr/107.2/history").get_json()["spans"]
+    assert [(s["from"], s["to"]) for s in spans] == [("2015-01-23", "2026-08-07")]

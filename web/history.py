@@ -63,6 +63,10 @@ def _number(number: str) -> str:
     return number
 
 
+def _words_of(span: dict[str, Any]) -> str:
+    return "\n".join(filter(None, [span["title"], span["text"], *span["examples"]]))
+
+
 def _ref_of(rid: str) -> str:
     """A diff entry's rule as a dated URL names it: its id's number (``702.175-2`` for a second copy)."""
     return rid.split("/", 1)[1]
@@ -95,6 +99,17 @@ def rule_at_data(kb: Opened, day: str, number: str) -> tuple[dict[str, Any], dic
         hint = "; ".join(f"{number} was used {u['from']} to {u['to']}" for u in used)
         raise NotFound(f"no rule {number} in the release of {release['effective']}" + (f" ({hint})" if hint else ""))
     now = history.now(span["lineage"])
+    # "this text from ... to ...": across releases that only restyled it (quotes, spacing), as its history page
+    # shows it (the dated page said "from 2019-07-12" for a text unchanged since 2015 but for its apostrophes)
+    lineage = history.lineage(span["lineage"])
+    at = next(i for i, s in enumerate(lineage) if s["first"] == span["first"] and s["id"] == span["id"])
+    same = typography(_words_of(span))
+    first = last = at
+    while first > 0 and lineage[first - 1]["number"] == span["number"] and typography(_words_of(lineage[first - 1])) == same:
+        first -= 1
+    while last + 1 < len(lineage) and lineage[last + 1]["number"] == span["number"] \
+            and typography(_words_of(lineage[last + 1])) == same:
+        last += 1
     banner = None
     if now["number"] is None:
         banner = f"deleted: the rule's last release was {now['deleted_after']}"
@@ -109,7 +124,7 @@ def rule_at_data(kb: Opened, day: str, number: str) -> tuple[dict[str, Any], dic
                           for t in twins],
         "text": span["text"], "examples": span["examples"],
         "asked": day, "effective": release["effective"], "version": release["version"], "release": release["file"],
-        "span": {"from": span["from"], "to": span["to"]},
+        "span": {"from": lineage[first]["from"], "to": lineage[last]["to"]},
         "now": now, "banner": banner,
         "url": dated_url(release["effective"], span_ref(span)),
         "current_url": f"/{now['id']}" if now["id"] else None,
