@@ -16,7 +16,7 @@ is now (727.2).
 
 From all of a document's citations, the releases that the most citations
 match estimate when the document was written against the rules (UnCommander
-is undated; its citations say mid-2020 to early 2021).
+is undated; its citations say April 2020).
 """
 from __future__ import annotations
 
@@ -96,7 +96,7 @@ def date_citations(records: list[Record], lineages: Lineages) -> tuple[list[Reco
     releases = lineages.releases
     newest = len(releases) - 1
     numbers = [{rid.split("/", 1)[1]: rule for rid, rule in rules.items()} for rules in lineages.per_release()]
-    scored = _scored(records, numbers)
+    scored = _scored(records, numbers, lineages.lineage_at)
     estimates = _estimates([{"record": rid, "matches": [releases[i].effective for i in c.matches]}
                             for (rid, _), c in scored.items()], releases)
     index = {r.effective: i for i, r in enumerate(releases)}
@@ -123,8 +123,14 @@ def date_citations(records: list[Record], lineages: Lineages) -> tuple[list[Reco
                 now = lineages.current_number(last, "cr/" + number)
                 span = _span_text(releases, matches)
                 title = numbers[last][topic].content[0]
+                rules = {lineages.lineage_at[i].get("cr/" + number) for i in matches}
                 if now is None:
                     note = f"written against {span}, when {topic} was {title!r}; that rule was deleted later"
+                elif len(rules) > 1 and now == number and last == newest:
+                    # "see 705.3": 705.3 was one rule until 2022 and another since 2025, and the sentence
+                    # names too little of either to tell which
+                    note = (f"{number} has been {len(rules)} different rules in {span}; the citing sentence "
+                            f"does not say which it means, so it is linked to today's {number}")
                 elif now == number and last == newest:
                     note = f"means what it says in {span}, the current release included"
                 else:
@@ -155,7 +161,7 @@ class _Cited:
     matches: list[int]  # the releases it matches (the best-scored, when at least ``_RELATED``)
 
 
-def _scored(records: list[Record], numbers: list[dict]) -> dict[tuple[str, int], _Cited]:
+def _scored(records: list[Record], numbers: list[dict], lineage_at: list[dict]) -> dict[tuple[str, int], _Cited]:
     """(record id, position in its refs) -> the official citation there, scored against every release."""
     topics = [{n: _stems(rule.content[0]) for n, rule in rel.items() if rule.content[0] and topic_of(n) == n}
               for rel in numbers]
@@ -179,8 +185,36 @@ def _scored(records: list[Record], numbers: list[dict]) -> dict[tuple[str, int],
                       if number in numbers[i] and topics[i].get(topic)}
             best = max(scores.values(), default=0.0)
             matches = sorted(i for i, score in scores.items() if best >= _RELATED and score == best)
+            if number != topic and len(matches) > 1:
+                matches = _by_own_words(number, matches, context, numbers, weights, lineage_at)
             out[record.id, k] = _Cited(number, topic, scores, matches)
     return out
+
+
+_OWN_WORDS = 0.3  # the least share of a cited rule's own words the citing sentence must name to date it by them
+_OWN_CLOSE = 0.75  # another rule of that number the sentence names nearly as well as the best one matches too
+
+
+def _by_own_words(number: str, matches: list[int], context: frozenset[str], numbers: list[dict],
+                  weights: dict[str, float], lineage_at: list[dict]) -> list[int]:
+    """Of the releases whose topic the sentence names, those whose rule ``number`` is the rule the sentence
+    means, when the number was given to another rule under the same topic: UnCommander's "skipping the final
+    step of putting the spell into its owner's graveyard (see 608.2k)" is 608.2k of 2015-2020 (608.2n now);
+    from 2020-11-20 608.2k is about untargeted objects, under the same 608 "Resolving Spells and Abilities".
+    Each rule (lineage) is scored by the share of its own words the sentence names, at its best release; a
+    rule reworded in place keeps all its releases. Unchanged when the sentence names too little of any rule's
+    own words to tell (a bare "see 705.3")."""
+    rules: dict[int | None, list[int]] = {}
+    for i in matches:
+        rules.setdefault(lineage_at[i].get("cr/" + number), []).append(i)
+    if len(rules) < 2:
+        return matches
+    own = {line: max(_related(_stems(" ".join(filter(None, numbers[i][number].content[:2]))), context, weights)
+                     for i in releases) for line, releases in rules.items()}
+    best = max(own.values())
+    if best < _OWN_WORDS:
+        return matches
+    return sorted(i for line, releases in rules.items() if own[line] >= _OWN_CLOSE * best for i in releases)
 
 
 def _unmatched(number: str, topic: str, scores: dict[int, float], numbers: list[dict], releases,

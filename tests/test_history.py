@@ -263,9 +263,9 @@ def test_treachery_716_2_was_written_for_july_2016(hclient):
 @pytest.mark.parametrize("url, written, now, then", [
     ("/treachery/cards/the-metamorph/5", "rule 716.2 in the official CR", "/cr/727.2", "/cr@2016-07-22/716.2"),
     ("/uncommander/put-outside-the-game/c", "719.2. in the official Comprehensive Rules", "/cr/727.2",
-     "/cr@2021-02-15/719.2"),
+     "/cr@2020-04-17/719.2"),
     ("/uncommander/merge-mutate-and-combined-permanents/a", "702.139 in the official Comprehensive Rules",
-     "/cr/702.140", "/cr@2021-02-15/702.139"),
+     "/cr/702.140", "/cr@2020-04-17/702.139"),
 ])
 def test_a_dated_citation_links_what_it_meant(hclient, url, written, now, then):
     page = soup(hclient.get(url))
@@ -296,10 +296,11 @@ def test_uncommander_702_139_matches_mid_2020_to_early_2021(hclient):
 
 
 def test_undated_uncommander_gets_an_estimate_on_its_page(hclient):
+    # April 2020: mutate is 702.139 (from 2020-04-17) and 903.9a is still the meld template (903.9c after it)
     doc = hclient.get("/api/documents/uncommander").get_json()
-    assert (doc["written_against"]["first"], doc["written_against"]["last"]) == ("2020-04-17", "2021-02-15")
+    assert (doc["written_against"]["first"], doc["written_against"]["last"]) == ("2020-04-17", "2020-04-17")
     page = soup(hclient.get("/uncommander"))
-    assert "releases of April 2020 to February 2021" in page.select_one(".written-against").get_text()
+    assert "release of April 2020" in page.select_one(".written-against").get_text()
 
 
 def test_releases_page_lists_encodings_and_slips(hclient):
@@ -314,8 +315,8 @@ def test_releases_page_lists_encodings_and_slips(hclient):
 # A citation matches the releases whose topic its sentence names best (an attribution read with the record's
 # own text); one whose number never had a named topic stays as it was, with a note in plain words.
 @pytest.mark.parametrize("url, number, then, now", [
-    ("/uncommander/merge-mutate-and-combined-permanents/d", "702.139e", "/cr@2021-02-15/702.139e", "/cr/702.140e"),
-    ("/uncommander/combine-and-combined-permanents/k", "712.4d", "/cr@2021-02-15/712.4d", "/cr/712.21d"),
+    ("/uncommander/merge-mutate-and-combined-permanents/d", "702.139e", "/cr@2020-04-17/702.139e", "/cr/702.140e"),
+    ("/uncommander/combine-and-combined-permanents/k", "712.4d", "/cr@2020-04-17/712.4d", "/cr/712.21d"),
     ("/treachery/cards/the-metamorph/3", "707.6", "/cr@2016-07-22/707.6", "/cr/708.6"),  # face-down, not copying
 ])
 def test_citations_the_title_rule_missed_are_dated(hclient, url, number, then, now):
@@ -358,12 +359,12 @@ def test_history_and_diffs_do_not_show_restyled_quotes(hclient):
 
 
 def test_a_dated_link_shows_the_rule_as_it_stood_when_its_document_was_written(hclient):
-    # 719.2 meant Restarting the Game from 2019-10-04 to 2021-06-18; UnCommander was written April 2020 to
-    # February 2021, so the link is the release of 2021-02-15, not the last one 719.2 matches.
+    # 719.2 meant Restarting the Game from 2019-10-04 to 2021-06-18; UnCommander was written against April 2020,
+    # so the link is the release of 2020-04-17, not the last one 719.2 matches.
     record = hclient.get("/api/records/uncommander/put-outside-the-game/c").get_json()
     cited = next(c for c in record["dated_citations"] if c["number"] == "719.2")
-    assert cited["matches"][-1] == "2021-06-18" and cited["then"] == "2021-02-15"
-    assert cited["then_url"] == "/cr@2021-02-15/719.2" == record["refs"][0]["then_url"]
+    assert cited["matches"][-1] == "2021-06-18" and cited["then"] == "2020-04-17"
+    assert cited["then_url"] == "/cr@2020-04-17/719.2" == record["refs"][0]["then_url"]
 
 
 def test_a_diff_page_is_rendered_once_per_build_and_its_diffs_are_bounded_by_bytes(hclient, history_app):
@@ -423,3 +424,20 @@ def test_spacing_is_typography_and_a_dated_page_spans_what_only_restyled_it(hcli
     assert hclient.get("/api/cr@2021-02-15/107.2").get_json()["span"] == {"from": "2015-01-23", "to": "2026-08-07"}
     spans = hclient.get("/api/cr/107.2/history").get_json()["spans"]
     assert [(s["from"], s["to"]) for s in spans] == [("2015-01-23", "2026-08-07")]
+
+
+@pytest.mark.parametrize("url, number, now", [
+    # the sentence names what the rule said: 608.2k was the graveyard step until 2020 (608.2n now); from
+    # 2020-11-20 608.2k is about untargeted objects under the same 608, which "means what it says" had linked
+    ("/uncommander/spells-with-permanent-and-nonpermanent-card-types/e", "608.2k", "608.2n"),
+    ("/uncommander/combine-and-combined-permanents/n", "903.9a", "903.9c"),  # the meld template, 903.9c now
+])
+def test_a_number_given_to_another_rule_is_dated_by_the_rule_s_own_words(hclient, url, number, now):
+    cited = {c["number"]: c for c in hclient.get("/api/records" + url).get_json()["dated_citations"]}[number]
+    assert cited["now"] == now and cited["matches"][-1] <= "2020-09-25" and f"it is {now} now" in cited["note"]
+
+
+def test_a_number_that_was_two_rules_says_so_when_the_sentence_cannot_tell(hclient):
+    record = hclient.get("/api/records/uncommander/die-rolls-and-coin-flips/f").get_json()
+    cited = {c["number"]: c for c in record["dated_citations"]}["705.3"]
+    assert cited["note"].startswith("705.3 has been 2 different rules") and "means what it says" not in cited["note"]
