@@ -441,3 +441,11 @@ def test_a_number_that_was_two_rules_says_so_when_the_sentence_cannot_tell(hclie
     record = hclient.get("/api/records/uncommander/die-rolls-and-coin-flips/f").get_json()
     cited = {c["number"]: c for c in record["dated_citations"]}["705.3"]
     assert cited["note"].startswith("705.3 has been 2 different rules") and "means what it says" not in cited["note"]
+
+
+def test_a_dated_page_unfurls_with_whole_words_and_its_release(hclient):
+    # the description was the text's first 200 characters: "…assigns that creat", no ellipsis, no release
+    page = soup(hclient.get("/cr@2025-02-07/702.19c"))
+    said = page.select_one('meta[property="og:description"]')["content"]
+    assert said.startswith("702.19c: Trample over planeswalkers") and said.endswith("… — Comprehensive Rules as of 2025-02-07")
+    assert said.split("…")[0].split()[-1] in page.select_one(".text").get_text().split()  # a whole word

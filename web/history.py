@@ -24,6 +24,7 @@ from werkzeug.exceptions import BadRequest, NotFound
 
 from kb.cache import ByteLRU
 from kb.ids import dated_url
+from kb.snippet import clip
 from kb.history import span_ref, DateError, History, parse_date, typography, word_diff
 from kb.kbase import Opened
 from web.pages import render_page
@@ -213,8 +214,11 @@ def releases_data(kb: Opened) -> tuple[dict[str, Any], dict[str, Any]]:
 @history_pages.get("/cr@<day>/<path:number>")
 def rule_at(day: str, number: str):
     data, extra = rule_at_data(_kb(), day, number)
+    # As record pages' previews read: "label: text…", cut after a whole word, and the release it stood in.
+    label = " ".join(filter(None, [data["number"], data["title"]]))
+    said = f"{label}: {data['text']}" if data["text"] else label
     return render_page("cr_at.html", title=f"{data['number']} as of {data['effective']} — Comprehensive Rules",
-                       description=(data["text"] or data["title"] or "")[:200],
+                       description=clip(said, 200) + f" — Comprehensive Rules as of {data['effective']}",
                        alternate=f"/api/cr@{day}/{quote(number)}", data=data, twin=data, **extra)
 
 
