@@ -67,6 +67,10 @@ _OFFICIAL_PREFIX = r"(?P<official>official\s+(?:comprehensive\s+)?rules?|officia
 _PREFIX = r"(?P<kw>comprehensive\s+rules?|rules?|sections?(?=\s?\d)|sec\.?(?=\s?\d)|CR\.?|r\.?(?=\s?\d)|§)\s*"
 
 
+# What follows a quantity, never a rule: a currency, a unit ("702.19 tix", "613.1 MB", "100.1 degrees").
+_UNITS = r"\s?(?:usd|eur|gbp|cad|aud|tix|euros?|dollars?|bucks|percent|degrees|points|pts|mb|kb|gb|ms|km|kg|mph)\b"
+
+
 @lru_cache(maxsize=16)
 def _ref_pattern(names: tuple[str, ...]) -> re.Pattern:
     """The reference regex for a set of document names (longest first, spaces flexible)."""
@@ -74,11 +78,12 @@ def _ref_pattern(names: tuple[str, ...]) -> re.Pattern:
     doc = rf"(?P<doc>{alternatives})\b[\s:]*" if alternatives else r"(?P<doc>(?!))"
     return re.compile(
         rf"""
-        (?<![\w.$/:#-])                       # not inside a word, a price, a URL or a time
+        (?<![^\W_]|[.$€£¥/:#-])              # not inside a word, a price, a URL or a time (_italics_ are fine)
         (?:{doc})?
         (?P<pre>{_OFFICIAL_PREFIX}|{_PREFIX})?
         (?:(?P<num>{_NUMBER})|(?(pre){_CHAPTER}|(?!)))
-        (?![\w]|\.\d|:\d|\s?[%°])             # not 907.4bx, 3.5.1, 123:30, 305.2%, 103.5 °F
+        (?![^\W_]|\.\d|:\d|\s?[%°€£¥]|{_UNITS}|@(?!\d{{4}}-\d{{2}}-\d{{2}}))  # not 907.4bx, 3.5.1, 123:30, 305.2%,
+                                              # 103.5 °F, 100.1€, 702.19 USD, 613.1@example.org
         """,
         re.IGNORECASE | re.VERBOSE,
     )

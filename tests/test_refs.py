@@ -253,6 +253,11 @@ def spans(text, sections=()):
     # quantities, prices, dates, versions and times are not references
     ("It costs 3.5 mana at 12:30 with 100 life, $3.50, version 2.0.5 on 2018-05-08.", []),
     ("Your life total becomes 907 or 20.", []),
+    # prices in other currencies, quantities with units and e-mail addresses neither
+    ("€100.1, £702.19, 100.1€, 702.19 USD, 702.19 tix, 613.1 MB, 100.1 degrees, 500.1 points", []),
+    ("write to 613.1@example.org or 702.19b@home", []),
+    # a number in _italics_ or __bold__ is one
+    ("see _704.5f_ and __704.5j__", [("704.5f", ("704.5f",), False), ("704.5j", ("704.5j",), False)]),
 ])
 def test_find_refs_in_running_text(text, expected):
     assert spans(text) == expected
