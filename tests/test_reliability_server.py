@@ -152,6 +152,51 @@ def test_a_client_too_slow_to_send_its_head_is_told_and_closed(server, tmp_path)
                                           "the request line and headers must arrive within 1 s"}}
 
 
+@pytest.mark.parametrize("head, status, says", [
+    # a bare LF waited for CRLF CRLF until the head timeout (10 s), then a 408
+    (b"GET /api/health HTTP/1.1\nHost: x\n\n", 400, "must end with CRLF"),
+    (b"GET /api/health HTTP/1.9\r\nHost: x\r\n\r\n", 505, "HTTP/1.0 and HTTP/1.1 only"),  # was answered as 1.9
+    # these reached gunicorn, which answered with a page of its own
+    (b"FOO<script> /api/health HTTP/1.1\r\nHost: x\r\n\r\n", 400, "malformed request line"),
+    (b"GET /api/he\talth HTTP/1.1\r\nHost: x\r\n\r\n", 400, "malformed request line"),
+    (b"GET /api/\xffhealth HTTP/1.1\r\nHost: x\r\n\r\n", 400, "malformed request line"),
+    (b"GET /api/health HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n", 400, "Host sent twice"),
+    (b"POST /api/linkify HTTP/1.1\r\nContent-Length: 0\r\nContent-Length: 0\r\n\r\n", 400, "Content-Length sent twice"),
+    (b"GET /api/health HTTP/1.1\r\n" + b"".join(b"X-%d: y\r\n" % i for i in range(101)) + b"\r\n", 431, "header lines"),
+    (b"GET /api/health HTTP/1.1\r\nX-A: " + b"a" * 17000 + b"\r\n\r\n", 431, "request headers over"),  # was 414
+    (b"\r\nGET /api/health HTTP/1.1\r\nHost: x\r\n\r\n", 200, None),  # an empty line before a request is fine
+])
+def test_a_malformed_head_is_answered_at_once_in_the_api_s_words(server, head, status, says):
+    with socket.create_connection(("127.0.0.1", server.port), timeout=5) as s:
+        s.sendall(head)
+        answer = b""
+        while b"\r\n\r\n" not in answer or (status != 200 and not answer.endswith(b"}}")):
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            answer += chunk
+            if status == 200 and b"\r\n\r\n" in answer:
+                break
+    assert answer.startswith(b"HTTP/1.1 %d" % status)
+    if says:
+        assert says in json.loads(answer.partition(b"\r\n\r\n")[2])["error"]["message"]
+
+
+def test_a_client_waiting_for_100_continue_gets_it_from_the_front(server):
+    # curl sends large bodies after "Expect: 100-continue": gunicorn's go-ahead came only after the body, so the
+    # client waited its own second (or, told to wait longer, the front's 10 s and a 408)
+    body = json.dumps({"text": "see 907.4b " * 1500}).encode()
+    with socket.create_connection(("127.0.0.1", server.port), timeout=5) as s:
+        s.sendall(b"POST /api/linkify HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                  b"Expect: 100-continue\r\nContent-Length: %d\r\n\r\n" % len(body))
+        assert s.recv(4096).startswith(b"HTTP/1.1 100 Continue\r\n\r\n")  # before a byte of the body
+        s.sendall(body)
+        answer = b""
+        while b'"links"' not in answer:
+            answer += s.recv(65536)
+    assert answer.startswith(b"HTTP/1.1 200") and b"HTTP/1.1 100" not in answer
+
+
 @pytest.mark.parametrize("value", ["soon", "0", "-1", "nan", "inf", "3601"])
 def test_a_bad_head_timeout_stops_kb_serve_with_one_line(tmp_path, value):
     from web.front import Limits

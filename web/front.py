@@ -35,7 +35,13 @@ COSTLY_PATHS = ("/api/search", "/search", "/api/linkify", "/api/autocomplete")
 # Pages whose answer can take a large share of a worker: a diff between two releases (up to ~1 MB of HTML).
 COSTLY_PREFIXES = ("/diff/", "/api/diff/")
 _SLASHES = re.compile(r"/{2,}")
-_HOP = {b"connection", b"keep-alive", b"proxy-connection", b"te", b"trailer", b"upgrade", b"x-forwarded-for"}
+_TOKEN = re.compile(rb"[A-Z]{1,20}")  # a method
+_TARGET = re.compile(rb"[\x21-\x7e]{1,65536}")  # a request target: visible ASCII
+_ONCE = {b"content-length", b"host"}  # headers a request may carry once
+_CONTINUE = re.compile(rb"\r\nexpect:[ \t]*100-continue[ \t]*\r\n", re.IGNORECASE)
+# Not forwarded: hop-by-hop headers, and Expect (the front answers "100 Continue" itself, then reads the body)
+_HOP = {b"connection", b"keep-alive", b"proxy-connection", b"te", b"trailer", b"upgrade", b"x-forwarded-for",
+        b"expect"}
 
 
 @dataclass(frozen=True)
@@ -77,7 +83,7 @@ class _Reject(Exception):
 
 _REASONS = {400: "Bad Request", 408: "Request Timeout", 411: "Length Required", 413: "Content Too Large",
             414: "URI Too Long", 431: "Request Header Fields Too Large", 502: "Bad Gateway",
-            503: "Service Unavailable"}
+            503: "Service Unavailable", 505: "HTTP Version Not Supported"}
 
 
 def _error(status: int, code: str, message: str) -> bytes:
@@ -152,7 +158,7 @@ class Front:
             first = True
             while keep:
                 try:
-                    request = await self._read_request(reader, first)
+                    request = await self._read_request(reader, writer, first)
                 except _Reject as r:
                     await self._send(writer, _error(r.status, r.code, r.message))
                     return
@@ -174,7 +180,7 @@ class Front:
         writer.write(data)
         await asyncio.wait_for(writer.drain(), self.limits.write_timeout)
 
-    async def _read_request(self, reader: asyncio.StreamReader, first: bool):
+    async def _read_request(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, first: bool):
         """(method, target, head bytes to forward, body, keep-alive) or None when the client left."""
         lim = self.limits
         try:
@@ -186,19 +192,18 @@ class Front:
         if not start:
             return None
         try:
-            rest = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), lim.head_timeout)
+            rest = await asyncio.wait_for(_head(reader, start, lim.max_head), lim.head_timeout)
         except TimeoutError:
             raise _Reject(408, "request_timeout",
                           f"the request line and headers must arrive within {lim.head_timeout:g} s") from None
-        except asyncio.LimitOverrunError:
-            raise _Reject(414, "uri_too_long",
-                          f"request line and headers over {lim.max_head} bytes (query too long?)") from None
         except asyncio.IncompleteReadError:
             return None
-        method, target, out, length, keep = _parse_head((start + rest).lstrip(b"\r\n"))
+        method, target, out, length, keep = _parse_head(rest)
         if length > lim.max_body:
             raise _Reject(413, "request_entity_too_large", f"the body is over {lim.max_body} bytes")
         body = b""
+        if length and _CONTINUE.search(rest):  # the client waits for a go-ahead before sending its body
+            writer.write(b"HTTP/1.1 100 Continue\r\n\r\n")
         if length:
             try:
                 body = await asyncio.wait_for(reader.readexactly(length), lim.body_timeout)
@@ -242,6 +247,39 @@ class Front:
             writer.close()
 
 
+MAX_HEADERS = 100
+
+
+async def _head(reader: asyncio.StreamReader, start: bytes, limit: int) -> bytes:
+    """A request head, line by line to the empty line that ends it (``start``: its first byte, read already).
+    A line ending in a bare LF is refused at once (waiting for CRLF CRLF held such a request for the whole head
+    timeout, 10 s, before a 408); empty lines before the request line are skipped (RFC 9112, 2.2); a request
+    line over the limit is a 414, headers over it or over ``MAX_HEADERS`` lines a 431."""
+    lines: list[bytes] = []
+    size = 0
+    while True:
+        try:
+            line = start + await reader.readuntil(b"\n")
+        except asyncio.LimitOverrunError:
+            size = limit + 1
+        else:
+            size += len(line)
+        start = b""
+        if size > limit:
+            if not lines:
+                raise _Reject(414, "uri_too_long", f"a request line over {limit} bytes (query too long?)")
+            raise _Reject(431, "request_header_fields_too_large", f"request headers over {limit} bytes")
+        if not line.endswith(b"\r\n"):
+            raise _Reject(400, "bad_request", "each line of the request head must end with CRLF")
+        if line == b"\r\n" and not lines:
+            continue
+        lines.append(line)
+        if line == b"\r\n":
+            return b"".join(lines)
+        if len(lines) > MAX_HEADERS + 1:
+            raise _Reject(431, "request_header_fields_too_large", f"more than {MAX_HEADERS} header lines")
+
+
 def routed_path(target: bytes) -> str:
     """The path the app will route a request target to, whatever its spelling: gunicorn takes an absolute
     target's path ("http://x/api/linkify"), WSGI decodes %-escapes ("/api/%6Cinkify") and the router merges
@@ -263,16 +301,27 @@ def _parse_head(head: bytes) -> tuple[bytes, bytes, bytes, int, bool]:
     if len(parts) != 3 or not parts[2].startswith(b"HTTP/1."):
         raise _Reject(400, "bad_request", "malformed request line")
     method, target, version = parts
+    # What gunicorn would refuse with a page of its own, refused here in the API's words: an unknown version
+    # (HTTP/1.9 was answered as such), a method or target that is no token (FOO<script>, a tab, a raw \xff)
+    if version not in (b"HTTP/1.0", b"HTTP/1.1"):
+        raise _Reject(505, "http_version_not_supported", "HTTP/1.0 and HTTP/1.1 only")
+    if not _TOKEN.fullmatch(method) or not _TARGET.fullmatch(target):
+        raise _Reject(400, "bad_request", "malformed request line")
     headers = []
     length = 0
+    seen: set[bytes] = set()
     keep = version == b"HTTP/1.1"
     for line in lines[1:]:
         name, sep, value = line.partition(b":")
         if not sep or not name or name != name.strip():
             raise _Reject(400, "bad_request", "malformed header line")
         low, value = name.lower(), value.strip()
+        if low in _ONCE:
+            if low in seen:
+                raise _Reject(400, "bad_request", f"{name.decode('latin-1')} sent twice")
+            seen.add(low)
         if low == b"content-length":
-            if not value.isdigit() or length:
+            if not value.isdigit():
                 raise _Reject(400, "bad_request", "invalid Content-Length")
             length = int(value)
         elif low == b"transfer-encoding":
