@@ -3,6 +3,8 @@
 and variant documents' citations checked against the release they were written for."""
 from __future__ import annotations
 
+from urllib.parse import quote
+
 import pytest
 from bs4 import BeautifulSoup
 
@@ -449,3 +451,13 @@ def test_a_dated_page_unfurls_with_whole_words_and_its_release(hclient):
     said = page.select_one('meta[property="og:description"]')["content"]
     assert said.startswith("702.19c: Trample over planeswalkers") and said.endswith("… — Comprehensive Rules as of 2025-02-07")
     assert said.split("…")[0].split()[-1] in page.select_one(".text").get_text().split()  # a whole word
+
+
+@pytest.mark.parametrize("ref, says", [
+    ("702.1@2016-02-30", "'2016-02-30' is not a day of the calendar"),  # a 404 "no rule" once; /cr@ says 400
+    ("a\x00b", "ref must not contain control characters"),  # /r/%00 put a NUL into the page's title
+])
+def test_a_bad_reference_is_a_400_saying_why(hclient, ref, says):
+    answer = hclient.get("/api/resolve", query_string={"ref": ref})
+    assert answer.status_code == 400 and answer.get_json()["error"]["message"] == says
+    assert hclient.get("/r/" + quote(ref, safe="")).status_code == 400

@@ -21,7 +21,7 @@ from urllib.parse import quote, quote_plus, urlencode
 from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import BadRequest, NotFound
 
-from kb.history import dated_matches
+from kb.history import DateError, dated_matches, parse_date
 from kb.ids import dated_url, record_url, slugify
 from kb.kbase import Opened
 from kb.model import Record, Ref
@@ -366,6 +366,9 @@ def search_data(kb: Opened, args) -> tuple[dict[str, Any], dict[str, Any]]:
     return data, {"results": results, "twin": twin}
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
 def _dated_page(kb: Opened, q: str) -> str | None:
     """The page a dated reference opens ("716.2@2016-07-22", "CR 702.19c (2025-02-07)"): the rule as it stood
     that day, or the short link's choice when the release printed the number twice; None for anything else."""
@@ -455,8 +458,14 @@ def resolve_data(kb: Opened, ref: str, context_doc: str | None = None) -> tuple[
     """What a reference means (/api/resolve), the data of its choice page (/r/<ref>) with the records it shows."""
     if not ref or len(ref) > 200:
         raise BadRequest("ref must be between 1 and 200 characters")
+    if _CONTROL.search(ref):  # a NUL or a line break is no reference (/r/%00 put a NUL in the page's title)
+        raise BadRequest("ref must not contain control characters")
     res = resolution(kb, ref, context_doc)
     if res.query is not None and res.query.date:
+        try:
+            parse_date(res.query.date)
+        except DateError as exc:  # as /cr@2016-02-30/... answers: the date is wrong, not the rule missing
+            raise BadRequest(str(exc)) from None
         dated, note = dated_matches(kb.history, res.query)
         return {"ref": ref, "matches": dated, "note": note, "suggestions": [],
                 "effective": dated[0]["effective"] if dated else None, "what": _what(ref, dated)}, {}
