@@ -20,6 +20,8 @@ def scanned_card(resolver: Resolver, name: str, max_typos: int = 2):
         return None, 0
     if key in resolver.cards:
         return resolver.cards[key], 0
+    if len(key) < 4:  # a name of three letters is never a typo ("six" is not Nix; the tenth session's rule)
+        return None, 0
     limit = 1 if len(key) <= 5 else max_typos
     best = None
     grams = _bigrams(key)
