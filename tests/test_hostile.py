@@ -135,3 +135,50 @@ def test_every_spelling_of_a_gated_path_reaches_the_same_endpoint(client):
     # what the gate reads must be what the app routes: the spellings above answer as the plain path does
     plain = client.get("/api/search?q=unveil").get_json()["total"]
     assert client.get("/api/%73earch?q=unveil").get_json()["total"] == plain
+
+
+def test_the_front_bounds_the_answers_its_slow_readers_hold(tmp_path):
+    # 40 clients that asked for the 3 MB records dump and never read it held 4 MB each for the write timeout,
+    # and 4,096 connections are allowed: past max_pending in all, a large answer is a 503 until readers catch up
+    import asyncio
+    import socket as sockets
+
+    from web.front import Front, Limits
+
+    big = b"x" * 6_000_000  # more than the kernel's socket buffers take off the front's hands
+    answer = b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\nConnection: close\r\n\r\n" % len(big) + big
+
+    async def upstream(reader, writer):
+        await reader.readuntil(b"\r\n\r\n")
+        writer.write(answer)
+        await writer.drain()
+        writer.close()
+
+    async def scenario():
+        sock = str(tmp_path / "up.sock")
+        server = await asyncio.start_unix_server(upstream, sock)
+        front = Front(sock, slots=2, limits=Limits(max_pending=10_000_000, write_timeout=5))
+        listening = await front.start("127.0.0.1", 0)
+        port = listening.sockets[0].getsockname()[1]
+        loop = asyncio.get_running_loop()
+        readers = []
+        for _ in range(6):  # each asks and reads nothing: its answer waits in the front
+            s = sockets.create_connection(("127.0.0.1", port))
+            s.setsockopt(sockets.SOL_SOCKET, sockets.SO_RCVBUF, 4096)
+            s.sendall(b"GET /api/documents/cr/records HTTP/1.1\r\nHost: x\r\n\r\n")
+            readers.append(s)
+            await asyncio.sleep(0.2)
+        held = front.pending
+        statuses = []
+        for s in readers:
+            s.setblocking(False)
+            first = await loop.sock_recv(s, 64)
+            statuses.append(first.split(b" ")[1])
+            s.close()
+        listening.close()
+        server.close()
+        return held, statuses
+
+    held, statuses = asyncio.run(scenario())
+    assert held <= 10_000_000
+    assert b"503" in statuses and b"200" in statuses
