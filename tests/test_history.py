@@ -461,3 +461,9 @@ def test_a_bad_reference_is_a_400_saying_why(hclient, ref, says):
     answer = hclient.get("/api/resolve", query_string={"ref": ref})
     assert answer.status_code == 400 and answer.get_json()["error"]["message"] == says
     assert hclient.get("/r/" + quote(ref, safe="")).status_code == 400
+
+
+def test_a_word_diff_shows_mana_symbols_as_the_text_does(hclient):
+    # the span above showed {3} as a symbol, its diff as raw text
+    page = soup(hclient.get("/cr/702.139a/history"))
+    assert any(d.select("ins .mana, .mana") for d in page.select(".diff"))

@@ -295,6 +295,7 @@ def test_api_reference_page(client):
     assert "snippet in search results is HTML, not text" in text
     assert "Given both, page wins" in text
     assert "relative paths" in text and "linkify's are absolute" in text
+    assert "`" not in page.get_text()  # code is set as code, never as raw backticks (summaries had them)
     said = [" ".join(li.get_text("").split()) for li in page.select(".conventions li")]
     assert said == [c.replace("`", "") for c in spec["info"]["x-conventions"]]
     params = [row.find("code").get_text() for row in page.select("#get--api-search tbody tr")]

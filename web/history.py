@@ -27,6 +27,7 @@ from kb.ids import dated_url
 from kb.snippet import clip
 from kb.history import span_ref, DateError, History, parse_date, typography, word_diff
 from kb.kbase import Opened
+from web.render import mana
 from web.pages import render_page
 
 __all__ = ["history_pages", "rule_at_data", "rule_history_data", "diff_data", "releases_data"]
@@ -232,7 +233,7 @@ def rule_history(number: str):
     data, extra = rule_history_data(_kb(), number)
     return render_page("cr_history.html", title=f"{data['number']} across releases — Comprehensive Rules",
                        description=f"Every version of {data['number']} since {data['first_seen']}",
-                       alternate=f"/api/cr/{quote(data['number'])}/history", data=data, twin=data, Markup=Markup,
+                       alternate=f"/api/cr/{quote(data['number'])}/history", data=data, twin=data, Markup=Markup, mana=mana,
                        **extra)
 
 
@@ -249,7 +250,7 @@ def diff(spec: str):
     title = f"Comprehensive Rules {data['from']['effective']} → {data['to']['effective']}"
     return render_page("cr_diff.html", title=title,
                        description=", ".join(f"{n} {k.replace('_', ' ')}" for k, n in data["counts"].items()),
-                       alternate="/api" + data["url"], data=data, twin=data, Markup=Markup,
+                       alternate="/api" + data["url"], data=data, twin=data, Markup=Markup, mana=mana,
                        once=("diff:" + data["url"], data["url"]), **extra)
 
 

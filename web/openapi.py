@@ -329,7 +329,7 @@ def spec(base_url: str) -> dict:
                                            "{match, start, end, note, candidates: [{id, title, url}]}",
                         },
                         "note": {
-                            "type": ["string", "null"],
+                            "type": "string", "nullable": True,
                             "description": "set when the text names more than 200 distinct references or cards: "
                                            "the first 200 are looked up and linked, the rest left as written",
                         },
