@@ -353,6 +353,15 @@ def test_a_signed_but_malformed_interaction_is_a_400_in_json(discord, body, mess
     assert response.status_code == 400 and message in response.get_json()["error"]["message"]
 
 
+def test_search_replies_are_the_channel_s_and_say_a_correction_once(discord):
+    # every /search reply became ephemeral with "nothing found" (they share the embed's colour)
+    reply = discord.command("search", "query", "comander damage")
+    assert "flags" not in reply["data"]
+    text = text_of(reply)
+    assert "spelling corrected" in text and "Did you mean" not in text  # the page says it once too
+    assert discord.command("search", "query", "zzzqqxx")["data"].get("flags") is None  # a search, not a lookup
+
+
 def test_private_replies_are_ephemeral(discord):
     assert discord.command("rule", "ref", "907.4b", private=True)["data"]["flags"] == 64
     assert "flags" not in discord.command("rule", "ref", "907.4b", private=False)["data"]

@@ -32,7 +32,7 @@ discord = Blueprint("discord", __name__, url_prefix="/discord")
 
 PING, APPLICATION_COMMAND, AUTOCOMPLETE = 1, 2, 4  # interaction types
 PONG, CHANNEL_MESSAGE, AUTOCOMPLETE_RESULT = 1, 4, 8  # response types
-EPHEMERAL = 1 << 6  # message flag: only the user who asked sees it
+EPHEMERAL = A.EPHEMERAL  # message flag: only the user who asked sees it
 
 COMMANDS = {"rule": (A.rule_message, "ref"), "card": (A.card_message, "name"),
             "search": (A.search_message, "query"), "define": (A.define_message, "term")}
@@ -124,9 +124,7 @@ def interactions():
     else:
         answer, option = COMMANDS[name]
         message = answer(kb, str(values.get(option) or ""), base)
-    # A reply that found nothing (or asks which of several was meant) is for the asker alone, not the channel.
-    if values.get("private") is True or (message["embeds"] and all(e.get("color") == A.NOTHING
-                                                                   for e in message["embeds"])):
+    if values.get("private") is True:
         message["flags"] = EPHEMERAL
     return _json({"type": CHANNEL_MESSAGE, "data": message})
 

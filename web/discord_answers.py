@@ -34,6 +34,7 @@ COLORS = {"treachery": 0x8E2DE2, "uncommander": 0xD9822B, "futuresight": 0x2B6CB
           "keywords": 0x2F855A}
 NOTHING = 0x718096
 SUMMARY = 140  # characters of a sub-rule in a rule's summary line
+EPHEMERAL = 1 << 6  # message flag: only the user who asked sees it
 
 
 # -- records --------------------------------------------------------------------------
@@ -168,6 +169,11 @@ def _message(embeds: list[dict], content: str = "") -> dict:
     return fit({"content": content, "embeds": embeds, "allowed_mentions": {"parse": []}})
 
 
+def _for_the_asker(embed: dict) -> dict:
+    """A reply that found nothing, or asks which of several was meant: the asker's alone, not the channel's."""
+    return {**_message([embed]), "flags": EPHEMERAL}
+
+
 def _nothing(title: str, text: str) -> dict:
     return {"title": words(title, LIMITS["title"]), "description": text, "color": NOTHING}
 
@@ -176,10 +182,10 @@ def _nothing(title: str, text: str) -> dict:
 def rule_message(kb: Opened, ref: str, base: str) -> dict:
     ref = ref.strip()
     if not ref:
-        return _message([_nothing("No reference", "Type a reference: `907.4b`, `CR 702.187c`, `Token Cards g)`.")])
+        return _for_the_asker(_nothing("No reference", "Type a reference: `907.4b`, `CR 702.187c`, `Token Cards g)`."))
     if len(ref) > 200:
         too_long = f"A reference is at most 200 characters; this one has {len(ref)}."
-        return _message([_nothing("Reference too long", too_long)])
+        return _for_the_asker(_nothing("Reference too long", too_long))
     record = kb.store.get(ref.strip("/").lower())  # an autocomplete choice is a record id
     if record is not None:
         return _message([record_embed(kb, record, base)])
@@ -199,7 +205,7 @@ def rule_message(kb: Opened, ref: str, base: str) -> dict:
             text += "\n\nNearby:\n" + "\n".join(lines)
         else:
             text += f"\n\n{link('Search for it', base + '/search?' + urlencode({'q': ref}))}"
-        return _message([_nothing(f"Nothing at {ref}", text)])
+        return _for_the_asker(_nothing(f"Nothing at {ref}", text))
     shown = matches[: LIMITS["embeds"]]
     budget = LIMITS["embed_total"] // len(shown) - 50
     docs = list(dict.fromkeys(_doc_title(kb, r.doc) for r in matches))
@@ -223,7 +229,7 @@ def _dated_message(kb: Opened, ref: str, query, base: str) -> dict:
     """A dated reference: each rule as it stood in the release in force that day, as its short link opens it."""
     found, note = dated_matches(kb.history, query)
     if not found:
-        return _message([_nothing(f"Nothing at {ref}", escape(note or f"{ref} is not a rule reference"))])
+        return _for_the_asker(_nothing(f"Nothing at {ref}", escape(note or f"{ref} is not a rule reference")))
     release = kb.history.release_on(query.date)
     embeds = []
     for m in found[: LIMITS["embeds"]]:
@@ -315,14 +321,14 @@ def card_message(kb: Opened, name: str, base: str) -> dict:
     if found.candidates:
         lines = [f"{link(c.title or c.id, short_url(kb, c, base))} — {_doc_title(kb, c.doc)}" for c in found.candidates]
         text = escape(found.note or "") + "\n\n" + "\n".join(lines)
-        return _message([_nothing(f"Which card: {typed}?", text)])
+        return _for_the_asker(_nothing(f"Which card: {typed}?", text))
     hits: list = []
     with contextlib.suppress(QueryError):
         hits = kb.searcher.search(typed[:200], kind="card", limit=5).hits if typed else []
     text = escape(f"No card named {typed!r}." + (f" ({found.note})" if found.note else ""))
     if hits:
         text += "\n\nClosest:\n" + "\n".join(link(h.label, base + record_url(h.id)) for h in hits)
-    return _message([_nothing(f"No card {typed}", text)])
+    return _for_the_asker(_nothing(f"No card {typed}", text))
 
 
 def card_choices_for(kb: Opened, typed: str) -> list[dict]:
@@ -340,13 +346,13 @@ def search_message(kb: Opened, query: str, base: str) -> dict:
     try:
         results = kb.searcher.search(query, limit=5)
     except QueryError as exc:
-        return _message([_nothing("Search not run", escape(str(exc)))])
+        return _for_the_asker(_nothing("Search not run", escape(str(exc))))
     embed = {"title": words(f"Search: {query}", LIMITS["title"]), "url": url, "color": NOTHING,
              "footer": {"text": f"{results.total} results" if results.total != 1 else "1 result"}}
     lines = []
     if results.note:
         lines.append(f"*{escape(results.note)}*")
-    if results.did_you_mean:
+    if results.did_you_mean and "spelling corrected" not in (results.note or ""):  # searched already: said once
         corrected = base + "/search?" + urlencode({"q": results.did_you_mean})
         lines.append(f"Did you mean {link(results.did_you_mean, corrected)}?")
     if not results.hits:
@@ -386,11 +392,11 @@ def define_message(kb: Opened, term: str, base: str) -> dict:
     if not found:
         text = escape(f"No keyword or glossary term {term!r}.")
         text += f"\n\n{link('Search the documents for it', base + '/search?' + urlencode({'q': term[:200]}))}"
-        return _message([_nothing(f"No term {term}", text)])
+        return _for_the_asker(_nothing(f"No term {term}", text))
     keywords = [r for r in found if r.kind == "keyword"]
     if len({_key(r.title) for r in found}) > 1:  # several terms start this way
         lines = [f"{link(kb.store.label(r), base + '/' + r.id)} — {_doc_title(kb, r.doc)}" for r in found[:20]]
-        return _message([_nothing(f"Which term: {term}?", "\n".join(lines))])
+        return _for_the_asker(_nothing(f"Which term: {term}?", "\n".join(lines)))
     lead = keywords[0] if keywords else found[0]
     embed = record_embed(kb, lead, base, budget=2500)
     if lead.kind == "keyword":
