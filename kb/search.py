@@ -62,6 +62,12 @@ MAX_LIMIT = 100
 MAX_OFFSET = 10_000
 MAX_TERMS = 24
 _COMPLETE_PREFIX = re.compile(r"^(?P<prefix>cr\.?|rules?|r\.)\s*(?P<number>\d{1,3}(?:\.\w*)?)$")
+_COMPLETE_NUMBER = re.compile(r"^\d{1,3}(?:\.\w*)?$")
+
+
+def _natural(number: str) -> tuple:
+    """A rule number's sort key: 702.1 < 702.1a < 702.2 < 702.10 (digits as numbers, letters as letters)."""
+    return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.findall(r"\d+|[a-z]+", number))
 CARD_NAME_ELSEWHERE = 3  # records outside its card that may use a one-word name's word (kb.search._card_names)
 MAX_CORRECTIONS = 8  # unknown words looked up for "did you mean"
 
@@ -928,14 +934,20 @@ class Searcher:
         if prefixed:
             official = prefixed.group("prefix").startswith("cr") and "cr" in self.resolver.doc_order
             key, only = prefixed.group("number"), "cr/" if official else None
+        else:  # "tr 70", "treachery 907.4": a number in the document its prefix names
+            name, _, number = key.rpartition(" ")
+            if name in self.resolver.doc_names and _COMPLETE_NUMBER.match(number):
+                key, only = number, self.resolver.doc_names[name] + "/"
+        number_first = key[0].isdigit()
         starts, words = [], []
         for folded, label, rid, priority in self._complete:
             if only and not rid.startswith(only):
                 continue
             if folded.startswith(key) or folded.startswith("the " + key):
-                # the rule the number names before its sub-rules: "702.19" -> 702.19 Trample, then 702.19a...
-                numbered = key[0].isdigit() and folded.split(" ", 1)[0] == key
-                starts.append((-1 if numbered else priority, len(label), label, rid))
+                if number_first:  # in the documents' order: 702.1, 702.1a ... 702.10 Haste, 702.10a, not 702.10a first
+                    starts.append((_natural(folded.split(" ", 1)[0]), len(label), label, rid))
+                else:
+                    starts.append((priority, len(label), label, rid))
             elif f" {key}" in f" {folded}":
                 words.append((priority, len(label), label, rid))
         picked = sorted(starts)[:limit]

@@ -353,6 +353,17 @@ def test_a_signed_but_malformed_interaction_is_a_400_in_json(discord, body, mess
     assert response.status_code == 400 and message in response.get_json()["error"]["message"]
 
 
+def test_rule_autocomplete_reads_a_document_prefix_and_numbers_in_order(cr_data_dir, signing_key):
+    # "tr 70" listed official rules (Triple, Destroy...), "702.1" put 702.10a before 702.10 Haste
+    from web.app import create_app
+
+    app = create_app({"KB_DATA": str(cr_data_dir), "TESTING": True, "KB_DISCORD_PUBLIC_KEY": _public_hex(signing_key)})
+    discord = Discord(app.test_client(), signing_key)
+    assert {c["value"].split("/")[0] for c in discord.complete("rule", "ref", "tr 70")} == {"treachery"}
+    names = [c["name"].split(" ")[0] for c in discord.complete("rule", "ref", "702.1")]
+    assert names[:8] == ["702.1", "702.1a", "702.1b", "702.1c", "702.1d", "702.10", "702.10a", "702.10b"]
+
+
 def test_search_replies_are_the_channel_s_and_say_a_correction_once(discord):
     # every /search reply became ephemeral with "nothing found" (they share the embed's colour)
     reply = discord.command("search", "query", "comander damage")
