@@ -541,3 +541,16 @@ def test_signed_interactions_against_kb_serve(data_dir, signing_key, monkeypatch
             assert figures["requests"] > 0 and figures["errors"] == 0
     finally:
         server.stop()
+
+
+def test_define_by_its_autocomplete_choice_answers_as_the_term_typed(discord):
+    # the choice's value is the keyword page's id: the glossary entries typing the term shows were left out
+    typed = discord.command("define", "term", "Deathtouch")["data"]["embeds"][0]
+    chosen = discord.command("define", "term", "keywords/deathtouch")["data"]["embeds"][0]
+    assert [f["name"] for f in chosen.get("fields", [])] == [f["name"] for f in typed.get("fields", [])]
+
+
+def test_a_timestamp_that_is_no_number_is_said_so(discord):
+    body = json.dumps(interaction(1, "x", [])).encode()
+    answer = discord.post({}, headers=discord.signed(body, timestamp="abc"), body=body)
+    assert answer.status_code == 401 and "not a number of seconds" in answer.get_json()["error"]["message"]

@@ -207,3 +207,14 @@ def test_a_note_that_quotes_rules_says_so_over_its_list(client):
     assert heading is not None and heading.get_text() == "Rules it quotes, and rulings"
     plain = soup(client.get("/futuresight/notes/cycle-pacts")).select_one("section.children h2")
     assert plain is not None and plain.get_text() == "Rulings"
+
+
+def test_previews_drop_emphasis_marks_and_keep_blanks(cr_client):
+    # og:description kept the FAQ's *be*; a blank to fill in ("Wolf in ________ Clothing", "See ___") lost its line
+    from web.render import preview
+
+    store = cr_client.application.extensions["kb"].current().store
+    assert "*" not in preview(store.records["futuresight/cards/yixlid-jailer/7"], 2000)
+    assert "“Wolf in ________ Clothing,”" in preview(store.records["cr/123.6a"], 2000)
+    assert preview(store.records["uncommander/watermarks/b"], 2000).endswith("See ___")
+    assert "for Combine and combined" in preview(store.records["uncommander/host-and-augment/c"], 2000)

@@ -65,7 +65,9 @@ def verify(key: Ed25519PublicKey, signature: str, timestamp: str, body: bytes, n
         key.verify(sig, timestamp.encode("utf-8") + body)
     except InvalidSignature:
         return "bad signature"
-    if not re.fullmatch(r"[0-9]{1,12}", timestamp) or abs(now - int(timestamp)) > max_age:
+    if not re.fullmatch(r"[0-9]{1,12}", timestamp):
+        return "the timestamp is not a number of seconds since 1970"
+    if abs(now - int(timestamp)) > max_age:
         return "stale timestamp: the request is older than the allowed age (or from the future)"
     return None
 

@@ -379,7 +379,8 @@ def define_message(kb: Opened, term: str, base: str) -> dict:
     term = term.strip()
     record = kb.store.get(term.strip("/").lower())
     if record is not None and record.kind in ("keyword", "glossary"):
-        found = [record]
+        # an autocomplete choice (a record id) answers as its term typed does: the keyword and its glossary entries
+        found = [record] + [r for k, r in _terms(kb) if k == _key(record.title or "") and r is not record]
     else:
         key = _name_key(term)
         terms = _terms(kb)

@@ -80,8 +80,13 @@ def body_text(record: Record, records: Mapping[str, Record] | None = None) -> st
 
 
 def _clip(text: str, n: int) -> str:
-    text = " ".join(text.split()).replace("_", "")
+    # Markup's emphasis marks go (the FAQ's *be*, _italics_); a blank to fill in ("See ___") stays.
+    text = _LONE_MARK.sub("", _EMPHASIS.sub(r"\1", " ".join(text.split())))
     return text if len(text) <= n else text[: n - 1].rsplit(" ", 1)[0] + "…"
+
+
+_LONE_MARK = re.compile(r"(?<![_\w])_(?=[^\W_])|(?<=[^\W_])_(?![_\w])")  # "_Combine and ...": a mark left unclosed
+_EMPHASIS = re.compile(r"(?<![\w*_])[*_](?=[^\s*_])([^*_\n]*?[^\s*_])[*_](?![\w*_])")
 
 
 def _summary(record: Record, records: Mapping[str, Record] | None) -> str:
