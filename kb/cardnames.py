@@ -108,7 +108,8 @@ def find_card(store: Store, resolver, text: str, set_code: str | None = None) ->
         return out
     typed = key.split()
     # A name typed with "The" is a "The ..." name: "The Abyss" is not the end of Magus of the Abyss.
-    fits = exact or [r for _, words, r in cards if _words_fit(typed, words) and (typed[0] != "the" or words[0] == "the")]
+    fits = exact or [r for _, words, r in cards
+                     if _words_fit(typed, words) and (typed[0] != "the" or words[0] == "the")]
     if len(fits) == 1:
         out.card = fits[0]
         return out

@@ -40,8 +40,8 @@ from collections.abc import Mapping
 
 from kb.docnames import bundled_doc_names
 
-__all__ = ["RefQuery", "RefMatch", "parse_ref", "find_refs", "undated", "neighbours", "descends", "DOC_NAMES", "SKIPPED_LETTERS",
-           "LETTERS", "SEQUENCE"]
+__all__ = ["RefQuery", "RefMatch", "parse_ref", "find_refs", "undated", "neighbours", "descends", "DOC_NAMES",
+           "SKIPPED_LETTERS", "LETTERS", "SEQUENCE"]
 
 # Sub-rule letters never used, "due to potential confusion with the numbers 1 and 0".
 SKIPPED_LETTERS = frozenset("lo")

@@ -939,7 +939,8 @@ class Searcher:
             if name in self.resolver.doc_names and _COMPLETE_NUMBER.match(number):
                 key, only = number, self.resolver.doc_names[name] + "/"
         number_first = key[0].isdigit()
-        starts, words = [], []
+        starts: list[tuple] = []
+        words: list[tuple] = []
         for folded, label, rid, priority in self._complete:
             if only and not rid.startswith(only):
                 continue

@@ -378,10 +378,11 @@ def test_a_diff_page_is_rendered_once_per_build_and_its_diffs_are_bounded_by_byt
     first = hclient.get("/diff/cr/2015-02-01..2026-09-01")  # days inside releases: the releases' own diff
     assert pages._PAGES.get((build, "diff:/diff/cr/2015-01-23..2026-08-07")) is not None
     again = hclient.get("/diff/cr/2015-01-23..2026-08-07")
-    assert first.data == again.data and b'og:url" content="http://localhost/diff/cr/2015-01-23..2026-08-07"' in first.data
+    assert first.data == again.data
+    assert b'og:url" content="http://localhost/diff/cr/2015-01-23..2026-08-07"' in first.data
     assert history._DIFFS.bytes <= history.DIFF_CACHE_BYTES
     releases = sorted(r["effective"] for r in hclient.get("/api/cr/releases").get_json()["releases"])
-    for a, b in zip(releases[:30], releases[20:50]):
+    for a, b in zip(releases[:30], releases[20:50], strict=True):
         assert hclient.get(f"/api/diff/cr/{a}..{b}").status_code == 200
     assert 0 < history._DIFFS.bytes <= history.DIFF_CACHE_BYTES
 
@@ -390,7 +391,8 @@ def test_linkify_looks_up_at_most_200_distinct_references(hclient):
     # 20,000 characters of distinct dated references took 1.2 s of CPU, one history look-up each
     import time
 
-    text = " ".join(f"{700 + k % 30}.{k % 9 + 1}@{2016 + k % 10}-0{1 + k % 9}-{10 + k % 19}" for k in range(1200))[:20000]
+    text = " ".join(f"{700 + k % 30}.{k % 9 + 1}@{2016 + k % 10}-0{1 + k % 9}-{10 + k % 19}"
+                    for k in range(1200))[:20000]
     started = time.thread_time()
     answer = hclient.post("/api/linkify", json={"text": text}).get_json()
     assert time.thread_time() - started < 1.0
@@ -449,7 +451,8 @@ def test_a_dated_page_unfurls_with_whole_words_and_its_release(hclient):
     # the description was the text's first 200 characters: "…assigns that creat", no ellipsis, no release
     page = soup(hclient.get("/cr@2025-02-07/702.19c"))
     said = page.select_one('meta[property="og:description"]')["content"]
-    assert said.startswith("702.19c: Trample over planeswalkers") and said.endswith("… — Comprehensive Rules as of 2025-02-07")
+    assert said.startswith("702.19c: Trample over planeswalkers")
+    assert said.endswith("… — Comprehensive Rules as of 2025-02-07")
     assert said.split("…")[0].split()[-1] in page.select_one(".text").get_text().split()  # a whole word
 
 

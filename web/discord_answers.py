@@ -227,13 +227,14 @@ def rule_message(kb: Opened, ref: str, base: str) -> dict:
 
 def _dated_message(kb: Opened, ref: str, query, base: str) -> dict:
     """A dated reference: each rule as it stood in the release in force that day, as its short link opens it."""
-    found, note = dated_matches(kb.history, query)
-    if not found:
+    history = kb.history
+    found, note = dated_matches(history, query)
+    release = history.release_on(query.date) if history is not None and found else None
+    if history is None or release is None:
         return _for_the_asker(_nothing(f"Nothing at {ref}", escape(note or f"{ref} is not a rule reference")))
-    release = kb.history.release_on(query.date)
     embeds = []
     for m in found[: LIMITS["embeds"]]:
-        span = kb.history.rules_at(m["url"].rsplit("/", 1)[-1], release["index"])[0]
+        span = history.rules_at(m["url"].rsplit("/", 1)[-1], release["index"])[0]
         url = base + m["url"]
         now = "no longer a rule" if not m["now"] else f"now {m['now']}" if m["now"] != m["number"] else ""
         text = "\n\n".join(filter(None, [span["text"], *span["examples"]]))

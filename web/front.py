@@ -146,7 +146,7 @@ class Front:
         self.served = 0
         self.pending = 0  # bytes of answers written and not yet taken by their clients
 
-    async def start(self, host: str, port: int) -> asyncio.AbstractServer:
+    async def start(self, host: str, port: int) -> asyncio.Server:
         return await asyncio.start_server(self._connection, host, port, limit=self.limits.max_head,
                                           reuse_address=True, backlog=1024)
 

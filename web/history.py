@@ -106,11 +106,14 @@ def rule_at_data(kb: Opened, day: str, number: str) -> tuple[dict[str, Any], dic
     lineage = history.lineage(span["lineage"])
     at = next(i for i, s in enumerate(lineage) if s["first"] == span["first"] and s["id"] == span["id"])
     same = typography(_words_of(span))
+
+    def restyled(i: int) -> bool:
+        return lineage[i]["number"] == span["number"] and typography(_words_of(lineage[i])) == same
+
     first = last = at
-    while first > 0 and lineage[first - 1]["number"] == span["number"] and typography(_words_of(lineage[first - 1])) == same:
+    while first > 0 and restyled(first - 1):
         first -= 1
-    while last + 1 < len(lineage) and lineage[last + 1]["number"] == span["number"] \
-            and typography(_words_of(lineage[last + 1])) == same:
+    while last + 1 < len(lineage) and restyled(last + 1):
         last += 1
     banner = None
     if now["number"] is None:
@@ -122,8 +125,8 @@ def rule_at_data(kb: Opened, day: str, number: str) -> tuple[dict[str, Any], dic
     twins = [t for t in history.rules_at(span["number"], release["index"]) if t["id"] != span["id"]]
     return {
         "number": span["number"], "id": span["id"], "kind": span["kind"], "title": span["title"],
-        "printed_twice": [{"number": t["number"], "title": t["title"], "url": dated_url(release["effective"], span_ref(t))}
-                          for t in twins],
+        "printed_twice": [{"number": t["number"], "title": t["title"],
+                           "url": dated_url(release["effective"], span_ref(t))} for t in twins],
         "text": span["text"], "examples": span["examples"],
         "asked": day, "effective": release["effective"], "version": release["version"], "release": release["file"],
         "span": {"from": lineage[first]["from"], "to": lineage[last]["to"]},
@@ -233,8 +236,8 @@ def rule_history(number: str):
     data, extra = rule_history_data(_kb(), number)
     return render_page("cr_history.html", title=f"{data['number']} across releases — Comprehensive Rules",
                        description=f"Every version of {data['number']} since {data['first_seen']}",
-                       alternate=f"/api/cr/{quote(data['number'])}/history", data=data, twin=data, Markup=Markup, mana=mana,
-                       **extra)
+                       alternate=f"/api/cr/{quote(data['number'])}/history", data=data, twin=data, Markup=Markup,
+                       mana=mana, **extra)
 
 
 @history_pages.get("/api/cr/<path:number>/history")
