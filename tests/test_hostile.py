@@ -182,3 +182,29 @@ def test_the_front_bounds_the_answers_its_slow_readers_hold(tmp_path):
     held, statuses = asyncio.run(scenario())
     assert held <= 10_000_000
     assert b"503" in statuses and b"200" in statuses
+
+
+def test_behind_a_load_balancer_the_gate_takes_turns_by_forwarded_address():
+    # every client behind a balancer shares its address: one client's costly queries took every turn
+    import asyncio
+
+    from web.front import Front, Limits
+
+    assert Limits.from_env({}).forwarded_for is False
+    both = Limits.from_env({"KB_FORWARDED_FOR": "1", "KB_HEAD_TIMEOUT": "5"})
+    assert both == Limits(head_timeout=5, forwarded_for=True)
+    with pytest.raises(ValueError, match="KB_FORWARDED_FOR must be 1"):
+        Limits.from_env({"KB_FORWARDED_FOR": "yes"})
+
+    async def read(head: bytes):
+        reader = asyncio.StreamReader()
+        reader.feed_data(head)
+        reader.feed_eof()
+        return await Front("unused", 2)._read_request(reader, None, True)  # type: ignore[arg-type]  # no body
+
+    head = (b"GET /api/search?q=x HTTP/1.1\r\nHost: x\r\nX-Forwarded-For: 10.0.0.9, 203.0.113.7\r\n"
+            b"x-forwarded-for: 198.51.100.4\r\n\r\n")
+    method, target, forwarded_head, body, keep, forwarded = asyncio.run(read(head))
+    assert forwarded == "198.51.100.4"  # the address the balancer appended last
+    assert b"forwarded" not in forwarded_head.lower()  # not passed on to the app
+    assert asyncio.run(read(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n"))[5] == ""

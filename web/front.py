@@ -38,6 +38,7 @@ _SLASHES = re.compile(r"/{2,}")
 _TOKEN = re.compile(rb"[A-Z]{1,20}")  # a method
 _TARGET = re.compile(rb"[\x21-\x7e]{1,65536}")  # a request target: visible ASCII
 _ONCE = {b"content-length", b"host"}  # headers a request may carry once
+_FORWARDED = re.compile(rb"\r\nx-forwarded-for:([^\r\n]*)", re.IGNORECASE)
 _CONTINUE = re.compile(rb"\r\nexpect:[ \t]*100-continue[ \t]*\r\n", re.IGNORECASE)
 # Not forwarded: hop-by-hop headers, and Expect (the front answers "100 Continue" itself, then reads the body)
 _HOP = {b"connection", b"keep-alive", b"proxy-connection", b"te", b"trailer", b"upgrade", b"x-forwarded-for",
@@ -62,21 +63,31 @@ class Limits:
     # and never read it held 4 MB each for the write timeout (4,096 of them could hold gigabytes). Past it,
     # a large answer is replaced by a 503 until the readers catch up.
     max_pending: int = 256 * 1024 * 1024
+    # Behind a load balancer every client has its address: with KB_FORWARDED_FOR=1 the gate takes turns by the
+    # address the balancer appended last to X-Forwarded-For instead (only set it behind one: a client could
+    # otherwise name any address it likes).
+    forwarded_for: bool = False
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str]) -> Limits:
         """The defaults, with ``KB_HEAD_TIMEOUT`` (seconds, more than 0 and at most 3600) for the request
-        line and headers when it is set. ValueError, naming the variable, for anything else."""
+        line and headers and ``KB_FORWARDED_FOR`` (1 or 0) when set. ValueError, naming the variable, for
+        anything else."""
+        settings: dict = {}
         raw = environ.get("KB_HEAD_TIMEOUT", "").strip()
-        if not raw:
-            return cls()
-        try:
-            seconds = float(raw)
-        except ValueError:
-            seconds = math.nan
-        if not 0 < seconds <= 3600:  # also refuses nan and inf
-            raise ValueError(f"KB_HEAD_TIMEOUT must be a number of seconds above 0 and at most 3600, not {raw!r}")
-        return cls(head_timeout=seconds)
+        if raw:
+            try:
+                seconds = float(raw)
+            except ValueError:
+                seconds = math.nan
+            if not 0 < seconds <= 3600:  # also refuses nan and inf
+                raise ValueError(f"KB_HEAD_TIMEOUT must be a number of seconds above 0 and at most 3600, not {raw!r}")
+            settings["head_timeout"] = seconds
+        forwarded = environ.get("KB_FORWARDED_FOR", "").strip()
+        if forwarded not in ("", "0", "1"):
+            raise ValueError(f"KB_FORWARDED_FOR must be 1 (behind a load balancer) or 0, not {forwarded!r}")
+        settings["forwarded_for"] = forwarded == "1"
+        return cls(**settings)
 
 
 class _Reject(Exception):
@@ -170,8 +181,9 @@ class Front:
                 if request is None:
                     return
                 first = False
-                method, target, head, body, keep = request
-                answer, keep_ok = await self._forward(client, method, target, head, body)
+                method, target, head, body, keep, forwarded = request
+                who = forwarded if self.limits.forwarded_for and forwarded else client
+                answer, keep_ok = await self._forward(who, method, target, head, body)
                 answer, keep = _with_connection(answer, keep and keep_ok)
                 if self.pending + len(answer) > self.limits.max_pending and len(answer) > 64 * 1024:
                     answer, keep = _error(503, "busy", "too many large answers are waiting for their readers; "
@@ -193,7 +205,8 @@ class Front:
             self.pending -= len(data)
 
     async def _read_request(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, first: bool):
-        """(method, target, head bytes to forward, body, keep-alive) or None when the client left."""
+        """(method, target, head bytes to forward, body, keep-alive, X-Forwarded-For's last address) or None
+        when the client left."""
         lim = self.limits
         try:
             start = await asyncio.wait_for(reader.read(1), lim.head_timeout if first else lim.idle_timeout)
@@ -211,6 +224,8 @@ class Front:
         except asyncio.IncompleteReadError:
             return None
         method, target, out, length, keep = _parse_head(rest)
+        hops = _FORWARDED.findall(rest)  # the balancer appends the address it saw last
+        forwarded = hops[-1].rsplit(b",", 1)[-1].strip().decode("latin-1")[:64] if hops else ""
         if length > lim.max_body:
             raise _Reject(413, "request_entity_too_large", f"the body is over {lim.max_body} bytes")
         body = b""
@@ -221,7 +236,7 @@ class Front:
                 body = await asyncio.wait_for(reader.readexactly(length), lim.body_timeout)
             except TimeoutError:
                 raise _Reject(408, "request_timeout", f"the body must arrive within {lim.body_timeout:g} s") from None
-        return method, target, out, body, keep
+        return method, target, out, body, keep, forwarded
 
     # -- to gunicorn and back ---------------------------------------------------------------------
     async def _forward(self, client: str, method: bytes, target: bytes, head: bytes, body: bytes) -> tuple[bytes, bool]:
