@@ -168,6 +168,7 @@ class _Found:
 
 
 _FILTER = re.compile(r"\b(doc|kind):(\S+)")
+_PUNCTUATION = ".,;:!?()[]{}\"'“”‘’"
 _PHRASE = re.compile(r'"([^"]+)"')
 # Question words carry no topic. Negations, "first", "last", "each" and single letters ("X")
 # do, so they stay.
@@ -414,9 +415,11 @@ class Searcher:
     # -- 2. lead: references, cards, titles ------------------------------------------------
     def _lead(self, query: _Query) -> _Lead:
         text, doc = query.text, query.doc
+        said = self._said(query.words.text)
         lead = (self._reference(text, doc) or self._reference_with_words(text, doc) or self._card(text, doc)
                 or self._titled(text, doc) or (self._titled(query.words.text, doc) if query.words.used else None)
-                or self._card_like(query) or self._titled_mistyped(text, doc) or _Lead([], "text"))
+                or self._card_like(query) or self._titled_mistyped(text, doc)
+                or (self._titled(said, doc) if said != query.words.text else None) or _Lead([], "text"))
         if query.kind:
             lead.records = [r for r in lead.records if r.kind == query.kind]
             if lead.redirect and lead.redirect not in {r.id for r in lead.records}:
@@ -582,6 +585,22 @@ class Searcher:
                         out[w] = out.get(w, 0) + 1
         return out
 
+    def _said(self, text: str) -> str:
+        """``text`` without the words no record, title, common question or table word uses ("qwv what is a
+        mulligan" is "what is a mulligan"): such a word cannot match, yet it kept a title from being one and a
+        question from starting with its question word."""
+        kept = [w for w in text.split() if not self._unknown(w)]
+        return " ".join(kept) if kept and len(kept) < len(text.split()) else text
+
+    def _unknown(self, word: str) -> bool:
+        low = fold(word.lower()).strip(_PUNCTUATION)
+        if not low.isalpha() or low in _ONLY_ASKING or self.exact_df.get(low) or (low,) in self.vocabulary.phrases:
+            return False
+        s = stem(low)
+        if self._uses(s) or self.asked.uses(s) or s in self.card_names or low in self.resolver.doc_names:
+            return False
+        return self._fix_typos(low) is None  # a typo the full text corrects ("fizzeled") is no unknown word
+
     def _titled(self, text: str, doc: str | None) -> _Lead | None:
         """A query that is exactly a keyword's, rule's or term's title answers with those first."""
         if '"' in text:
@@ -594,7 +613,8 @@ class Searcher:
     def _titled_mistyped(self, text: str, doc: str | None) -> _Lead | None:
         """A title mistyped ("deathtuch", "tramlpe") answers as the title typed right does: the rule first,
         not the keyword page the full-text search ranks highest (which corrects it too, and says so)."""
-        if len(text.split()) > 3 or "typos" not in rank.SIGNALS:
+        # up to three words that say something ("what is a mulligen" is one: mulligan, as typed right it is a title)
+        if len(_content_stems(text)) > 3 or "typos" not in rank.SIGNALS:
             return None
         fixed = self._fix_typos(text)
         lead = self._titled(fixed, doc) if fixed else None
@@ -642,7 +662,8 @@ class Searcher:
         return out
 
     # -- 3. full text --------------------------------------------------------------
-    def _build_query(self, text: str, extra: list[str] | None = None, naming: frozenset[str] = frozenset()):
+    def _build_query(self, text: str, extra: list[str] | None = None, naming: frozenset[str] = frozenset(),
+                     unknown: frozenset[str] = frozenset()):
         parts = []
         for phrase in _PHRASE.findall(text):
             exact = list(_exact_words(phrase))[:MAX_TERMS]
@@ -650,7 +671,7 @@ class Searcher:
                 parts.append(Q.Phrase("exact", exact, boost=2.0))
             elif exact:
                 parts.append(Q.Term("exact", exact[0]))
-        stems = list(_unquoted_stems(text))
+        stems = [s for s in _unquoted_stems(text) if s not in unknown]
         if naming and [s for s in stems if s not in naming]:
             # "uncommander sticker": the document is a preference (kb.rank), the topic is the sticker; the
             # name is searched only when it is all the question says ("uncommander", "future sight")
@@ -696,7 +717,14 @@ class Searcher:
         return found
 
     def _run(self, query: _Query, text: str, extra: list[str], exclude: set[str], found: _Found) -> None:
-        whoosh_query = self._build_query(text, extra, _naming_stems(query.text))
+        everything = _unquoted_stems(text)  # with the words naming a document: they weigh a common question's match
+        # A word no record and no common question uses tells no candidate from another ("qwv", "spel"): it only
+        # lowered every coverage and every common question's match, the rarer the more (such a word weighs
+        # most), and Whoosh's coordination bonus counted it. Left out, unless the question has nothing else.
+        known = tuple(s for s in everything if self._uses(s) or self.asked.uses(s))
+        unknown = frozenset(everything) - frozenset(known) if known else frozenset()
+        everything = known or everything
+        whoosh_query = self._build_query(text, extra, _naming_stems(query.text), unknown)
         if whoosh_query is None:
             return
         # Every match, scored as Whoosh scores it (what searcher.search(limit=None) returns).
@@ -722,15 +750,7 @@ class Searcher:
             docs[doc] = docs.get(doc, 0) + n
             kinds[kind] = kinds.get(kind, 0) + n
         naming = _naming_stems(query.text)
-        everything = _unquoted_stems(text)  # with the words naming a document: they weigh a common question's match
-        stems = [s for s in everything if s not in naming]
-        # A word no record and no common question uses tells no candidate from another ("spel", "ages"): it
-        # only lowered every coverage and every common question's match, the rarer the more (such a word
-        # weighs most). Searched for all the same, and kept when the question has nothing else.
-        known = [s for s in everything if self._uses(s) or self.asked.uses(s)]
-        if known and len(known) < len(everything):
-            everything = tuple(known)
-            stems = [s for s in stems if s in known] or stems
+        stems = [s for s in everything if s not in naming] or [s for s in _unquoted_stems(text) if s not in naming]
         weights = rank.weights(self.postings, stems)  # document frequencies from memory, as Whoosh counts them
 
         def add(rid: str) -> Candidate | None:
@@ -743,7 +763,7 @@ class Searcher:
         implied = rank.implied_document(weights, self._uses, self.sizes) if "implied document" in rank.SIGNALS else None
         cards = self._named_cards(everything + _unquoted_stems(query.text)) if "card named" in rank.SIGNALS \
             else frozenset()
-        named = rank.Named(query.named_doc, query.named_kind, implied, rank.asks(query.text), cards)
+        named = rank.Named(query.named_doc, query.named_kind, implied, rank.asks(self._said(query.text)), cards)
         if cards:  # a named card's rulings that match the question join the candidates wherever Whoosh put them
             top += self._rulings_of(cards, scores, {c.docnum for c in top})
         matches, least = None, rank.ASKED_MIN
