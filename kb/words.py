@@ -57,7 +57,7 @@ _LIGATURES = str.maketrans({
     "Æ": "AE", "æ": "ae", "Œ": "OE", "œ": "oe", "Ø": "O", "ø": "o",
     "ß": "ss", "Ð": "D", "ð": "d", "Þ": "Th", "þ": "th", "Ł": "L", "ł": "l",
 })
-_MARKUP = re.compile(r"(?<!\w)_(?=\S)|(?<=\S)_(?!\w)|\*{3}")
+_MARKUP = re.compile(r"(?<!\w)_(?=[^\s_])|(?<=[^\s_])_(?!\w)|\*{3}")  # a blank of underscores stays
 _STEM = EnglishStemmer().stem
 
 

@@ -17,7 +17,7 @@ ELLIPSIS = "…"
 
 _MD = re.compile(r"([\\*~`|\[\]<>])")
 _LINE_START = re.compile(r"^(\s*)([#>\-+]|\d+\.(?=\s))", re.M)
-_EM = re.compile(r"(?<![\w])_(?=\S)(.+?)(?<=\S)_(?![\w])")
+_EM = re.compile(r"(?<![\w])_(?=[^\s_])(.+?)(?<=[^\s_])_(?![\w])")  # a blank ("See ___") is no emphasis
 
 
 def escape(text: str) -> str:

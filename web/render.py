@@ -24,7 +24,7 @@ from kb.model import Record, Ref
 
 __all__ = ["render_text", "render_inline", "mana", "preview", "summary", "body_text", "translation"]
 
-_EM = r"(?<![\w])(_)(?=\S)(.+?)(?<=\S)_(?![\w])"
+_EM = r"(?<![\w])(_)(?=[^\s_])(.+?)(?<=[^\s_])_(?![\w])"  # never a blank to fill in ("Wolf in ________ Clothing")
 _HOLD = re.compile("\ue000(\\d+)\ue001")
 _MANA = re.compile(r"((?:\{[0-9A-Za-z/½∞()]{1,6}\})+)")
 _SYMBOL = re.compile(r"\{([^}]*)\}")
