@@ -121,6 +121,7 @@ def test_api_records_and_documents(client, q):
     (b"http://x/api/linkify", "/api/linkify"),  # an absolute target: gunicorn takes its path
     (b"HTTP://x:80//search?q=1", "/search"),
     (b"http://x", "/"),
+    (b"https://x/api/search?q=1", "/api/search"),
     (b"/diff/cr/2015-01-23..2026-08-07", "/diff/cr/2015-01-23..2026-08-07"),
 ])
 def test_the_front_gates_a_path_however_it_is_spelled(target, path):
@@ -208,3 +209,39 @@ def test_behind_a_load_balancer_the_gate_takes_turns_by_forwarded_address():
     assert forwarded == "198.51.100.4"  # the address the balancer appended last
     assert b"forwarded" not in forwarded_head.lower()  # not passed on to the app
     assert asyncio.run(read(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n"))[5] == ""
+
+
+def test_a_reader_too_slow_for_the_write_timeout_is_dropped_with_its_bytes(tmp_path):
+    # closing kept the unsent answer (and the socket) until the client read it, outside every count
+    import asyncio
+    import socket as sockets
+
+    from web.front import Front, Limits
+
+    big = b"x" * 8_000_000
+    answer = b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\nConnection: close\r\n\r\n" % len(big) + big
+
+    async def upstream(reader, writer):
+        await reader.readuntil(b"\r\n\r\n")
+        writer.write(answer)
+        await writer.drain()
+        writer.close()
+
+    async def scenario():
+        sock = str(tmp_path / "up.sock")
+        server = await asyncio.start_unix_server(upstream, sock)
+        front = Front(sock, slots=2, limits=Limits(write_timeout=0.5))
+        listening = await front.start("127.0.0.1", 0)
+        port = listening.sockets[0].getsockname()[1]
+        s = sockets.create_connection(("127.0.0.1", port))
+        s.setsockopt(sockets.SOL_SOCKET, sockets.SO_RCVBUF, 4096)
+        s.sendall(b"GET /api/documents/cr/records HTTP/1.1\r\nHost: x\r\n\r\n")
+        await asyncio.sleep(2)  # past the write timeout, reading nothing
+        held = (front.pending, front.connections, [t for t in asyncio.all_tasks() if "_connection" in repr(t)])
+        s.close()
+        listening.close()
+        server.close()
+        return held
+
+    pending, connections, serving = asyncio.run(scenario())
+    assert (pending, connections, serving) == (0, 0, [])  # dropped, not kept for a late reader

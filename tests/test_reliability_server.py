@@ -165,6 +165,15 @@ def test_a_client_too_slow_to_send_its_head_is_told_and_closed(server, tmp_path)
     (b"GET /api/health HTTP/1.1\r\n" + b"".join(b"X-%d: y\r\n" % i for i in range(101)) + b"\r\n", 431, "header lines"),
     (b"GET /api/health HTTP/1.1\r\nX-A: " + b"a" * 17000 + b"\r\n\r\n", 431, "request headers over"),  # was 414
     (b"\r\nGET /api/health HTTP/1.1\r\nHost: x\r\n\r\n", 200, None),  # an empty line before a request is fine
+    # and what the review found still reaching gunicorn's own pages, or past the gate
+    (b"GET /api/health HTTP/1.1\r\nX-A: a\rb\r\n\r\n", 400, "malformed header line"),
+    (b"GET /api/health HTTP/1.1\r\nBad Name: x\r\n\r\n", 400, "malformed header line"),
+    (b"GET /api/health HTTP/1.1\r\nX-A: " + b"a" * 9000 + b"\r\n\r\n", 431, "a header line over 8190 bytes"),
+    (b"GE /api/health HTTP/1.1\r\nHost: x\r\n\r\n", 400, "malformed request line"),
+    (b"GET svn+ssh://x/api/search?q=trample HTTP/1.1\r\nHost: x\r\n\r\n", 400, "must be a path"),
+    (b"GET http:/api/search?q=a HTTP/1.1\r\nHost: x\r\n\r\n", 400, "must be a path"),
+    (b"GET /api/health HTTP/2.0\r\nHost: x\r\n\r\n", 505, "HTTP/1.0 and HTTP/1.1 only"),
+    (b"GET http://x/api/health HTTP/1.1\r\nHost: x\r\n\r\n", 200, None),  # forwarded as its path
 ])
 def test_a_malformed_head_is_answered_at_once_in_the_api_s_words(server, head, status, says):
     with socket.create_connection(("127.0.0.1", server.port), timeout=5) as s:

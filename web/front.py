@@ -25,7 +25,7 @@ import math
 from collections.abc import Mapping
 import re
 from dataclasses import dataclass, field
-from urllib.parse import unquote_to_bytes
+from urllib.parse import unquote_to_bytes, urlsplit
 
 __all__ = ["Front", "Limits", "COSTLY_PATHS", "COSTLY_PREFIXES", "routed_path"]
 
@@ -35,7 +35,9 @@ COSTLY_PATHS = ("/api/search", "/search", "/api/linkify", "/api/autocomplete")
 # Pages whose answer can take a large share of a worker: a diff between two releases (up to ~1 MB of HTML).
 COSTLY_PREFIXES = ("/diff/", "/api/diff/")
 _SLASHES = re.compile(r"/{2,}")
-_TOKEN = re.compile(rb"[A-Z]{1,20}")  # a method
+_TOKEN = re.compile(rb"[A-Z]{3,20}")  # a method, as gunicorn takes one
+_HEADER_NAME = re.compile(rb"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")  # a header's name: a token
+_MAX_FIELD = 8190  # bytes of one header line gunicorn takes
 _TARGET = re.compile(rb"[\x21-\x7e]{1,65536}")  # a request target: visible ASCII
 _ONCE = {b"content-length", b"host"}  # headers a request may carry once
 _FORWARDED = re.compile(rb"\r\nx-forwarded-for:([^\r\n]*)", re.IGNORECASE)
@@ -194,13 +196,21 @@ class Front:
             pass
         finally:
             self.connections -= 1
-            writer.close()
+            if writer.transport.get_write_buffer_size():
+                writer.transport.abort()  # bytes no one took: nothing may linger after the count
+            else:
+                writer.close()
 
     async def _send(self, writer: asyncio.StreamWriter, data: bytes) -> None:
         self.pending += len(data)
         try:
             writer.write(data)
             await asyncio.wait_for(writer.drain(), self.limits.write_timeout)
+        except TimeoutError:
+            # Dropped, not closed: a closed transport keeps its unsent bytes (and its socket) until the client
+            # reads them, so a client that never reads held them past its timeout and outside the count.
+            writer.transport.abort()
+            raise
         finally:
             self.pending -= len(data)
 
@@ -308,24 +318,34 @@ async def _head(reader: asyncio.StreamReader, start: bytes, limit: int) -> bytes
 
 
 def routed_path(target: bytes) -> str:
-    """The path the app will route a request target to, whatever its spelling: gunicorn takes an absolute
-    target's path ("http://x/api/linkify"), WSGI decodes %-escapes ("/api/%6Cinkify") and the router merges
-    repeated slashes ("//api/search"). Deciding on the target as written let those reach search and linkify
-    past the gate (health took 14.7 s under 16 such linkify requests)."""
-    path = target.split(b"?", 1)[0].split(b"#", 1)[0]
-    scheme = path.find(b"://")
-    if 0 < scheme < 16 and path[:scheme].isalpha():
-        rest = path[scheme + 3:]
-        slash = rest.find(b"/")
-        path = rest[slash:] if slash >= 0 else b"/"
+    """The path the app will route a request target to, whatever its spelling: WSGI decodes %-escapes
+    ("/api/%6Cinkify") and the router merges repeated slashes ("//api/search"); an absolute target
+    ("http://x/api/linkify") is made its path before it is forwarded (``origin_form``). Deciding on the target
+    as written let those reach search and linkify past the gate (health took 14.7 s under 16 such requests)."""
+    path = origin_form(target).split(b"?", 1)[0].split(b"#", 1)[0]
     return _SLASHES.sub("/", unquote_to_bytes(path).decode("latin-1"))
+
+
+def origin_form(target: bytes) -> bytes:
+    """A request target as the path (and query) the app receives: an absolute target ("http://x/api/search?q=a",
+    any scheme gunicorn would take, "svn+ssh://x/...") becomes its path, so what the gate reads is what is
+    forwarded; anything else that is not a path is refused."""
+    if target.startswith(b"/") or target == b"*":
+        return target
+    if b"://" not in target:
+        raise _Reject(400, "bad_request", "the request target must be a path (or an http URL)")
+    parts = urlsplit(target.decode("latin-1"))
+    if parts.scheme.lower() not in ("http", "https"):
+        raise _Reject(400, "bad_request", "the request target must be a path (or an http URL)")
+    path = (parts.path or "/") + ("?" + parts.query if parts.query else "")
+    return path.encode("latin-1")
 
 
 def _parse_head(head: bytes) -> tuple[bytes, bytes, bytes, int, bool]:
     """(method, target, the head to forward, Content-Length, keep-alive) of a request head."""
     lines = head[:-4].split(b"\r\n")
     parts = lines[0].split(b" ")
-    if len(parts) != 3 or not parts[2].startswith(b"HTTP/1."):
+    if len(parts) != 3 or not parts[2].startswith(b"HTTP/"):
         raise _Reject(400, "bad_request", "malformed request line")
     method, target, version = parts
     # What gunicorn would refuse with a page of its own, refused here in the API's words: an unknown version
@@ -334,14 +354,19 @@ def _parse_head(head: bytes) -> tuple[bytes, bytes, bytes, int, bool]:
         raise _Reject(505, "http_version_not_supported", "HTTP/1.0 and HTTP/1.1 only")
     if not _TOKEN.fullmatch(method) or not _TARGET.fullmatch(target):
         raise _Reject(400, "bad_request", "malformed request line")
+    if not target.startswith(b"/"):  # forwarded as the path the gate decided on
+        target = origin_form(target)
+        lines[0] = b" ".join([method, target, version])
     headers = []
     length = 0
     seen: set[bytes] = set()
     keep = version == b"HTTP/1.1"
     for line in lines[1:]:
         name, sep, value = line.partition(b":")
-        if not sep or not name or name != name.strip():
+        if not sep or not _HEADER_NAME.fullmatch(name) or b"\r" in value or b"\x00" in value:
             raise _Reject(400, "bad_request", "malformed header line")
+        if len(line) > _MAX_FIELD:
+            raise _Reject(431, "request_header_fields_too_large", f"a header line over {_MAX_FIELD} bytes")
         low, value = name.lower(), value.strip()
         if low in _ONCE:
             if low in seen:
