@@ -68,7 +68,9 @@ _PREFIX = r"(?P<kw>comprehensive\s+rules?|rules?|sections?(?=\s?\d)|sec\.?(?=\s?
 
 
 # What follows a quantity, never a rule: a currency, a unit ("702.19 tix", "613.1 MB", "100.1 degrees").
-_UNITS = r"\s?(?:usd|eur|gbp|cad|aud|tix|euros?|dollars?|bucks|percent|degrees|points|pts|mb|kb|gb|ms|km|kg|mph)\b"
+# (unless a prefix says it is a rule: "CR 608.2b points out", "rule 704.5a points to 104.3b")
+_QUANTITY = re.compile(r"\s?[€£¥]|\s?(?:usd|eur|gbp|cad|aud|tix|tickets?|euros?|dollars?|bucks|percent|degrees|"
+                       r"points|pts|mb|kb|gb|ms|km|kg|mph)\b|@(?!\s*\d{4}-\d{2}-\d{2})", re.IGNORECASE)
 
 
 @lru_cache(maxsize=16)
@@ -82,8 +84,7 @@ def _ref_pattern(names: tuple[str, ...]) -> re.Pattern:
         (?:{doc})?
         (?P<pre>{_OFFICIAL_PREFIX}|{_PREFIX})?
         (?:(?P<num>{_NUMBER})|(?(pre){_CHAPTER}|(?!)))
-        (?![^\W_]|\.\d|:\d|\s?[%°€£¥]|{_UNITS}|@(?!\d{{4}}-\d{{2}}-\d{{2}}))  # not 907.4bx, 3.5.1, 123:30, 305.2%,
-                                              # 103.5 °F, 100.1€, 702.19 USD, 613.1@example.org
+        (?![^\W_]|\.\d|:\d|\s?[%°])             # not 907.4bx, 3.5.1, 123:30, 305.2%, 103.5 °F
         """,
         re.IGNORECASE | re.VERBOSE,
     )
@@ -103,7 +104,7 @@ _LIST_NUMBER = re.compile(rf"{_SEPARATOR}(?P<num>{_NUMBER})(?![\w]|\.\d)", re.IG
 # ("907.11a, b" but not "702.187c, a player"), nor the rest of an abbreviation or a reference
 # ("704.5f, i.e. zero toughness", "C.R. 116.2", "R. 702.19b").
 _LIST_LETTER = re.compile(
-    _SEPARATOR + r"(?P<letter>a[a-z]|[a-z])(?!\w)(?=\s*(?:$|\.(?![a-z]|\s*\d)|[,;:)\]/])|\s+(?:and|or)\b)",
+    _SEPARATOR + r"(?!r\.\s*\d)(?P<letter>a[a-z]|[a-z])(?!\w)(?=\s*(?:$|\.(?![a-z])|[,;:)\]/])|\s+(?:and|or)\b)",
     re.IGNORECASE)
 _TRAILING_SEPARATOR = re.compile(_SEPARATOR + "$", re.IGNORECASE)
 _OFFICIAL_SUFFIX = re.compile(
@@ -114,7 +115,7 @@ _OFFICIAL_SUFFIX = re.compile(
 # A date after a reference asks for the official rules as of that day: "716.2@2016-07-22",
 # "CR 702.19c (2025-02-07)" (the closing bracket may have been stripped with a query's wrapping; after
 # "@" a bracket is the text's own: "(716.2@2016-07-22)").
-_DATED = re.compile(r"(?:@|(?P<open>\s*\(\s*))(?P<date>\d{4}-\d{2}-\d{2})(?(open)(?:\s*\))?)(?![\w-])")
+_DATED = re.compile(r"(?<!\s)(?:\s*@\s*|(?P<open>\s*\(\s*))(?P<date>\d{4}-\d{2}-\d{2})(?(open)(?:\s*\))?)(?![\w-])")
 
 MAX_EXPANSION = 30  # a range longer than this is not a citation anyone means
 
@@ -280,7 +281,11 @@ def _query(m: re.Match, written: str, numbers: list[str], official: bool, doc_na
 
 def _is_reference(text: str, m: re.Match, number: str, bare: bool) -> bool:
     """A bare "100" in running text is a quantity; a prefix, a dot or an official suffix makes it a rule."""
-    if bare or "." in number or m.group("kw") or m.group("official") or m.group("doc"):
+    if m.group("kw") or m.group("official") or m.group("doc"):
+        return True
+    if _QUANTITY.match(text, m.end()):  # "100.1€", "702.19 tix", "613.1@example.org": a quantity or an address
+        return False
+    if bare or "." in number:
         return True
     # "719. in the official Comprehensive Rules": the suffix makes a bare section a citation.
     return bool(_OFFICIAL_SUFFIX.match(text, m.end()))

@@ -256,6 +256,9 @@ def spans(text, sections=()):
     # prices in other currencies, quantities with units and e-mail addresses neither
     ("€100.1, £702.19, 100.1€, 702.19 USD, 702.19 tix, 613.1 MB, 100.1 degrees, 500.1 points", []),
     ("write to 613.1@example.org or 702.19b@home", []),
+    # but a prefix says it is a rule, and a list letter may end a sentence before the next number
+    ("CR 608.2b points out that", [("CR 608.2b", ("608.2b",), False)]),
+    ("See 704.5a, b. 704.5c covers", [("704.5a, b", ("704.5a", "704.5b"), False), ("704.5c", ("704.5c",), False)]),
     # a number in _italics_ or __bold__ is one
     ("see _704.5f_ and __704.5j__", [("704.5f", ("704.5f",), False), ("704.5j", ("704.5j",), False)]),
 ])
