@@ -89,14 +89,16 @@ class _Lookups:
 
     def __init__(self) -> None:
         self.found: dict[tuple[str, str], object] = {}
+        self.texts: set[str] = set()  # the distinct texts looked up ([[x]] may be read as a card, then a rule)
         self.skipped: list[str] = []
 
     def get(self, kind: str, written: str, look, *args):
         key = (kind, written)
         if key not in self.found:
-            if len(self.found) >= MAX_LOOKUPS:
+            if written not in self.texts and len(self.texts) >= MAX_LOOKUPS:
                 self.skipped.append(written)
                 return None
+            self.texts.add(written)
             self.found[key] = look(*args)
         return self.found[key]
 

@@ -34,7 +34,6 @@ from operator import itemgetter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from urllib.parse import quote
 
 from whoosh import query as Q
 from whoosh.scoring import BM25F
@@ -439,8 +438,8 @@ class Searcher:
             today = self._reference(undated(text), doc)
             if today is not None and today.records:
                 today.redirect = None  # never to today's rule
-                today.note = (f"{text.strip()} is the rule as it stood on {parsed.date} (its page: /r/"
-                              f"{quote(text.strip(), safe='')}); listed here: today's {parsed.numbers[0]}")
+                today.note = (f"{text.strip()} asks for the rule as it stood on {parsed.date}; listed here: today's "
+                              f"{parsed.numbers[0]}")
             return today
         res = self.resolver.resolve(text)
         matches = [r for r in res.matches if doc is None or r.doc == doc]
@@ -975,10 +974,10 @@ class Searcher:
         if len(picked) < limit:
             picked += sorted(words)[: limit - len(picked)]
         if len(picked) < limit and len(key) >= 3:
-            picked += self._ngram_complete(key, {p[3] for p in picked}, limit - len(picked))
+            picked += self._ngram_complete(key, {p[3] for p in picked}, limit - len(picked), only)
         return [{"label": label, "id": rid, "url": record_url(rid)} for _, _, label, rid in picked]
 
-    def _ngram_complete(self, key: str, seen: set[str], n: int) -> list[tuple]:
+    def _ngram_complete(self, key: str, seen: set[str], n: int, only: str | None = None) -> list[tuple]:
         """Fall back to the index's n-gram field: substrings of a word ("seedb" -> "Her Seedborn Highness")."""
         terms = [Q.Term("complete", w[:12]) for w in key.split() if len(w) >= 2][:MAX_TERMS]
         if not terms:
@@ -987,7 +986,7 @@ class Searcher:
         for hit in self.searcher.search(Q.And(terms), limit=n + len(seen)):
             rid = hit["id"]
             record = self.store.records[rid]
-            if rid in seen or record.kind in ("ruling", "history"):
+            if rid in seen or record.kind in ("ruling", "history") or (only and not rid.startswith(only)):
                 continue
             out.append((9, 0, " ".join(filter(None, [record.number, record.title])) or rid, rid))
             if len(out) == n:

@@ -360,3 +360,9 @@ def test_history_endpoints_without_the_history_say_so_in_plain_words(client, pat
     response = client.get(path)
     message = response.get_json()["error"]["message"]
     assert response.status_code == 404 and message.startswith("this server has no history of the official rules")
+
+
+def test_linkify_counts_distinct_texts_against_its_bound(client):
+    # an unknown [[name]] is read as a card and then as a rule: it counted twice, so 200 became 100
+    text = " ".join(f"[[zzq{k}]]" for k in range(201))
+    assert client.post("/api/linkify", json={"text": text}).get_json()["note"].startswith("1 more distinct")

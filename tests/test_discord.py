@@ -554,3 +554,11 @@ def test_a_timestamp_that_is_no_number_is_said_so(discord):
     body = json.dumps(interaction(1, "x", [])).encode()
     answer = discord.post({}, headers=discord.signed(body, timestamp="abc"), body=body)
     assert answer.status_code == 401 and "not a number of seconds" in answer.get_json()["error"]["message"]
+
+
+@pytest.mark.parametrize("value", ["702.19\ud800", "\udc00"])
+def test_a_lone_surrogate_in_a_signed_body_is_a_400(discord, value):
+    # valid JSON ("\\ud800") and no text: a 500 further on
+    body = json.dumps(interaction(2, "rule", [{"name": "ref", "type": 3, "value": value}])).encode()
+    answer = discord.post({}, body=body)
+    assert answer.status_code == 400 and "lone surrogates" in answer.get_json()["error"]["message"]

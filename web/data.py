@@ -353,9 +353,11 @@ def search_data(kb: Opened, args) -> tuple[dict[str, Any], dict[str, Any]]:
             raise BadRequest(f"page must be between 1 and {MAX_OFFSET // limit + 1} (with limit {limit})")
         results = replace(results, hits=[], offset=offset, redirect=None)  # a copy: the searcher keeps answers
     data = results.to_json()
-    dated = _dated_page(kb, q) if offset == 0 and not past else None
+    dated, why = _dated_page(kb, q, args.get("doc")) if offset == 0 and not past else (None, None)
     if dated:  # "716.2@2016-07-22" typed in the box: the rule as it stood that day, as its short link opens
         data["redirect"] = dated
+    elif why:  # and why it cannot ("2016-02-30 is not a day of the calendar", "no rule 907.4b in the release of ...")
+        data["note"] = "; ".join(filter(None, [data["note"], why]))
     asked = {k: v for k, v in args.items() if k in ("q", *FACETS)}
     base = _search_url(asked)  # the asked search's URL: every page and facet link adds one argument to it
     data["pagination"] = _pagination(results.offset, results.limit, results.total, asked, base)
@@ -366,21 +368,26 @@ def search_data(kb: Opened, args) -> tuple[dict[str, Any], dict[str, Any]]:
     return data, {"results": results, "twin": twin}
 
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # C0 and C1 controls
 
 
-def _dated_page(kb: Opened, q: str) -> str | None:
-    """The page a dated reference opens ("716.2@2016-07-22", "CR 702.19c (2025-02-07)"): the rule as it stood
-    that day, or the short link's choice when the release printed the number twice; None for anything else."""
-    if "@" not in q and "(" not in q or len(q) > 200:
-        return None
+def _dated_page(kb: Opened, q: str, doc: str | None = None) -> tuple[str | None, str | None]:
+    """The page a dated reference opens ("716.2@2016-07-22", "CR 702.19c (2025-02-07)": the rule as it stood
+    that day, or the short link's choice when the release printed the number twice), or why there is none;
+    (None, None) for anything else, and for a search filtered to another document than the official rules."""
+    if "@" not in q and "(" not in q or len(q) > 200 or doc not in (None, "", "cr"):
+        return None, None
     query = parse_ref(q.strip(), bare_numbers=True, doc_names=kb.resolver.doc_names)
-    if query is None or not query.date or kb.history is None:
-        return None
-    found, _ = dated_matches(kb.history, query)
+    if query is None or not query.date:
+        return None, None
+    try:
+        parse_date(query.date)
+    except DateError as exc:
+        return None, str(exc)
+    found, why = dated_matches(kb.history, query)
     if not found:
-        return None
-    return found[0]["url"] if len(found) == 1 else "/r/" + quote(q.strip(), safe="")
+        return None, why
+    return (found[0]["url"] if len(found) == 1 else "/r/" + quote(q.strip(), safe="")), None
 
 
 # Every facet value's link repeats the query: each distinct string is quoted once (the same text

@@ -72,6 +72,25 @@ def verify(key: Ed25519PublicKey, signature: str, timestamp: str, body: bytes, n
     return None
 
 
+def _lone_surrogate(value) -> bool:
+    """Does any string in a parsed JSON value hold a lone surrogate? (Walked without recursion: the parser
+    allows nesting deeper than Python's recursion.)"""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
 def _json(data: dict, status: int = 200) -> Response:
     return Response(json.dumps(data, ensure_ascii=False, separators=(",", ":")), status=status,
                     mimetype="application/json")
@@ -97,6 +116,8 @@ def interactions():
         return _error(400, "bad_request", "the body is not JSON (or is nested too deeply)")
     if not isinstance(interaction, dict):
         return _error(400, "bad_request", "the body must be a JSON object")
+    if _lone_surrogate(interaction):  # "\ud800" is valid JSON and no text: a 500 further on
+        return _error(400, "bad_request", "the body's strings must be valid Unicode (no lone surrogates)")
     kind = interaction.get("type")
     if kind == PING:
         return _json({"type": PONG})

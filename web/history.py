@@ -43,7 +43,8 @@ _DIFFS: ByteLRU[dict[str, Any]] = ByteLRU(DIFF_CACHE_BYTES, weigh=lambda diff: _
 
 def _weight(diff: dict[str, Any]) -> int:
     """About what a diff holds in memory: its texts and word diffs, and a few hundred bytes an entry."""
-    return sum(400 + sum(len(v) for v in entry.values() if isinstance(v, str)) + 64 * len(entry.get("ops") or ())
+    # a dict and its strings' headers (~60 bytes each), the text, and each op a list of two strings (~250 bytes)
+    return sum(700 + sum(60 + len(v) for v in entry.values() if isinstance(v, str)) + 250 * len(entry.get("ops") or ())
                for entries in diff.values() for entry in entries)
 
 
@@ -247,14 +248,15 @@ def api_rule_history(number: str):
 
 @history_pages.get("/diff/cr/<spec>")
 def diff(spec: str):
-    data, extra = diff_data(_kb(), spec)
+    kb = _kb()
+    data, extra = diff_data(kb, spec)
     if request.args.get("canonical") and data["url"] != request.path:
         return redirect(data["url"], code=302)
     title = f"Comprehensive Rules {data['from']['effective']} → {data['to']['effective']}"
     return render_page("cr_diff.html", title=title,
                        description=", ".join(f"{n} {k.replace('_', ' ')}" for k, n in data["counts"].items()),
                        alternate="/api" + data["url"], data=data, twin=data, Markup=Markup, mana=mana,
-                       once=("diff:" + data["url"], data["url"]), **extra)
+                       once=(kb.build_id, "diff:" + data["url"], data["url"]), **extra)
 
 
 @history_pages.get("/api/diff/cr/<spec>")

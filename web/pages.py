@@ -41,19 +41,20 @@ def _as_requested() -> str:
 
 
 def render_page(template: str, *, title: str, description: str, alternate: str, status: int = 200,
-                twin=None, once: tuple[str, str] | None = None, **context):
+                twin=None, once: tuple[str, str, str] | None = None, **context):
     """A page: its template over base.html, which links its JSON twin (``alternate``) and its canonical URL.
 
     Asked for JSON (``Accept: application/json``), the page's URL answers with ``twin``, the ``data`` half of
-    its data function: the same answer as ``alternate``. ``once``: (key, canonical path) of a page that depends
-    only on the build and the key, rendered once per build (a diff of two releases is up to ~1 MB of HTML and
-    a tenth of a second of CPU: rendered per request, a few clients repeating it starved everything else)."""
+    its data function: the same answer as ``alternate``. ``once``: (build id, key, canonical path) of a page that
+    depends only on the build its data came from and the key, rendered once per build (a diff of two releases is
+    up to ~1 MB of HTML and a tenth of a second of CPU: rendered per request, a few clients repeating it starved
+    everything else)."""
     if twin is not None and prefers_json():
         response = jsonify(twin)
         response.status_code = status
         return response
     if once is not None:
-        key, path = (_kb().build_id, once[0]), once[1]
+        key, path = (once[0], once[1]), once[2]  # the data's build, not the one current now (a rebuild between)
         page = _PAGES.get(key)
         if page is None:
             page = _PAGES.put(key, render_template(template, title=title, description=description,
@@ -220,7 +221,7 @@ def glossary(slug: str):
     return render_page("glossary.html", title=f"Glossary — {title}",
                        description=f"{title}: {len(data['entries'])} glossary entries, alphabetical",
                        alternate=f"/api/documents/{slug}/glossary", data=data, twin=data,
-                       once=(f"glossary:{slug}", f"/{slug}/glossary"))
+                       once=(kb.build_id, f"glossary:{slug}", f"/{slug}/glossary"))
 
 
 @pages.get("/opensearch.xml")
