@@ -62,11 +62,6 @@ MAX_OFFSET = 10_000
 MAX_TERMS = 24
 _COMPLETE_PREFIX = re.compile(r"^(?P<prefix>cr\.?|rules?|r\.)\s*(?P<number>\d{1,3}(?:\.\w*)?)$")
 _COMPLETE_NUMBER = re.compile(r"^\d{1,3}(?:\.\w*)?$")
-
-
-def _natural(number: str) -> tuple:
-    """A rule number's sort key: 702.1 < 702.1a < 702.2 < 702.10 (digits as numbers, letters as letters)."""
-    return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.findall(r"\d+|[a-z]+", number))
 CARD_NAME_ELSEWHERE = 3  # records outside its card that may use a one-word name's word (kb.search._card_names)
 MAX_CORRECTIONS = 8  # unknown words looked up for "did you mean"
 
@@ -164,6 +159,11 @@ class _Found:
     terms: set[str] = field(default_factory=set)  # what snippets mark
     corrected: bool = False  # the hits are for the "did you mean" query, not the one typed
     fixed: str | None = None  # the query searched with its misspelt words corrected ("comander damage")
+
+
+def _natural(number: str) -> tuple:
+    """A rule number's sort key: 702.1 < 702.1a < 702.2 < 702.10 (digits as numbers, letters as letters)."""
+    return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.findall(r"\d+|[a-z]+", number))
 
 
 _FILTER = re.compile(r"\b(doc|kind):(\S+)")
@@ -414,11 +414,11 @@ class Searcher:
     # -- 2. lead: references, cards, titles ------------------------------------------------
     def _lead(self, query: _Query) -> _Lead:
         text, doc = query.text, query.doc
-        said = self._said(query.words.text)
         lead = (self._reference(text, doc) or self._reference_with_words(text, doc) or self._card(text, doc)
                 or self._titled(text, doc) or (self._titled(query.words.text, doc) if query.words.used else None)
                 or self._card_like(query) or self._titled_mistyped(text, doc)
-                or (self._titled(said, doc) if said != query.words.text else None) or _Lead([], "text"))
+                or ((said := self._said(query.words.text)) != query.words.text and self._titled(said, doc))
+                or _Lead([], "text"))
         if query.kind:
             lead.records = [r for r in lead.records if r.kind == query.kind]
             if lead.redirect and lead.redirect not in {r.id for r in lead.records}:
