@@ -155,7 +155,12 @@ def short_ref(ref: str):
     several_docs = len({m["doc"] for m in data["matches"]}) > 1
     n = len(data["matches"])
     title = f"{ref} — which document?" if several_docs else f"{ref} — {n or 'no'} {plural('rule', n)}"
-    return render_page("disambiguation.html", title=title, description=data["note"] or data["what"],
+    described = data["note"] or data["what"]
+    if n > 1 and not several_docs and not data["note"] and data["matches"][0].get("summary"):
+        # a range unfurls with its first rule's words ("510.1c-d: 2 rules — 510.1c: A blocked creature ...")
+        first = data["matches"][0]
+        described = f"{data['what']} — {first['title']}: {first['summary']}"
+    return render_page("disambiguation.html", title=title, description=described,
                        alternate="/api/resolve?" + urlencode({"ref": ref, **({"doc": context} if context else {})}),
                        data=data, twin=data, ref=ref, status=status)
 
