@@ -223,5 +223,6 @@ def test_previews_drop_emphasis_marks_and_keep_blanks(cr_client):
 def test_a_range_unfurls_with_its_first_rule_s_words(cr_client):
     # "510.1c-d: 2 rules" was all a chat unfurl said
     page = BeautifulSoup(cr_client.get("/r/510.1c-d").get_data(as_text=True), "html.parser")
-    said = page.select_one('meta[property="og:description"]')["content"]
-    assert said.startswith("510.1c-d: 2 rules — 510.1c: A blocked creature assigns its combat damage")
+    meta = page.select_one('meta[property="og:description"]')
+    assert meta is not None
+    assert str(meta["content"]).startswith("510.1c-d: 2 rules — 510.1c: A blocked creature assigns its combat damage")
