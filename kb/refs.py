@@ -69,7 +69,7 @@ _PREFIX = r"(?P<kw>comprehensive\s+rules?|rules?|sections?(?=\s?\d)|sec\.?(?=\s?
 
 # What follows a quantity, never a rule: a currency, a unit ("702.19 tix", "613.1 MB", "100.1 degrees").
 # (unless a prefix says it is a rule: "CR 608.2b points out", "rule 704.5a points to 104.3b")
-_QUANTITY = re.compile(r"\s?[€£¥]|\s?(?:usd|eur|gbp|cad|aud|tix|tickets?|euros?|dollars?|bucks|percent|degrees|"
+_QUANTITY = re.compile(r"\s?[$€£¥]|\s?(?:usd|eur|gbp|chf|cad|aud|tix|tickets?|euros?|dollars?|bucks|percent|degrees|"
                        r"points|pts|mb|kb|gb|ms|km|kg|mph)\b|@(?!\s*\d{4}-\d{2}-\d{2})", re.IGNORECASE)
 
 
@@ -98,7 +98,7 @@ _RANGE = re.compile(
     r"\s*(?:-|–|—|\bto\b|\bthrough\b)\s*(?P<end>\d{3}\.\d{1,3}(?:a[a-z]|[a-z])?|\d{1,3}(?![\w]|\.\d)|(?:a[a-z]|[a-z])(?![\w]))",
     re.IGNORECASE)
 # What joins the members of a list: "907.11a, b", "702.19b and c", "704.5a/704.5b".
-_SEPARATOR = r"(?:\s*,\s*|\s+and\s+|\s+or\s+|/)"
+_SEPARATOR = r"(?:\s*,\s*(?:(?:and|or)\s+)?|\s+and\s+|\s+or\s+|/)"  # "702.19b, c, and d" too
 _LIST_NUMBER = re.compile(rf"{_SEPARATOR}(?P<num>{_NUMBER})(?![\w]|\.\d)", re.IGNORECASE | re.VERBOSE)
 # A lone letter continues a list only when nothing word-like follows it
 # ("907.11a, b" but not "702.187c, a player"), nor the rest of an abbreviation or a reference

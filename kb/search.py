@@ -417,7 +417,8 @@ class Searcher:
         lead = (self._reference(text, doc) or self._reference_with_words(text, doc) or self._card(text, doc)
                 or self._titled(text, doc) or (self._titled(query.words.text, doc) if query.words.used else None)
                 or self._card_like(query) or self._titled_mistyped(text, doc)
-                or ((said := self._said(query.words.text)) != query.words.text and self._titled(said, doc))
+                or ((said := self._said(query.words.text)) != query.words.text
+                    and (self._titled(said, doc) or self._titled_mistyped(said, doc)))
                 or _Lead([], "text"))
         if query.kind:
             lead.records = [r for r in lead.records if r.kind == query.kind]
@@ -1029,7 +1030,9 @@ class Searcher:
         a title to land on makes worth correcting (``_titled_mistyped``). None when nothing changed."""
         out, changed = [], False
         for w in text.split():
-            low = fold(w.lower())
+            # the word without the punctuation around it ("mulligen?"), which the correction keeps
+            core = w.strip(_PUNCTUATION)
+            low = fold(core.lower())
             fix = None
             if (len(low) == 5 if short else len(low) >= 6) and low.isalpha() and not self.exact_df.get(low) \
                     and not self.asked.uses(stem(low)) and low not in _ONLY_ASKING \
@@ -1039,7 +1042,7 @@ class Searcher:
                 # one edit from six letters, two from nine: a shorter word the documents never use is as likely a
                 # name they do not hold ("lotus bloom" is no "blood", "street wraith" no "spree") as a typo
                 fix = self.spelling.suggest(low) or (self._two_edits(low) if len(low) >= 9 else None)
-            out.append(fix if fix and fix != low else w)
+            out.append(w.replace(core, fix, 1) if fix and fix != low else w)
             changed = changed or out[-1] != w
         return " ".join(out) if changed else None
 

@@ -470,3 +470,9 @@ def test_a_word_diff_shows_mana_symbols_as_the_text_does(hclient):
     # the span above showed {3} as a symbol, its diff as raw text
     page = soup(hclient.get("/cr/702.139a/history"))
     assert any(d.select("ins .mana, .mana") for d in page.select(".diff"))
+
+
+def test_the_search_page_says_why_a_dated_reference_opens_no_page(hclient):
+    # the JSON said it, the page's note did not
+    page = soup(hclient.get("/search", query_string={"q": "702.1@2016-02-30"}))
+    assert "'2016-02-30' is not a day of the calendar" in page.select_one(".note").get_text()

@@ -258,6 +258,8 @@ def spans(text, sections=()):
     ("write to 613.1@example.org or 702.19b@home", []),
     # but a prefix says it is a rule, and a list letter may end a sentence before the next number
     ("CR 608.2b points out that", [("CR 608.2b", ("608.2b",), False)]),
+    ("702.19b, c, and d", [("702.19b, c, and d", ("702.19b", "702.19c", "702.19d"), False)]),  # lost d
+    ("100.1$ or 100.1 CHF", []),
     ("See 704.5a, b. 704.5c covers", [("704.5a, b", ("704.5a", "704.5b"), False), ("704.5c", ("704.5c",), False)]),
     # a number in _italics_ or __bold__ is one
     ("see _704.5f_ and __704.5j__", [("704.5f", ("704.5f",), False), ("704.5j", ("704.5j",), False)]),

@@ -168,12 +168,19 @@ def test_a_client_too_slow_to_send_its_head_is_told_and_closed(server, tmp_path)
     # and what the review found still reaching gunicorn's own pages, or past the gate
     (b"GET /api/health HTTP/1.1\r\nX-A: a\rb\r\n\r\n", 400, "malformed header line"),
     (b"GET /api/health HTTP/1.1\r\nBad Name: x\r\n\r\n", 400, "malformed header line"),
-    (b"GET /api/health HTTP/1.1\r\nX-A: " + b"a" * 9000 + b"\r\n\r\n", 431, "a header line over 8190 bytes"),
+    (b"GET /api/health HTTP/1.1\r\nX-A: " + b"a" * 9000 + b"\r\n\r\n", 431, "a header line over 8188 bytes"),
     (b"GE /api/health HTTP/1.1\r\nHost: x\r\n\r\n", 400, "malformed request line"),
     (b"GET svn+ssh://x/api/search?q=trample HTTP/1.1\r\nHost: x\r\n\r\n", 400, "must be a path"),
     (b"GET http:/api/search?q=a HTTP/1.1\r\nHost: x\r\n\r\n", 400, "must be a path"),
     (b"GET /api/health HTTP/2.0\r\nHost: x\r\n\r\n", 505, "HTTP/1.0 and HTTP/1.1 only"),
     (b"GET http://x/api/health HTTP/1.1\r\nHost: x\r\n\r\n", 200, None),  # forwarded as its path
+    # and what the second check found: no answer at all, or gunicorn's pages again
+    (b"GET http://[::1/api/search?q=a HTTP/1.1\r\nHost: x\r\n\r\n", 400, "must be a path"),
+    (b"GET /api/health HTTP/1.1\r\nX-A: a\x01b\r\n\r\n", 400, "malformed header line"),
+    (b"GET /api/health HTTP/1.1\r\nX-A: " + b"a" * 8185 + b"\r\n\r\n", 431, "a header line over 8188 bytes"),
+    (b"GET /api/health HTTP/1.1\r\nContent-Type: a\r\nContent-Type: b\r\n\r\n", 400, "sent twice"),
+    (b"GET /api/health HTTP/1.0\r\n" + b"".join(b"X-%d: y\r\n" % i for i in range(100)) + b"\r\n", 431, "header lines"),
+    (b"GET * HTTP/1.1\r\nHost: x\r\n\r\n", 400, "must be a path"),
 ])
 def test_a_malformed_head_is_answered_at_once_in_the_api_s_words(server, head, status, says):
     with socket.create_connection(("127.0.0.1", server.port), timeout=5) as s:

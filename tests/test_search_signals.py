@@ -275,7 +275,10 @@ def test_a_word_nothing_uses_does_not_change_the_answer(cr_searcher, question):
 
 
 @pytest.mark.parametrize("typed, right", [("what is a mulligen", "what is a mulligan"),
-                                          ("how does trampel work", "how does trample work")])
+                                          ("how does trampel work", "how does trample work"),
+                                          ("what is a mulligen?", "what is a mulligan"),  # punctuation kept it
+                                          ("qwv what is a mulligen", "what is a mulligan"),  # so did a junk word
+                                          ("what is deathtuch?", "what is deathtouch")])
 def test_a_mistyped_title_in_a_question_answers_as_typed_right(cr_searcher, typed, right):
     # "spelling corrected: 'what is a mulligan'" listed 103.5's sub-rules, not the glossary's Mulligan
     assert ids(cr_searcher.search(typed), 3) == ids(cr_searcher.search(right), 3)

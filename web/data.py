@@ -358,6 +358,7 @@ def search_data(kb: Opened, args) -> tuple[dict[str, Any], dict[str, Any]]:
         data["redirect"] = dated
     elif why:  # and why it cannot ("2016-02-30 is not a day of the calendar", "no rule 907.4b in the release of ...")
         data["note"] = "; ".join(filter(None, [data["note"], why]))
+        results = replace(results, note=data["note"])  # the page says it too
     asked = {k: v for k, v in args.items() if k in ("q", *FACETS)}
     base = _search_url(asked)  # the asked search's URL: every page and facet link adds one argument to it
     data["pagination"] = _pagination(results.offset, results.limit, results.total, asked, base)

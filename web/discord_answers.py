@@ -285,7 +285,7 @@ def rule_choices(kb: Opened, typed: str) -> list[dict]:
     if not typed:
         return []
     picked: list[Record] = []
-    res = kb.resolver.resolve(typed)
+    res = kb.resolver.resolve(typed, prefer_only=True)  # "cr 702.187c": the official rule, as /rule reads it
     picked += res.matches
     for c in kb.searcher.autocomplete(typed, limit=LIMITS["choices"]):
         r = kb.store.get(c["id"])

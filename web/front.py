@@ -22,6 +22,8 @@ import contextlib
 import json
 import logging
 import math
+import socket
+import struct
 from collections.abc import Mapping
 import re
 from dataclasses import dataclass, field
@@ -37,9 +39,10 @@ COSTLY_PREFIXES = ("/diff/", "/api/diff/")
 _SLASHES = re.compile(r"/{2,}")
 _TOKEN = re.compile(rb"[A-Z]{3,20}")  # a method, as gunicorn takes one
 _HEADER_NAME = re.compile(rb"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")  # a header's name: a token
-_MAX_FIELD = 8190  # bytes of one header line gunicorn takes
+_MAX_FIELD = 8188  # bytes of one header line gunicorn takes (8,190 with its CRLF)
+_CONTROL = re.compile(rb"[\x00-\x08\x0a-\x1f\x7f]")  # what gunicorn refuses in a header value (a tab is fine)
 _TARGET = re.compile(rb"[\x21-\x7e]{1,65536}")  # a request target: visible ASCII
-_ONCE = {b"content-length", b"host"}  # headers a request may carry once
+_ONCE = {b"content-length", b"host", b"content-type"}  # headers a request may carry once
 _FORWARDED = re.compile(rb"\r\nx-forwarded-for:([^\r\n]*)", re.IGNORECASE)
 _CONTINUE = re.compile(rb"\r\nexpect:[ \t]*100-continue[ \t]*\r\n", re.IGNORECASE)
 # Not forwarded: hop-by-hop headers, and Expect (the front answers "100 Continue" itself, then reads the body)
@@ -208,7 +211,12 @@ class Front:
             await asyncio.wait_for(writer.drain(), self.limits.write_timeout)
         except TimeoutError:
             # Dropped, not closed: a closed transport keeps its unsent bytes (and its socket) until the client
-            # reads them, so a client that never reads held them past its timeout and outside the count.
+            # reads them, so a client that never reads held them past its timeout and outside the count; and
+            # reset (no linger), so the kernel lets go of what it still held for it too.
+            sock = writer.get_extra_info("socket")
+            if sock is not None:
+                with contextlib.suppress(OSError):
+                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
             writer.transport.abort()
             raise
         finally:
@@ -239,7 +247,8 @@ class Front:
         if length > lim.max_body:
             raise _Reject(413, "request_entity_too_large", f"the body is over {lim.max_body} bytes")
         body = b""
-        if length and _CONTINUE.search(rest):  # the client waits for a go-ahead before sending its body
+        if length and _CONTINUE.search(rest) and rest[:rest.index(b"\r\n")].endswith(b"HTTP/1.1"):
+            # the client waits for a go-ahead before sending its body (never sent to an HTTP/1.0 client)
             writer.write(b"HTTP/1.1 100 Continue\r\n\r\n")
         if length:
             try:
@@ -284,7 +293,7 @@ class Front:
             writer.close()
 
 
-MAX_HEADERS = 100
+MAX_HEADERS = 99  # gunicorn takes 100 header fields; the front adds its own Connection
 
 
 async def _head(reader: asyncio.StreamReader, start: bytes, limit: int) -> bytes:
@@ -330,11 +339,14 @@ def origin_form(target: bytes) -> bytes:
     """A request target as the path (and query) the app receives: an absolute target ("http://x/api/search?q=a",
     any scheme gunicorn would take, "svn+ssh://x/...") becomes its path, so what the gate reads is what is
     forwarded; anything else that is not a path is refused."""
-    if target.startswith(b"/") or target == b"*":
+    if target.startswith(b"/"):
         return target
     if b"://" not in target:
         raise _Reject(400, "bad_request", "the request target must be a path (or an http URL)")
-    parts = urlsplit(target.decode("latin-1"))
+    try:
+        parts = urlsplit(target.decode("latin-1"))
+    except ValueError:  # "http://[::1/api/search": no URL at all
+        raise _Reject(400, "bad_request", "the request target must be a path (or an http URL)") from None
     if parts.scheme.lower() not in ("http", "https"):
         raise _Reject(400, "bad_request", "the request target must be a path (or an http URL)")
     path = (parts.path or "/") + ("?" + parts.query if parts.query else "")
@@ -363,7 +375,7 @@ def _parse_head(head: bytes) -> tuple[bytes, bytes, bytes, int, bool]:
     keep = version == b"HTTP/1.1"
     for line in lines[1:]:
         name, sep, value = line.partition(b":")
-        if not sep or not _HEADER_NAME.fullmatch(name) or b"\r" in value or b"\x00" in value:
+        if not sep or not _HEADER_NAME.fullmatch(name) or _CONTROL.search(value):
             raise _Reject(400, "bad_request", "malformed header line")
         if len(line) > _MAX_FIELD:
             raise _Reject(431, "request_header_fields_too_large", f"a header line over {_MAX_FIELD} bytes")
