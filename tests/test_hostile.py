@@ -1,6 +1,9 @@
 """Hostile input: any string gets a normal answer or a clear 4xx, never a 500, never a second of work."""
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import socket
 import time
 from urllib.parse import quote
 
@@ -138,16 +141,13 @@ def test_every_spelling_of_a_gated_path_reaches_the_same_endpoint(client):
     assert client.get("/api/%73earch?q=unveil").get_json()["total"] == plain
 
 
-def test_the_front_bounds_the_answers_its_slow_readers_hold(tmp_path):
-    # 40 clients that asked for the 3 MB records dump and never read it held 4 MB each for the write timeout,
-    # and 4,096 connections are allowed: past max_pending in all, a large answer is a 503 until readers catch up
-    import asyncio
-    import socket as sockets
+@contextlib.asynccontextmanager
+async def _front_answering(tmp_path, size: int, limits):
+    """The front (web.front) before a stand-in for gunicorn that answers every request with ``size`` bytes;
+    yields (front, its port)."""
+    from web.front import Front
 
-    from web.front import Front, Limits
-
-    big = b"x" * 6_000_000  # more than the kernel's socket buffers take off the front's hands
-    answer = b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\nConnection: close\r\n\r\n" % len(big) + big
+    answer = b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\nConnection: close\r\n\r\n" % size + b"x" * size
 
     async def upstream(reader, writer):
         await reader.readuntil(b"\r\n\r\n")
@@ -155,30 +155,46 @@ def test_the_front_bounds_the_answers_its_slow_readers_hold(tmp_path):
         await writer.drain()
         writer.close()
 
-    async def scenario():
-        sock = str(tmp_path / "up.sock")
-        server = await asyncio.start_unix_server(upstream, sock)
-        front = Front(sock, slots=2, limits=Limits(max_pending=10_000_000, write_timeout=5))
-        listening = await front.start("127.0.0.1", 0)
-        port = listening.sockets[0].getsockname()[1]
-        loop = asyncio.get_running_loop()
-        readers = []
-        for _ in range(6):  # each asks and reads nothing: its answer waits in the front
-            s = sockets.create_connection(("127.0.0.1", port))
-            s.setsockopt(sockets.SOL_SOCKET, sockets.SO_RCVBUF, 4096)
-            s.sendall(b"GET /api/documents/cr/records HTTP/1.1\r\nHost: x\r\n\r\n")
-            readers.append(s)
-            await asyncio.sleep(0.2)
-        held = front.pending
-        statuses = []
-        for s in readers:
-            s.setblocking(False)
-            first = await loop.sock_recv(s, 64)
-            statuses.append(first.split(b" ")[1])
-            s.close()
+    sock = str(tmp_path / "up.sock")
+    server = await asyncio.start_unix_server(upstream, sock)
+    front = Front(sock, slots=2, limits=limits)
+    listening = await front.start("127.0.0.1", 0)
+    try:
+        yield front, listening.sockets[0].getsockname()[1]
+    finally:
         listening.close()
         server.close()
-        return held, statuses
+
+
+def _asking_and_not_reading(port: int) -> socket.socket:
+    """A client that asks for a large answer and reads nothing (a receive window of 4 KB)."""
+    s = socket.create_connection(("127.0.0.1", port))
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    s.sendall(b"GET /api/documents/cr/records HTTP/1.1\r\nHost: x\r\n\r\n")
+    return s
+
+
+def test_the_front_bounds_the_answers_its_slow_readers_hold(tmp_path):
+    # 40 clients that asked for the 3 MB records dump and never read it held 4 MB each for the write timeout,
+    # and 4,096 connections are allowed: past max_pending in all, a large answer is a 503 until readers catch up
+    from web.front import Limits
+
+    async def scenario():
+        # answers larger than the kernel's socket buffers take off the front's hands
+        limits = Limits(max_pending=10_000_000, write_timeout=5)
+        async with _front_answering(tmp_path, 6_000_000, limits) as (front, port):
+            readers = []
+            for _ in range(6):  # each asks and reads nothing: its answer waits in the front
+                readers.append(_asking_and_not_reading(port))
+                await asyncio.sleep(0.2)
+            held = front.pending
+            statuses = []
+            for s in readers:
+                s.setblocking(False)
+                first = await asyncio.get_running_loop().sock_recv(s, 64)
+                statuses.append(first.split(b" ")[1])
+                s.close()
+            return held, statuses
 
     held, statuses = asyncio.run(scenario())
     assert held <= 10_000_000
@@ -187,8 +203,6 @@ def test_the_front_bounds_the_answers_its_slow_readers_hold(tmp_path):
 
 def test_behind_a_load_balancer_the_gate_takes_turns_by_forwarded_address():
     # every client behind a balancer shares its address: one client's costly queries took every turn
-    import asyncio
-
     from web.front import Front, Limits
 
     assert Limits.from_env({}).forwarded_for is False
@@ -213,35 +227,15 @@ def test_behind_a_load_balancer_the_gate_takes_turns_by_forwarded_address():
 
 def test_a_reader_too_slow_for_the_write_timeout_is_dropped_with_its_bytes(tmp_path):
     # closing kept the unsent answer (and the socket) until the client read it, outside every count
-    import asyncio
-    import socket as sockets
-
-    from web.front import Front, Limits
-
-    big = b"x" * 8_000_000
-    answer = b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\nConnection: close\r\n\r\n" % len(big) + big
-
-    async def upstream(reader, writer):
-        await reader.readuntil(b"\r\n\r\n")
-        writer.write(answer)
-        await writer.drain()
-        writer.close()
+    from web.front import Limits
 
     async def scenario():
-        sock = str(tmp_path / "up.sock")
-        server = await asyncio.start_unix_server(upstream, sock)
-        front = Front(sock, slots=2, limits=Limits(write_timeout=0.5))
-        listening = await front.start("127.0.0.1", 0)
-        port = listening.sockets[0].getsockname()[1]
-        s = sockets.create_connection(("127.0.0.1", port))
-        s.setsockopt(sockets.SOL_SOCKET, sockets.SO_RCVBUF, 4096)
-        s.sendall(b"GET /api/documents/cr/records HTTP/1.1\r\nHost: x\r\n\r\n")
-        await asyncio.sleep(2)  # past the write timeout, reading nothing
-        held = (front.pending, front.connections, [t for t in asyncio.all_tasks() if "_connection" in repr(t)])
-        s.close()
-        listening.close()
-        server.close()
-        return held
+        async with _front_answering(tmp_path, 8_000_000, Limits(write_timeout=0.5)) as (front, port):
+            s = _asking_and_not_reading(port)
+            await asyncio.sleep(2)  # past the write timeout, reading nothing
+            held = (front.pending, front.connections, [t for t in asyncio.all_tasks() if "_connection" in repr(t)])
+            s.close()
+            return held
 
     pending, connections, serving = asyncio.run(scenario())
     assert (pending, connections, serving) == (0, 0, [])  # dropped, not kept for a late reader
