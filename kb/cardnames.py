@@ -119,10 +119,11 @@ def find_card(store: Store, resolver, text: str, set_code: str | None = None) ->
         out.note = f"{text.strip()!r} fits {len(fits)} cards{shown}"
         return out
     card, distance = resolver.card(text)
-    if card is None:  # as the search box reads names: a "The ..." name without "The", mistyped ("metamorf"),
-        card, distance = resolver.card_without_the(text)  # or the end of a name's word ("goyf")
-        ending = resolver.cards_ending(text) if card is None else []
-        card, distance = (ending[0], 1) if len(ending) == 1 else (card, distance or 1) if card else (None, 0)
+    if card is None:  # as the search box reads names: a "The ..." name without "The", mistyped ("metamorf")
+        card, distance = resolver.card_without_the(text)
+    if card is None:  # or the end of a name's word ("goyf"), when only one name has it
+        ending = resolver.cards_ending(text)
+        card, distance = (ending[0], 1) if len(ending) == 1 else (None, 0)
     if card is not None and (doc is None or card.doc == doc):
         out.card, out.distance = card, distance
         if distance:

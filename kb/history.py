@@ -25,7 +25,7 @@ from typing import Any
 from kb.ids import dated_url, record_url
 
 __all__ = ["History", "HISTORY_FILE", "word_diff", "typography", "parse_date", "DateError", "dated_matches",
-           "span_ref"]
+           "span_ref", "span_text"]
 
 HISTORY_FILE = "history.sqlite"
 _ISO = re.compile(r"^\d{4}-\d{2}-\d{2}$")
@@ -37,6 +37,11 @@ _COPY = re.compile(r"-(\d+)$")  # a rule number printed twice in one release: it
 def _copy_of(rid: str) -> int:
     m = _COPY.search(rid)
     return int(m.group(1)) if m else 1
+
+
+def span_text(span: dict[str, Any]) -> str:
+    """A span's shown text (``_body``): what its history compares and a dated page says."""
+    return _body([span["title"], span["text"], span["examples"]])
 
 
 def span_ref(span: dict[str, Any]) -> str:

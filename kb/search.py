@@ -597,9 +597,13 @@ class Searcher:
         if not low.isalpha() or low in _ONLY_ASKING or self.exact_df.get(low) or (low,) in self.vocabulary.phrases:
             return False
         s = stem(low)
-        if self._uses(s) or self.asked.uses(s) or s in self.card_names or low in self.resolver.doc_names:
+        if self._used(s) or s in self.card_names or low in self.resolver.doc_names:
             return False
         return self._fix_typos(low) is None  # a typo the full text corrects ("fizzeled") is no unknown word
+
+    def _used(self, stem: str) -> bool:
+        """Some record (title or body) or some common question uses this stem."""
+        return bool(self._uses(stem)) or self.asked.uses(stem)
 
     def _titled(self, text: str, doc: str | None) -> _Lead | None:
         """A query that is exactly a keyword's, rule's or term's title answers with those first."""
@@ -721,7 +725,7 @@ class Searcher:
         # A word no record and no common question uses tells no candidate from another ("qwv", "spel"): it only
         # lowered every coverage and every common question's match, the rarer the more (such a word weighs
         # most), and Whoosh's coordination bonus counted it. Left out, unless the question has nothing else.
-        known = tuple(s for s in everything if self._uses(s) or self.asked.uses(s))
+        known = tuple(s for s in everything if self._used(s))
         unknown = frozenset(everything) - frozenset(known) if known else frozenset()
         everything = known or everything
         whoosh_query = self._build_query(text, extra, _naming_stems(query.text), unknown)
@@ -1053,7 +1057,7 @@ class Searcher:
         if "vocabulary" not in rank.SIGNALS:
             return fixed
         table = {typed: right for typed, right in zip(text.split(), fixed.split(), strict=True)
-                 if typed != right and (right,) in self.vocabulary.phrases}
+                 if typed != right and (fold(right.strip(_PUNCTUATION)).lower(),) in self.vocabulary.phrases}
         if not table:
             return fixed
         again = self.vocabulary.expand(" ".join(table.get(w, w) for w in query.text.split()), self._knows)

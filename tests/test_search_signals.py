@@ -242,6 +242,7 @@ def test_a_document_word_or_table_word_is_not_corrected(cr_searcher):
 @pytest.mark.parametrize("query, table_word, rule", [
     ("wen does a spel fizzel if one of two targts is gone", "fizzle", "cr/608.2b"),  # Treachery says fizzle once
     ("my spell fizzeled", "fizzled", "cr/608.2b"),  # no document says fizzled: a table word only
+    ("my spell fizzeled?", "fizzled", "cr/608.2b"),  # punctuation around the corrected word
     ("is hexproof untargatable", "untargetable", "cr/702.11"),
 ])
 def test_a_mistyped_table_word_is_read_as_typed_right(cr_searcher, query, table_word, rule):

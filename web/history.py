@@ -25,7 +25,7 @@ from werkzeug.exceptions import BadRequest, NotFound
 from kb.cache import ByteLRU
 from kb.ids import dated_url
 from kb.snippet import clip
-from kb.history import span_ref, DateError, History, parse_date, typography, word_diff
+from kb.history import DateError, History, parse_date, span_ref, span_text, typography, word_diff
 from kb.kbase import Opened
 from web.render import mana
 from web.pages import render_page
@@ -66,10 +66,6 @@ def _number(number: str) -> str:
     return number
 
 
-def _words_of(span: dict[str, Any]) -> str:
-    return "\n".join(filter(None, [span["title"], span["text"], *span["examples"]]))
-
-
 def _ref_of(rid: str) -> str:
     """A diff entry's rule as a dated URL names it: its id's number (``702.175-2`` for a second copy)."""
     return rid.split("/", 1)[1]
@@ -106,10 +102,10 @@ def rule_at_data(kb: Opened, day: str, number: str) -> tuple[dict[str, Any], dic
     # shows it (the dated page said "from 2019-07-12" for a text unchanged since 2015 but for its apostrophes)
     lineage = history.lineage(span["lineage"])
     at = next(i for i, s in enumerate(lineage) if s["first"] == span["first"] and s["id"] == span["id"])
-    same = typography(_words_of(span))
+    same = typography(span_text(span))
 
     def restyled(i: int) -> bool:
-        return lineage[i]["number"] == span["number"] and typography(_words_of(lineage[i])) == same
+        return lineage[i]["number"] == span["number"] and typography(span_text(lineage[i])) == same
 
     first = last = at
     while first > 0 and restyled(first - 1):
@@ -155,7 +151,7 @@ def rule_history_data(kb: Opened, number: str) -> tuple[dict[str, Any], dict[str
     out: list[dict[str, Any]] = []
     previous = None
     for span in spans:
-        body = "\n".join(filter(None, [span["title"], span["text"], *span["examples"]]))
+        body = span_text(span)
         if previous is not None and previous["number"] == span["number"] and \
                 typography(previous["body"]) == typography(body):
             # Only quotes or dashes restyled (2019-01-25 printed straight ones): no change, one entry with the
