@@ -333,7 +333,8 @@ def write_history(path: Path, lineages: Lineages, citations: list[dict] | None =
                 if k == len(chain) or not _continues(chain[start], chain[k - 1], chain[k]):
                     rule = chain[start][1]
                     tid = text_ids.setdefault(rule.content, len(text_ids))
-                    spans.append((lid, chain[start][0], chain[k - 1][0], rule.id, rule.number, rule.kind,
+                    # numbers in lower case, as rule ids are: kb.history looks them up in the number index as such
+                    spans.append((lid, chain[start][0], chain[k - 1][0], rule.id, rule.number.lower(), rule.kind,
                                   rule.parent, tid))
                     start = k
             last_ri, last_rule = chain[-1]

@@ -49,6 +49,11 @@ def span_ref(span: dict[str, Any]) -> str:
     return span["id"].split("/", 1)[1] if _COPY.search(span["id"]) else span["number"]
 
 
+def _number_order(number: str) -> tuple:
+    """A rule number's place in the document: 702.9 before 702.10 before 702.19a before 702.100."""
+    return tuple(int(p) if p.isdigit() else p for p in re.findall(r"\d+|[a-z]+", number))
+
+
 class DateError(ValueError):
     """A date that is not an ISO date (YYYY-MM-DD)."""
 
@@ -167,9 +172,23 @@ class History:
             rows = self.db.execute("SELECT * FROM spans WHERE rid = ? AND first <= ? AND last >= ?",
                                    ("cr/" + number.lower(), release, release)).fetchall()
         else:
-            rows = self.db.execute("SELECT * FROM spans WHERE number = ? COLLATE NOCASE AND first <= ? AND last >= ?",
-                                   (number, release, release)).fetchall()
+            # numbers are stored in lower case (ingest.history): an exact match reads the number index (COLLATE
+            # NOCASE read every span, 5 ms a dated page)
+            rows = self.db.execute("SELECT * FROM spans WHERE number = ? AND first <= ? AND last >= ?",
+                                   (number.lower(), release, release)).fetchall()
         return [self._span(row) for row in sorted(rows, key=lambda r: _copy_of(r["rid"]))]
+
+    def below(self, span: dict[str, Any], release: int) -> list[dict[str, Any]]:
+        """The rules right below ``span`` in ``release``, in the document's order: a heading's sub-rules (702.19:
+        702.19a ...), a section's rules (702: 702.1 ... 702.190), a chapter's sections; each links on to its own.
+        By each span's parent, so the two copies of a number printed twice keep their own sub-rules (702.175a-2
+        is Impending's), from one read of the number index: the numbers starting with the rule's own."""
+        number = span["number"]
+        low = number + "." if len(number) == 3 else number  # 702.1 ..., 702.19a ..., or a chapter's 700 ...
+        mine = self.db.execute("SELECT * FROM spans WHERE number > ? AND number < ? AND first <= ? AND last >= ? "
+                               "AND parent = ?", (low, low + "\uffff", release, release, span["id"])).fetchall()
+        mine.sort(key=lambda r: (_number_order(r["number"]), _copy_of(r["rid"])))
+        return [self._span(r) for r in mine]
 
     def _span(self, row: sqlite3.Row) -> dict[str, Any]:
         title, text, examples = self._content(row["text"])
@@ -198,16 +217,24 @@ class History:
         return row["lineage"] if row else None
 
     def old_number(self, number: str) -> list[dict[str, Any]]:
-        """Every lineage that ever used ``number``, with when and where its text is now."""
+        """Every unbroken run of releases in which one lineage used ``number``, oldest first, with where its
+        text is now. Two rules can take turns at a number (723.3 and 724.3, restarting a game and a subgame,
+        swapped places four times in 2022-2024): each turn is its own run, never one span over the other's."""
         rows = self.db.execute("SELECT * FROM spans WHERE rid = ? ORDER BY first", ("cr/" + number.lower(),)).fetchall()
-        out: dict[int, dict[str, Any]] = {}
+        out: list[dict[str, Any]] = []
+        last: dict[int, tuple[int, dict[str, Any]]] = {}  # lineage -> its latest run: its last release, the entry
         for row in rows:
-            entry = out.setdefault(row["lineage"], {"lineage": row["lineage"],
-                                                    "from": self.releases[row["first"]]["effective"]})
+            run = last.get(row["lineage"])
+            if run is not None and run[0] + 1 == row["first"]:  # the same text's next span, or a reworded one
+                entry = run[1]
+            else:
+                entry = {"lineage": row["lineage"], "from": self.releases[row["first"]]["effective"]}
+                out.append(entry)
             entry["to"] = self.releases[row["last"]]["effective"]
-        for entry in out.values():
+            last[row["lineage"]] = (row["last"], entry)
+        for entry in out:
             entry["now"] = self.now(entry["lineage"])
-        return list(out.values())
+        return out
 
     # -- diffs -------------------------------------------------------------------------
     def release_rules(self, release: int) -> dict[int, sqlite3.Row]:

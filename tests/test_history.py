@@ -43,6 +43,19 @@ def test_old_numbers_map_to_where_their_text_lives_now(history):
     assert deleted and deleted[0]["now"]["deleted_in"] == "2016-07-22"
 
 
+def test_rules_taking_turns_at_a_number_are_listed_turn_by_turn(history, hclient):
+    # 723.3 and 724.3 (restarting a game, a subgame) swapped numbers four times in 2022-2024: each turn at 724.3
+    # is its own run, not one span from the first turn to the last drawn over the other rule's turns.
+    used = history.old_number("724.3")
+    runs = [(u["from"], u["to"]) for u in used]
+    assert runs == sorted(runs) and all(a[1] < b[0] for a, b in zip(runs, runs[1:]))
+    lineages = [u["lineage"] for u in used]
+    assert any(lineages.count(x) > 1 for x in lineages)  # a rule came back to the number: two runs, not one
+    message = hclient.get("/api/cr/724.3/history").get_json()["error"]["message"]
+    assert "724.3 of 2022-11-18 to 2023-02-03 is 727.3 now" in message
+    assert "724.3 of 2023-04-14 to 2023-11-17 is 729.3 now" in message
+
+
 # Moves checked by hand (README: 60 of 60 sampled "moved" claims right), kept as a regression table.
 @pytest.mark.parametrize("release, old, new, method", [
     ("2021-07-23", "cr/719.6", "cr/721.6", "moved"),  # cross-reference 720 -> 722 inside, masked
@@ -132,6 +145,28 @@ def test_a_number_printed_twice_shows_each_copy_never_the_other(hclient):
     assert [m["title"] for m in both] == ["702.175 Offspring", "702.175 Impending"]
     page = soup(hclient.get("/cr@2024-09-20/702.175-2"))
     assert page.select_one(".printed-twice a")["href"] == "/cr@2024-09-20/702.175" and "Impending" in page.h1.text
+
+
+def test_a_dated_heading_shows_its_sub_rules_as_they_stood(hclient, history):
+    # /cr@2024-01-01/702.19 said "702.19 Trample" and nothing else, and unfurled with its title alone
+    data = hclient.get("/api/cr@2024-01-01/702.19").get_json()
+    release = history.release_on("2024-01-01")["index"]
+    then = [s["number"] for s in history.rules_at("702.19", release) for s in history.below(s, release)]
+    assert [r["number"] for r in data["rules"]] == then and then[:2] == ["702.19a", "702.19b"]
+    assert all(r["url"] == f"/cr@2023-11-17/{r['number']}" for r in data["rules"])
+    assert data["rules"][0]["text"] == hclient.get("/api/cr@2024-01-01/702.19a").get_json()["text"]
+    page = soup(hclient.get("/cr@2024-01-01/702.19"))
+    assert [a.get_text(strip=True) for a in page.select(".children .child-label")] == then
+    said = page.select_one('meta[property="og:description"]')["content"]
+    assert said.startswith("702.19a Trample is a static ability")
+    # a section lists its rules (each page lists its own sub-rules); a rule without sub-rules lists none
+    section = hclient.get("/api/cr@2024-01-01/702").get_json()["rules"]
+    assert [r["number"] for r in section[:3]] == ["702.1", "702.2", "702.3"] and section[-1]["number"] == "702.167"
+    assert hclient.get("/api/cr@2024-01-01/702.19a").get_json()["rules"] == []
+    # the two copies of 702.175 of 2024-09-20 each list their own sub-rules
+    offspring, impending = (hclient.get(f"/api/cr@2024-09-20/{n}").get_json()["rules"] for n in ("702.175", "702.175-2"))
+    assert [r["url"] for r in impending] == ["/cr@2024-09-20/702.175a-2"]
+    assert [r["text"].split()[0] for r in offspring] == ["Offspring", "If"]
 
 
 def test_current_number_has_no_banner(hclient):

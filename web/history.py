@@ -120,11 +120,15 @@ def rule_at_data(kb: Opened, day: str, number: str) -> tuple[dict[str, Any], dic
     # The release printed this number twice (2024-09-20: Offspring and Impending as 702.175): each copy links
     # the other, so the number's first copy never stands in for the second.
     twins = [t for t in history.rules_at(span["number"], release["index"]) if t["id"] != span["id"]]
+    # The rules right below it as they stood then, each linking to its own dated page: a heading's sub-rules (702.19
+    # Trample has no words of its own: its page said its title and nothing else), a section's rules.
+    below = [{"number": s["number"], "id": s["id"], "title": s["title"], "text": s["text"], "examples": s["examples"],
+              "url": dated_url(release["effective"], span_ref(s))} for s in history.below(span, release["index"])]
     return {
         "number": span["number"], "id": span["id"], "kind": span["kind"], "title": span["title"],
         "printed_twice": [{"number": t["number"], "title": t["title"],
                            "url": dated_url(release["effective"], span_ref(t))} for t in twins],
-        "text": span["text"], "examples": span["examples"],
+        "text": span["text"], "examples": span["examples"], "rules": below,
         "asked": day, "effective": release["effective"], "version": release["version"], "release": release["file"],
         "span": {"from": lineage[first]["from"], "to": lineage[last]["to"]},
         "now": now, "banner": banner,
@@ -217,7 +221,9 @@ def rule_at(day: str, number: str):
     data, extra = rule_at_data(_kb(), day, number)
     # As record pages' previews read: "label: text…", cut after a whole word, and the release it stood in.
     label = " ".join(filter(None, [data["number"], data["title"]]))
-    said = f"{label}: {data['text']}" if data["text"] else label
+    # A heading without words of its own previews its first sub-rule, as the current rule's page does.
+    first = next((r for r in data["rules"] if r["text"]), None)
+    said = f"{label}: {data['text']}" if data["text"] else f"{first['number']} {first['text']}" if first else label
     return render_page("cr_at.html", title=f"{data['number']} as of {data['effective']} — Comprehensive Rules",
                        description=clip(said, 200) + f" — Comprehensive Rules as of {data['effective']}",
                        alternate=f"/api/cr@{day}/{quote(number)}", data=data, twin=data, **extra)
