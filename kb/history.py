@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from kb.ids import dated_url, record_url
+from kb.snippet import clip
 
 __all__ = ["History", "HISTORY_FILE", "word_diff", "typography", "parse_date", "DateError", "dated_matches",
            "span_ref", "span_text"]
@@ -298,9 +299,14 @@ def dated_matches(history: History | None, query: Any) -> tuple[list[dict[str, A
             missing.append(number)
         for span in spans:
             now = history.now(span["lineage"])
+            # what it said then, as a current match's summary (a range unfurled as "702.19b-c@2024-01-01: 2 rules");
+            # a heading without words of its own, its first sub-rule's
+            said = span["text"] or next((" ".join(filter(None, [s["number"], s["title"], s["text"]]))
+                                         for s in history.below(span, release["index"])), "")
             out.append({"id": None, "doc": "cr", "number": span["number"], "date": query.date,
                         "effective": release["effective"], "url": dated_url(query.date, span_ref(span)),
                         "title": " ".join(filter(None, [span["number"], span["title"]])),
+                        "summary": clip(said, 200),
                         "now": now["number"], "now_url": record_url(now["id"]) if now["id"] else None})
     note = f"no rule {', '.join(missing)} in the release of {release['effective']}" if missing else None
     return out, note

@@ -169,6 +169,16 @@ def test_a_dated_heading_shows_its_sub_rules_as_they_stood(hclient, history):
     assert [r["text"].split()[0] for r in offspring] == ["Offspring", "If"]
 
 
+def test_a_dated_range_unfurls_with_its_first_rule_s_words_as_they_stood(hclient):
+    # "/r/702.19b-c@2024-01-01" unfurled as "702.19b-c@2024-01-01: 2 rules" and nothing else
+    then = hclient.get("/api/cr@2024-01-01/702.19b").get_json()["text"]
+    page = soup(hclient.get("/r/702.19b-c@2024-01-01"))
+    said = page.select_one('meta[property="og:description"]')["content"]
+    assert said.startswith("702.19b-c@2024-01-01: 2 rules — 702.19b: " + " ".join(then.split()[:8]))
+    matches = hclient.get("/api/resolve", query_string={"ref": "702.18-702.19@2024-01-01"}).get_json()["matches"]
+    assert matches[1]["summary"].startswith("702.19a Trample is a static ability")  # a heading: its first sub-rule
+
+
 def test_current_number_has_no_banner(hclient):
     data = hclient.get("/api/cr@2026-08-07/727.2").get_json()
     assert data["banner"] is None and data["effective"] == "2026-08-07"

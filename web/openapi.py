@@ -295,7 +295,10 @@ def spec(base_url: str) -> dict:
                         "ref": {"type": "string"},
                         "matches": {"type": "array",
                                     "description": "records, each {id, url, title, doc, document, effective, "
-                                                   "summary}; url " + RELATIVE},
+                                                   "summary}; url " + RELATIVE + "; for a dated reference "
+                                                   "(\"702.19b@2024-01-01\"), each rule as it stood then: {id: "
+                                                   "null, doc, number, date, effective, url, title, summary, now, "
+                                                   "now_url}"},
                         "suggestions": {"type": "array", "description": (
                             "records near a reference that matched nothing, each {id, url, title, doc, document}")},
                         "effective": {"type": "string", "nullable": True,
