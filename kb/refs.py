@@ -7,7 +7,8 @@ reference, not which records exist (that is kb.resolve):
 - rule numbers in any case, with or without a trailing dot or wrapping
   brackets: ``907.4b``, ``907.4B.``, ``(907.4b)``;
 - prefixes: ``rule``/``rules``, ``CR``/``CR907.4b``/``CR. 907.4b``, ``r907.4b``/``r. 907.4b``, ``§ 907.4b``, a
-  document name (``treachery 907.5a``), ``official rule 708``;
+  document name (``treachery 907.5a``, or after the number: ``907.5a treachery``, ``907.5a (Treachery)``),
+  ``official rule 708``;
 - suffixes that make a citation official: ``707.6 in the official CR``;
 - Treachery's own forms: ``109.2tr``, ``702.TrUnv-1`` (renamed), ``705bis``;
 - ranges and lists: ``907.3a-c``, ``907.3a–907.3c``, ``907.11a, b``;
@@ -73,10 +74,15 @@ _QUANTITY = re.compile(r"\s?[$€£¥]|\s?(?:usd|eur|gbp|chf|cad|aud|tix|tickets
                        r"points|pts|mb|kb|gb|ms|km|kg|mph)\b|@(?!\s*\d{4}-\d{2}-\d{2})", re.IGNORECASE)
 
 
+def _alternatives(names: tuple[str, ...]) -> str:
+    """Document names as regex alternatives, longest first, spaces flexible."""
+    return "|".join(re.escape(n).replace(r"\ ", r"\s?") for n in sorted(names, key=len, reverse=True))
+
+
 @lru_cache(maxsize=16)
 def _ref_pattern(names: tuple[str, ...]) -> re.Pattern:
-    """The reference regex for a set of document names (longest first, spaces flexible)."""
-    alternatives = "|".join(re.escape(n).replace(r"\ ", r"\s?") for n in sorted(names, key=len, reverse=True))
+    """The reference regex for a set of document names."""
+    alternatives = _alternatives(names)
     doc = rf"(?P<doc>{alternatives})\b[\s:]*" if alternatives else r"(?P<doc>(?!))"
     return re.compile(
         rf"""
@@ -92,6 +98,18 @@ def _ref_pattern(names: tuple[str, ...]) -> re.Pattern:
 
 # A number's shape once found: section, rule, letter, suffix.
 _PARTS = re.compile(r"^(?P<section>\d{3})(?:\.(?P<rule>\d{1,3})(?P<letter>tr|a[a-z]|[a-z])?)?$")
+
+# A document name written after a number, as chat writes it: "702.187c treachery", "see 702.187c (Treachery)"
+# (the closing bracket may have been stripped with a query's wrapping). On the same line, and not a name that
+# begins the next reference ("907.4a treachery 907.4b").
+@lru_cache(maxsize=16)
+def _doc_after_pattern(names: tuple[str, ...]) -> re.Pattern:
+    return re.compile(
+        rf"""[^\S\n]*(?P<open>\(\s*)?(?P<doc>{_alternatives(names) or "(?!)"})\b
+             (?(open)\s*(?:\)|$)|(?![\s:]*(?:{_PREFIX})?\d))""",
+        re.IGNORECASE | re.VERBOSE,
+    )
+
 
 # Continuations of a reference: a range end or another list member.
 _RANGE = re.compile(
@@ -142,6 +160,9 @@ class RefMatch:
     end: int
     text: str
     query: RefQuery
+    # "702.187c treachery": the reference without the document name written after it, for a reader to fall back
+    # on when that document has no such rule (the name may be a word of the sentence; kb.linkify does)
+    bare: RefMatch | None = None
 
 
 def _rank(letter: str) -> int:
@@ -266,14 +287,15 @@ def _doc_slug(written: str | None, doc_names: Mapping[str, str]) -> str | None:
 
 
 def _query(m: re.Match, written: str, numbers: list[str], official: bool, doc_names: Mapping[str, str],
-           date: str | None = None) -> RefQuery:
+           date: str | None = None, doc: str | None = None) -> RefQuery:
+    """``doc``: the document (its slug) named after the number ("702.187c treachery"), if any."""
     kw = (m.group("kw") or "").lower().rstrip(".")
     return RefQuery(
         written=written,
         numbers=tuple(dict.fromkeys(numbers)),
         official=official,
         prefer="cr" if kw == "cr" and not official else None,
-        doc=_doc_slug(m.group("doc"), doc_names),
+        doc=_doc_slug(m.group("doc"), doc_names) or doc,
         invalid_letter=any(_invalid(n) for n in numbers),
         date=date,
     )
@@ -301,20 +323,38 @@ def _match_at(text: str, m: re.Match, bare: bool, doc_names: Mapping[str, str]) 
         return []
     segments, end = _extend(text, m.end(), number)
     official = bool(m.group("official"))
-    suffix = _OFFICIAL_SUFFIX.match(text, end)
+    after = _doc_after(text, end, m, segments[-1][1][-1], doc_names)
+    suffix = None if after else _OFFICIAL_SUFFIX.match(text, end)
     if suffix:
         official = True
         end = suffix.end()
-    dated = _DATED.match(text, end)
+    dated = None if after else _DATED.match(text, end)
     date = dated.group("date") if dated else None
     if dated:
         end = dated.end()
     starts = [m.start()] + [s for s, _ in segments[1:]]
-    ends = [_trim_end(text, s, e) for s, e in pairwise(starts)] + [end]
-    return [
+    ends = [_trim_end(text, s, e) for s, e in pairwise(starts)] + [after.end() if after else end]
+    found = [
         RefMatch(s, e, text[s:e], _query(m, text[s:e], numbers, official, doc_names, date))
         for s, e, (_, numbers) in zip(starts, ends, segments, strict=True)
     ]
+    if after:  # the name after the last number is that number's document
+        last, numbers = found[-1], segments[-1][1]
+        plain = RefMatch(last.start, end, text[last.start:end], _query(m, text[last.start:end], numbers, False,
+                                                                        doc_names))
+        query = _query(m, last.text, numbers, False, doc_names, doc=_doc_slug(after.group("doc"), doc_names))
+        found[-1] = RefMatch(last.start, last.end, last.text, query, plain)
+    return found
+
+
+def _doc_after(text: str, pos: int, m: re.Match, last: str, doc_names: Mapping[str, str]) -> re.Match | None:
+    """A document name after a reference no prefix gave a document ("CR 702.187c treachery" stays official), unless
+    it is the last number's suffix written apart ("116.2 tr" is 116.2tr, as a whole query reads it)."""
+    kw = (m.group("kw") or "").lower().rstrip(".")
+    if m.group("doc") or m.group("official") or kw == "cr" or not doc_names:
+        return None
+    after = _doc_after_pattern(tuple(doc_names)).match(text, pos)
+    return None if after is None or _PARTS.match(last + after.group("doc").lower()) else after
 
 
 def _trim_end(text: str, start: int, end: int) -> int:
@@ -419,7 +459,9 @@ def parse_ref(text: str, sections: tuple[str, ...] | list[str] = (), bare_number
             matches = _match_at(candidate, m, bare_numbers, names)
             if matches and matches[-1].end == len(candidate):
                 numbers = [n for r in matches for n in r.query.numbers]
-                return _query(m, candidate, numbers, matches[0].query.official, names, matches[0].query.date)
+                after = matches[-1].query.doc if matches[-1].bare else None  # "702.187c treachery": all numbers'
+                return _query(m, candidate, numbers, matches[0].query.official, names, matches[0].query.date,
+                              doc=after)
     if sections:
         # "Token Cards (j)": the closing bracket belongs to the reference.
         for candidate in (text.strip().rstrip(".,;:!?"), body):

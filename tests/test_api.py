@@ -334,6 +334,18 @@ def test_linkify_names_the_one_rule_a_prefix_asks_for(cr_client):
     assert found["CR 116"]["id"] == "cr/116" and found["treachery 116"]["id"] == "treachery/116"
     assert found["rule 116"]["id"] is None and found["rule 116"]["url"].endswith("/r/rule%20116")  # the choice page
 
+def test_linkify_reads_a_document_name_after_the_number(cr_client):
+    # "702.187c treachery" linked the choice page of 702.187c (the name was read only before the number)
+    def links(text):
+        return [(link["match"], link["id"]) for link in cr_client.post("/api/linkify", json={"text": text})
+                .get_json()["links"]]
+
+    assert links("702.187c treachery") == [("702.187c treachery", "treachery/702.187c")]
+    assert links("see 702.187c (Treachery).") == [("702.187c (Treachery)", "treachery/702.187c")]
+    assert links("702.19b treachery") == [("702.19b", "cr/702.19b")]  # Treachery has no 702.19b: the number alone
+    assert links("702.187c") == [("702.187c", None)]  # in both documents: the choice page, as before
+
+
 def test_every_record_link_is_built_by_record_url(client):
     from kb.ids import record_url
 

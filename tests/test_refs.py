@@ -187,6 +187,36 @@ def test_section_is_a_prefix_in_running_text_too():
     assert [(r.text, r.query.numbers) for r in found] == [("section 8", ("8",))]
 
 
+@pytest.mark.parametrize("text, expected", [
+    # a document name after the number names its document, as before it ("treachery 702.187c")
+    ("702.187c treachery", [("702.187c treachery", ("702.187c",), "treachery", "702.187c")]),
+    ("see 702.187c (Treachery).", [("702.187c (Treachery)", ("702.187c",), "treachery", "702.187c")]),
+    ("rule 502.4 future sight", [("rule 502.4 future sight", ("502.4",), "futuresight", "rule 502.4")]),
+    ("907.3a-c tr", [("907.3a-c tr", ("907.3a", "907.3b", "907.3c"), "treachery", "907.3a-c")]),
+    # not a prefix's document, a name beginning the next reference, another line, a word, nor a suffix written apart
+    ("CR 702.187c treachery", [("CR 702.187c", ("702.187c",), None, None)]),
+    ("907.4a treachery 907.4b",
+     [("907.4a", ("907.4a",), None, None), ("treachery 907.4b", ("907.4b",), "treachery", None)]),
+    ("702.187c\ntreachery", [("702.187c", ("702.187c",), None, None)]),
+    ("702.187c tricks", [("702.187c", ("702.187c",), None, None)]),
+    ("702.187c (treachery rules)", [("702.187c", ("702.187c",), None, None)]),
+    ("116.2 tr", [("116.2", ("116.2",), None, None)]),
+])
+def test_a_document_name_after_the_number(text, expected):
+    found = [(r.text, r.query.numbers, r.query.doc, r.bare and r.bare.text) for r in find_refs(text)]
+    assert found == expected
+
+
+@pytest.mark.parametrize("text, numbers, doc", [
+    ("702.187c treachery", ("702.187c",), "treachery"), ("(702.187c (Treachery))", ("702.187c",), "treachery"),
+    ("907.4a, 907.4b treachery", ("907.4a", "907.4b"), "treachery"), ("502.4 fs", ("502.4",), "futuresight"),
+    ("116.2 tr", ("116.2tr",), None), ("702.187c", ("702.187c",), None),
+])
+def test_a_whole_query_names_its_document_after_the_number(text, numbers, doc):
+    query = parse_ref(text)
+    assert query is not None and (query.numbers, query.doc) == (numbers, doc)
+
+
 def test_spaced_numbers_are_for_whole_queries_only():
     assert find_refs("we played 907 8a") == []
     assert [r.query.numbers for r in find_refs("see 702.187 f then")] == [("702.187",)]  # the letter stays a word
