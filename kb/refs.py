@@ -6,7 +6,8 @@ reference, not which records exist (that is kb.resolve):
 
 - rule numbers in any case, with or without a trailing dot or wrapping
   brackets: ``907.4b``, ``907.4B.``, ``(907.4b)``;
-- prefixes: ``rule``/``rules``, ``CR``/``CR907.4b``/``CR. 907.4b``, ``r907.4b``/``r. 907.4b``, ``§ 907.4b``, a
+- prefixes: ``rule``/``rules``, ``CR``/``CR907.4b``/``CR. 907.4b``, ``r907.4b``/``r. 907.4b``, ``§ 907.4b``,
+  ``CR §613.4b``/``CR§613.4b``, a record's id as links write it (``cr/613.4b``, ``treachery/907.4b``), a
   document name (``treachery 907.5a``, or after the number: ``907.5a treachery``, ``907.5a (Treachery)``),
   ``official rule 708``;
 - suffixes that make a citation official: ``707.6 in the official CR``;
@@ -18,8 +19,7 @@ reference, not which records exist (that is kb.resolve):
   ``Token Cards (j)``, ``token cards d) iii``;
 - a whole query (a search box, a short link) typed loosely: spaces for the
   dot or before the letter (``907 8a``, ``702.187 f``), a hyphen for the dot
-  (``903-10a``), the letter in brackets (``907.5(c)``), a record's id as links
-  write it (``cr/613.4b``), ``CR §613.4b``, ``section 801``, ``sec. 903.4``,
+  (``903-10a``), the letter in brackets (``907.5(c)``), ``section 801``, ``sec. 903.4``,
   a comma for the dot (``702,19b``), O for zero (``7O4.5a``), ``tr 702.187d``
   (a profile's ``names``), and an UnCommander rule by the first words of its
   section (``golden rules a``; ``loose``: a reference only if that rule exists).
@@ -65,7 +65,9 @@ _NUMBER = r"""
 # A chapter ("rule 4", "CR 7") is a reference only after a prefix.
 _CHAPTER = r"(?P<chapter>\d)(?!\d|[.,:]\d)"
 _OFFICIAL_PREFIX = r"(?P<official>official\s+(?:comprehensive\s+)?rules?|official\s+CR)\s*"
-_PREFIX = r"(?P<kw>comprehensive\s+rules?|rules?|sections?(?=\s?\d)|sec\.?(?=\s?\d)|CR\.?|r\.?(?=\s?\d)|§)\s*"
+# (a record's id as the site's links write it is a prefix too: "cr/613.4b"; with a section sign: "CR §613.4b")
+_PREFIX = (r"(?P<kw>comprehensive\s+rules?|rules?(?:\s*§)?|sections?(?=\s?\d)|sec\.?(?=\s?\d)|CR(?:\.?\s*§|\.|/)?"
+           r"|r\.?(?=\s?\d)|§)\s*")
 
 
 # What follows a quantity, never a rule: a currency, a unit ("702.19 tix", "613.1 MB", "100.1 degrees").
@@ -83,7 +85,7 @@ def _alternatives(names: tuple[str, ...]) -> str:
 def _ref_pattern(names: tuple[str, ...]) -> re.Pattern:
     """The reference regex for a set of document names."""
     alternatives = _alternatives(names)
-    doc = rf"(?P<doc>{alternatives})\b[\s:]*" if alternatives else r"(?P<doc>(?!))"
+    doc = rf"(?P<doc>{alternatives})(?:/(?=\d)|\b[\s:]*)" if alternatives else r"(?P<doc>(?!))"  # "treachery/907.4b"
     return re.compile(
         rf"""
         (?<![^\W_]|[.$€£¥/:#-])              # not inside a word, a price, a URL or a time (_italics_ are fine)
@@ -286,10 +288,15 @@ def _doc_slug(written: str | None, doc_names: Mapping[str, str]) -> str | None:
     return doc_names.get(key) or doc_names.get(key.replace(" ", ""))
 
 
+def _keyword(m: re.Match) -> str:
+    """The prefix's word: "cr" for "CR.", "CR §" and "cr/"."""
+    return re.sub(r"[^a-z]", "", (m.group("kw") or "").lower())
+
+
 def _query(m: re.Match, written: str, numbers: list[str], official: bool, doc_names: Mapping[str, str],
            date: str | None = None, doc: str | None = None) -> RefQuery:
     """``doc``: the document (its slug) named after the number ("702.187c treachery"), if any."""
-    kw = (m.group("kw") or "").lower().rstrip(".")
+    kw = _keyword(m)
     return RefQuery(
         written=written,
         numbers=tuple(dict.fromkeys(numbers)),
@@ -350,7 +357,7 @@ def _match_at(text: str, m: re.Match, bare: bool, doc_names: Mapping[str, str]) 
 def _doc_after(text: str, pos: int, m: re.Match, last: str, doc_names: Mapping[str, str]) -> re.Match | None:
     """A document name after a reference no prefix gave a document ("CR 702.187c treachery" stays official), unless
     it is the last number's suffix written apart ("116.2 tr" is 116.2tr, as a whole query reads it)."""
-    kw = (m.group("kw") or "").lower().rstrip(".")
+    kw = _keyword(m)
     if m.group("doc") or m.group("official") or kw == "cr" or not doc_names:
         return None
     after = _doc_after_pattern(tuple(doc_names)).match(text, pos)
@@ -403,12 +410,6 @@ _SPACED = re.compile(r"(?<![\w.])(?P<section>\d{3})(?:\.\s+|\s+|-)(?=\d{1,2}(?:\
                      re.IGNORECASE)
 
 
-# A record's id as the site's links write it ("cr/613.4b", "treachery/907.4b"), and a prefix with a
-# section sign after it ("CR §613.4b"), in a whole query.
-_ID_FORM = re.compile(r"^(?P<doc>[a-z]+)/(?=\d{3}(?:\.|$))", re.IGNORECASE)
-_PREFIX_SIGN = re.compile(r"^(?P<kw>CR\.?|rules?)\s*§\s*", re.IGNORECASE)
-
-
 # A comma for the dot, as on a European keyboard, in a whole query ("702,19b", "702,187"; "808, 809" with
 # its space is a list), and the letter O for a zero in a section number ("7O4.5a").
 _COMMA = re.compile(r"(?<![\w.,])(?P<number>\d{3}),(?=\d{1,3}[a-z]{0,2}$)", re.IGNORECASE)
@@ -417,10 +418,6 @@ _ZERO = re.compile(r"(?<![\w.])[\doO]{3}(?=\.\d)")
 
 def _zeros(m: re.Match) -> str:
     return m.group(0).replace("O", "0").replace("o", "0")
-
-
-def _id_prefix(m: re.Match) -> str:
-    return "CR " if m.group("doc").lower() == "cr" else m.group("doc") + " "
 
 
 def _joined(m: re.Match) -> str:
@@ -438,8 +435,7 @@ def parse_ref(text: str, sections: tuple[str, ...] | list[str] = (), bare_number
 
     Wrapping brackets and quotes and trailing punctuation are ignored
     ("(907.4b)", "907.4b."), and so are the loose forms of a whole query
-    (``_COMMA``, ``_ZERO``, ``_SPACED``, ``_ID_FORM``, ``_PREFIX_SIGN``,
-    ``_section_by_words``). With ``bare_numbers`` a plain "907" or "115"
+    (``_COMMA``, ``_ZERO``, ``_SPACED``, ``_section_by_words``). With ``bare_numbers`` a plain "907" or "115"
     is a reference (a search box); without, it needs a prefix.
     """
     if len(text) > 200:
@@ -452,8 +448,8 @@ def parse_ref(text: str, sections: tuple[str, ...] | list[str] = (), bare_number
     loose = body
     if _DIGIT.search(body):  # words alone (most searches) have no number to write loosely
         body = _COMMA.sub(r"\g<number>.", body)  # before the list reader takes "702,187" for sections 702 and 187
-        loose = _SPACED.sub(_joined, _ID_FORM.sub(_id_prefix, _PREFIX_SIGN.sub(r"\g<kw> ", _ZERO.sub(_zeros, body))))
-    for candidate in dict.fromkeys((body, loose)):  # "907 8a", "702.187 f", "cr/613.4b": once as written
+        loose = _SPACED.sub(_joined, _ZERO.sub(_zeros, body))
+    for candidate in dict.fromkeys((body, loose)):  # "907 8a", "702.187 f": once as written
         m = _ref_pattern(tuple(names)).match(candidate)
         if m:
             matches = _match_at(candidate, m, bare_numbers, names)

@@ -346,6 +346,18 @@ def test_linkify_reads_a_document_name_after_the_number(cr_client):
     assert links("702.187c") == [("702.187c", None)]  # in both documents: the choice page, as before
 
 
+def test_linkify_reads_ids_and_section_signs_as_the_official_rule(cr_client, client):
+    # "cr/613.4b" was not linked, "CR§702.187c" and "CR §702.187c" linked 702.187c's choice page without their prefix
+    def links(c, text):
+        return [(link["match"], link["id"] or link["url"]) for link in c.post("/api/linkify", json={"text": text})
+                .get_json()["links"]]
+
+    assert links(cr_client, "cr/702.187c, CR§702.187c, CR §702.187c and §613.4b") == [
+        ("cr/702.187c", "cr/702.187c"), ("CR§702.187c", "cr/702.187c"), ("CR §702.187c", "cr/702.187c"),
+        ("§613.4b", "cr/613.4b")]
+    assert links(client, "see cr/613.4b") == [("cr/613.4b", "https://yawgatog.com/resources/magic-rules/#R6134b")]
+
+
 def test_every_record_link_is_built_by_record_url(client):
     from kb.ids import record_url
 

@@ -188,6 +188,21 @@ def test_section_is_a_prefix_in_running_text_too():
 
 
 @pytest.mark.parametrize("text, expected", [
+    # a record's id as the site's links write it, and the section sign after "CR", in running text too
+    ("see cr/613.4b.", [("cr/613.4b", ("613.4b",), "cr", None)]),
+    ("see treachery/907.4b", [("treachery/907.4b", ("907.4b",), None, "treachery")]),
+    ("CR§613.4b, CR §613.4b, CR. § 613.4b", [("CR§613.4b", ("613.4b",), "cr", None),
+                                            ("CR §613.4b", ("613.4b",), "cr", None),
+                                            ("CR. § 613.4b", ("613.4b",), "cr", None)]),
+    ("§613.4b and rules §613.4b", [("§613.4b", ("613.4b",), None, None), ("rules §613.4b", ("613.4b",), None, None)]),
+    # but not the end of a path or an address
+    ("https://example.com/cr/613.4b x.org/cr/613.4b /cr/613.4b", []),
+])
+def test_ids_and_section_signs_in_running_text(text, expected):
+    assert [(r.text, r.query.numbers, r.query.prefer, r.query.doc) for r in find_refs(text)] == expected
+
+
+@pytest.mark.parametrize("text, expected", [
     # a document name after the number names its document, as before it ("treachery 702.187c")
     ("702.187c treachery", [("702.187c treachery", ("702.187c",), "treachery", "702.187c")]),
     ("see 702.187c (Treachery).", [("702.187c (Treachery)", ("702.187c",), "treachery", "702.187c")]),
