@@ -70,10 +70,13 @@ _PREFIX = (r"(?P<kw>comprehensive\s+rules?|rules?(?:\s*§)?|sections?(?=\s?\d)|s
            r"|r\.?(?=\s?\d)|§)\s*")
 
 
-# What follows a quantity, never a rule: a currency, a unit ("702.19 tix", "613.1 MB", "100.1 degrees").
-# (unless a prefix says it is a rule: "CR 608.2b points out", "rule 704.5a points to 104.3b")
-_QUANTITY = re.compile(r"\s?[$€£¥]|\s?(?:usd|eur|gbp|chf|cad|aud|tix|tickets?|euros?|dollars?|bucks|percent|degrees|"
+# What follows a quantity, never a rule: a currency, a unit ("702.19 tix", "613.1 MB", "100.1 degrees", "305.2%",
+# "103.5 °F"). (unless a prefix says it is a rule: "CR 608.2b points out", "rule 704.5a points to 104.3b", "CR 100.1%")
+_QUANTITY = re.compile(r"\s?[$€£¥%°]|\s?(?:usd|eur|gbp|chf|cad|aud|tix|tickets?|euros?|dollars?|bucks|percent|degrees|"
                        r"points|pts|mb|kb|gb|ms|km|kg|mph)\b|@(?!\s*\d{4}-\d{2}-\d{2})", re.IGNORECASE)
+# A percent or degree sign is a quantity's after a prefixed section or chapter too: "the rules 100%", "rule 4%"
+# (a dotted number after a prefix is the rule: nobody writes a percentage as "CR 100.1%").
+_SIGN = re.compile(r"\s?[%°]")
 
 
 def _alternatives(names: tuple[str, ...]) -> str:
@@ -92,7 +95,7 @@ def _ref_pattern(names: tuple[str, ...]) -> re.Pattern:
         (?:{doc})?
         (?P<pre>{_OFFICIAL_PREFIX}|{_PREFIX})?
         (?:(?P<num>{_NUMBER})|(?(pre){_CHAPTER}|(?!)))
-        (?![^\W_]|\.\d|:\d|\s?[%°])             # not 907.4bx, 3.5.1, 123:30, 305.2%, 103.5 °F
+        (?![^\W_]|\.\d|:\d)                  # not 907.4bx, 3.5.1, 123:30
         """,
         re.IGNORECASE | re.VERBOSE,
     )
@@ -311,7 +314,7 @@ def _query(m: re.Match, written: str, numbers: list[str], official: bool, doc_na
 def _is_reference(text: str, m: re.Match, number: str, bare: bool) -> bool:
     """A bare "100" in running text is a quantity; a prefix, a dot or an official suffix makes it a rule."""
     if m.group("kw") or m.group("official") or m.group("doc"):
-        return True
+        return "." in number or not _SIGN.match(text, m.end())
     if _QUANTITY.match(text, m.end()):  # "100.1€", "702.19 tix", "613.1@example.org": a quantity or an address
         return False
     if bare or "." in number:
@@ -323,6 +326,8 @@ def _is_reference(text: str, m: re.Match, number: str, bare: bool) -> bool:
 def _match_at(text: str, m: re.Match, bare: bool, doc_names: Mapping[str, str]) -> list[RefMatch]:
     """The references a regex match starts (one per list member), or [] if it is none."""
     if m.group("chapter"):  # "rule 4", "CR 7": a chapter, never a range or list
+        if _SIGN.match(text, m.end()):
+            return []
         query = _query(m, m.group(0), [m.group("chapter")], bool(m.group("official")), doc_names)
         return [RefMatch(m.start(), m.end(), m.group(0), query)]
     number = m.group("num").lower()

@@ -358,6 +358,17 @@ def test_linkify_reads_ids_and_section_signs_as_the_official_rule(cr_client, cli
     assert links(client, "see cr/613.4b") == [("cr/613.4b", "https://yawgatog.com/resources/magic-rules/#R6134b")]
 
 
+def test_linkify_reads_a_prefixed_rule_before_a_percent_sign_as_before_a_dollar(cr_client):
+    # "CR 100.1$" and "CR 100.1 percent" linked the rule, "CR 100.1%" and "rule 702.19b°" linked nothing
+    def links(text):
+        return [(link["match"], link["id"]) for link in cr_client.post("/api/linkify", json={"text": text})
+                .get_json()["links"]]
+
+    assert links("CR 100.1%, rule 702.19b° and CR 100.1$") == [
+        ("CR 100.1", "cr/100.1"), ("rule 702.19b", "cr/702.19b"), ("CR 100.1", "cr/100.1")]
+    assert links("it went up 100.1% to 103.5 °F; I follow the rules 100%") == []
+
+
 def test_every_record_link_is_built_by_record_url(client):
     from kb.ids import record_url
 

@@ -335,6 +335,19 @@ def test_a_dated_reference_takes_only_its_own_brackets(text, cited, date):
     assert (found.text, found.query.date) == (cited, date)
 
 
+@pytest.mark.parametrize("text, expected", [
+    # a percent or degree sign makes a number a quantity, as a unit or a currency does ...
+    ("305.2%, 305.2 %, 103.5 °F, 702.19b°", []),
+    # ... unless a prefix makes a dotted number the rule, as it does before "$" or "points"
+    ("CR 100.1%", [("CR 100.1", ("100.1",), False)]), ("rule 702.19b °", [("rule 702.19b", ("702.19b",), False)]),
+    ("treachery 907.4b%", [("treachery 907.4b", ("907.4b",), False)]), ("CR 100.1$", [("CR 100.1", ("100.1",), False)]),
+    # a prefixed section or chapter with the sign stays a quantity: "the rules 100%" is English
+    ("I follow the rules 100%, rule 4% of the time, CR 7°", []),
+])
+def test_percent_and_degree_signs(text, expected):
+    assert spans(text) == expected
+
+
 def test_find_refs_loose_sections_for_chat():
     assert spans("see Token Cards j please", SECTIONS) == []
     found = [(r.text, r.query.item) for r in find_refs("see Token Cards j please", SECTIONS, loose_sections=True)]
