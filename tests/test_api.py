@@ -195,6 +195,24 @@ def test_autocomplete_puts_the_numbered_rule_before_its_sub_rules(cr_client):
         "keywords/crew", "cr/glossary/crew"]
 
 
+@pytest.mark.parametrize("form", ["{name} {number}", "{name}: {number}", "{name} rule {number}", "{name}/{number}"])
+def test_autocomplete_reads_every_document_name_before_a_number(cr_client, cr_store, form):
+    # "tr 70" and "fs 502.2" completed in their document, "tr: 70", "treachery rule 907.4" and "fs/502" found nothing
+    from kb.docnames import doc_names
+
+    numbered = {r.doc: r.number for r in cr_store.records.values() if r.number and r.number[0].isdigit()}
+    for name, slug in doc_names(cr_store.documents).items():
+        if slug not in numbered:
+            continue  # UnCommander's rules are letters under a section's title: no number to complete
+        typed = form.format(name=name, number=numbered[slug][:3])
+        got = [s["id"] for s in cr_client.get("/api/autocomplete", query_string={"q": typed}).get_json() if s["id"]]
+        assert got and all(i.startswith(slug + "/") for i in got), typed
+    assert [s["id"] for s in cr_client.get("/api/autocomplete?q=fs+502.2").get_json()] == ["futuresight/502.26b"]
+    for typed in ("cr/613.4", "CR §613.4"):  # the official rules' own, as "cr 613.4"
+        got = [s["id"] for s in cr_client.get("/api/autocomplete", query_string={"q": typed}).get_json()]
+        assert got[0] == "cr/613.4" and all(i.startswith("cr/613.4") for i in got), typed
+
+
 def test_linkify_markdown(client):
     text = "Per CR 907.4b and [[tarmogyof]], at 12:30 it costs $3.50 and 2 words."
     body = client.post("/api/linkify", json={"text": text, "format": "markdown"}).get_json()
