@@ -117,6 +117,10 @@ def _links(kb, text: str, ambiguous: list[dict] | None = None, lookups: _Lookups
         if taken.overlaps(ref.start, ref.end):
             continue
         link = _placed(lookups.get("ref", ref.text, _ref_link, kb, ref.text, ref.text), ref.start, ref.end, ref.text)
+        if link is None and ref.bare:  # "702.19b treachery": Treachery has no 702.19b, the number alone is linked
+            bare = ref.bare
+            link = _placed(lookups.get("ref", bare.text, _ref_link, kb, bare.text, bare.text), bare.start, bare.end,
+                           bare.text)
         if link:
             found.append(link)
     return sorted(found, key=lambda f: f["start"])

@@ -6,8 +6,10 @@ reference, not which records exist (that is kb.resolve):
 
 - rule numbers in any case, with or without a trailing dot or wrapping
   brackets: ``907.4b``, ``907.4B.``, ``(907.4b)``;
-- prefixes: ``rule``/``rules``, ``CR``/``CR907.4b``/``CR. 907.4b``, ``r907.4b``/``r. 907.4b``, ``§ 907.4b``, a
-  document name (``treachery 907.5a``), ``official rule 708``;
+- prefixes: ``rule``/``rules``, ``CR``/``CR907.4b``/``CR. 907.4b``, ``r907.4b``/``r. 907.4b``, ``§ 907.4b``,
+  ``CR §613.4b``/``CR§613.4b``, a record's id as links write it (``cr/613.4b``, ``treachery/907.4b``), a
+  document name (``treachery 907.5a``, or after the number: ``907.5a treachery``, ``907.5a (Treachery)``),
+  ``official rule 708``;
 - suffixes that make a citation official: ``707.6 in the official CR``;
 - Treachery's own forms: ``109.2tr``, ``702.TrUnv-1`` (renamed), ``705bis``;
 - ranges and lists: ``907.3a-c``, ``907.3a–907.3c``, ``907.11a, b``;
@@ -17,8 +19,7 @@ reference, not which records exist (that is kb.resolve):
   ``Token Cards (j)``, ``token cards d) iii``;
 - a whole query (a search box, a short link) typed loosely: spaces for the
   dot or before the letter (``907 8a``, ``702.187 f``), a hyphen for the dot
-  (``903-10a``), the letter in brackets (``907.5(c)``), a record's id as links
-  write it (``cr/613.4b``), ``CR §613.4b``, ``section 801``, ``sec. 903.4``,
+  (``903-10a``), the letter in brackets (``907.5(c)``), ``section 801``, ``sec. 903.4``,
   a comma for the dot (``702,19b``), O for zero (``7O4.5a``), ``tr 702.187d``
   (a profile's ``names``), and an UnCommander rule by the first words of its
   section (``golden rules a``; ``loose``: a reference only if that rule exists).
@@ -64,27 +65,37 @@ _NUMBER = r"""
 # A chapter ("rule 4", "CR 7") is a reference only after a prefix.
 _CHAPTER = r"(?P<chapter>\d)(?!\d|[.,:]\d)"
 _OFFICIAL_PREFIX = r"(?P<official>official\s+(?:comprehensive\s+)?rules?|official\s+CR)\s*"
-_PREFIX = r"(?P<kw>comprehensive\s+rules?|rules?|sections?(?=\s?\d)|sec\.?(?=\s?\d)|CR\.?|r\.?(?=\s?\d)|§)\s*"
+# (a record's id as the site's links write it is a prefix too: "cr/613.4b"; with a section sign: "CR §613.4b")
+_PREFIX = (r"(?P<kw>comprehensive\s+rules?|rules?(?:\s*§)?|sections?(?=\s?\d)|sec\.?(?=\s?\d)|CR(?:\.?\s*§|\.|/)?"
+           r"|r\.?(?=\s?\d)|§)\s*")
 
 
-# What follows a quantity, never a rule: a currency, a unit ("702.19 tix", "613.1 MB", "100.1 degrees").
-# (unless a prefix says it is a rule: "CR 608.2b points out", "rule 704.5a points to 104.3b")
-_QUANTITY = re.compile(r"\s?[$€£¥]|\s?(?:usd|eur|gbp|chf|cad|aud|tix|tickets?|euros?|dollars?|bucks|percent|degrees|"
+# What follows a quantity, never a rule: a currency, a unit ("702.19 tix", "613.1 MB", "100.1 degrees", "305.2%",
+# "103.5 °F"). (unless a prefix says it is a rule: "CR 608.2b points out", "rule 704.5a points to 104.3b", "CR 100.1%")
+_QUANTITY = re.compile(r"\s?[$€£¥%°]|\s?(?:usd|eur|gbp|chf|cad|aud|tix|tickets?|euros?|dollars?|bucks|percent|degrees|"
                        r"points|pts|mb|kb|gb|ms|km|kg|mph)\b|@(?!\s*\d{4}-\d{2}-\d{2})", re.IGNORECASE)
+# A percent or degree sign is a quantity's after a prefixed section or chapter too: "the rules 100%", "rule 4%"
+# (a dotted number after a prefix is the rule: nobody writes a percentage as "CR 100.1%").
+_SIGN = re.compile(r"\s?[%°]")
+
+
+def _alternatives(names: tuple[str, ...]) -> str:
+    """Document names as regex alternatives, longest first, spaces flexible."""
+    return "|".join(re.escape(n).replace(r"\ ", r"\s?") for n in sorted(names, key=len, reverse=True))
 
 
 @lru_cache(maxsize=16)
 def _ref_pattern(names: tuple[str, ...]) -> re.Pattern:
-    """The reference regex for a set of document names (longest first, spaces flexible)."""
-    alternatives = "|".join(re.escape(n).replace(r"\ ", r"\s?") for n in sorted(names, key=len, reverse=True))
-    doc = rf"(?P<doc>{alternatives})\b[\s:]*" if alternatives else r"(?P<doc>(?!))"
+    """The reference regex for a set of document names."""
+    alternatives = _alternatives(names)
+    doc = rf"(?P<doc>{alternatives})(?:/(?=\d)|\b[\s:]*)" if alternatives else r"(?P<doc>(?!))"  # "treachery/907.4b"
     return re.compile(
         rf"""
         (?<![^\W_]|[.$€£¥/:#-])              # not inside a word, a price, a URL or a time (_italics_ are fine)
         (?:{doc})?
         (?P<pre>{_OFFICIAL_PREFIX}|{_PREFIX})?
         (?:(?P<num>{_NUMBER})|(?(pre){_CHAPTER}|(?!)))
-        (?![^\W_]|\.\d|:\d|\s?[%°])             # not 907.4bx, 3.5.1, 123:30, 305.2%, 103.5 °F
+        (?![^\W_]|\.\d|:\d)                  # not 907.4bx, 3.5.1, 123:30
         """,
         re.IGNORECASE | re.VERBOSE,
     )
@@ -92,6 +103,18 @@ def _ref_pattern(names: tuple[str, ...]) -> re.Pattern:
 
 # A number's shape once found: section, rule, letter, suffix.
 _PARTS = re.compile(r"^(?P<section>\d{3})(?:\.(?P<rule>\d{1,3})(?P<letter>tr|a[a-z]|[a-z])?)?$")
+
+# A document name written after a number, as chat writes it: "702.187c treachery", "see 702.187c (Treachery)"
+# (the closing bracket may have been stripped with a query's wrapping). On the same line, and not a name that
+# begins the next reference ("907.4a treachery 907.4b").
+@lru_cache(maxsize=16)
+def _doc_after_pattern(names: tuple[str, ...]) -> re.Pattern:
+    return re.compile(
+        rf"""[^\S\n]*(?P<open>\(\s*)?(?P<doc>{_alternatives(names) or "(?!)"})\b
+             (?(open)\s*(?:\)|$)|(?![\s:]*(?:{_PREFIX})?\d))""",
+        re.IGNORECASE | re.VERBOSE,
+    )
+
 
 # Continuations of a reference: a range end or another list member.
 _RANGE = re.compile(
@@ -142,6 +165,9 @@ class RefMatch:
     end: int
     text: str
     query: RefQuery
+    # "702.187c treachery": the reference without the document name written after it, for a reader to fall back
+    # on when that document has no such rule (the name may be a word of the sentence; kb.linkify does)
+    bare: RefMatch | None = None
 
 
 def _rank(letter: str) -> int:
@@ -265,15 +291,21 @@ def _doc_slug(written: str | None, doc_names: Mapping[str, str]) -> str | None:
     return doc_names.get(key) or doc_names.get(key.replace(" ", ""))
 
 
+def _keyword(m: re.Match) -> str:
+    """The prefix's word: "cr" for "CR.", "CR §" and "cr/"."""
+    return re.sub(r"[^a-z]", "", (m.group("kw") or "").lower())
+
+
 def _query(m: re.Match, written: str, numbers: list[str], official: bool, doc_names: Mapping[str, str],
-           date: str | None = None) -> RefQuery:
-    kw = (m.group("kw") or "").lower().rstrip(".")
+           date: str | None = None, doc: str | None = None) -> RefQuery:
+    """``doc``: the document (its slug) named after the number ("702.187c treachery"), if any."""
+    kw = _keyword(m)
     return RefQuery(
         written=written,
         numbers=tuple(dict.fromkeys(numbers)),
         official=official,
         prefer="cr" if kw == "cr" and not official else None,
-        doc=_doc_slug(m.group("doc"), doc_names),
+        doc=_doc_slug(m.group("doc"), doc_names) or doc,
         invalid_letter=any(_invalid(n) for n in numbers),
         date=date,
     )
@@ -282,7 +314,7 @@ def _query(m: re.Match, written: str, numbers: list[str], official: bool, doc_na
 def _is_reference(text: str, m: re.Match, number: str, bare: bool) -> bool:
     """A bare "100" in running text is a quantity; a prefix, a dot or an official suffix makes it a rule."""
     if m.group("kw") or m.group("official") or m.group("doc"):
-        return True
+        return "." in number or not _SIGN.match(text, m.end())
     if _QUANTITY.match(text, m.end()):  # "100.1€", "702.19 tix", "613.1@example.org": a quantity or an address
         return False
     if bare or "." in number:
@@ -294,6 +326,8 @@ def _is_reference(text: str, m: re.Match, number: str, bare: bool) -> bool:
 def _match_at(text: str, m: re.Match, bare: bool, doc_names: Mapping[str, str]) -> list[RefMatch]:
     """The references a regex match starts (one per list member), or [] if it is none."""
     if m.group("chapter"):  # "rule 4", "CR 7": a chapter, never a range or list
+        if _SIGN.match(text, m.end()):
+            return []
         query = _query(m, m.group(0), [m.group("chapter")], bool(m.group("official")), doc_names)
         return [RefMatch(m.start(), m.end(), m.group(0), query)]
     number = m.group("num").lower()
@@ -301,20 +335,38 @@ def _match_at(text: str, m: re.Match, bare: bool, doc_names: Mapping[str, str]) 
         return []
     segments, end = _extend(text, m.end(), number)
     official = bool(m.group("official"))
-    suffix = _OFFICIAL_SUFFIX.match(text, end)
+    after = _doc_after(text, end, m, segments[-1][1][-1], doc_names)
+    suffix = None if after else _OFFICIAL_SUFFIX.match(text, end)
     if suffix:
         official = True
         end = suffix.end()
-    dated = _DATED.match(text, end)
+    dated = None if after else _DATED.match(text, end)
     date = dated.group("date") if dated else None
     if dated:
         end = dated.end()
     starts = [m.start()] + [s for s, _ in segments[1:]]
-    ends = [_trim_end(text, s, e) for s, e in pairwise(starts)] + [end]
-    return [
+    ends = [_trim_end(text, s, e) for s, e in pairwise(starts)] + [after.end() if after else end]
+    found = [
         RefMatch(s, e, text[s:e], _query(m, text[s:e], numbers, official, doc_names, date))
         for s, e, (_, numbers) in zip(starts, ends, segments, strict=True)
     ]
+    if after:  # the name after the last number is that number's document
+        last, numbers = found[-1], segments[-1][1]
+        plain = RefMatch(last.start, end, text[last.start:end], _query(m, text[last.start:end], numbers, False,
+                                                                        doc_names))
+        query = _query(m, last.text, numbers, False, doc_names, doc=_doc_slug(after.group("doc"), doc_names))
+        found[-1] = RefMatch(last.start, last.end, last.text, query, plain)
+    return found
+
+
+def _doc_after(text: str, pos: int, m: re.Match, last: str, doc_names: Mapping[str, str]) -> re.Match | None:
+    """A document name after a reference no prefix gave a document ("CR 702.187c treachery" stays official), unless
+    it is the last number's suffix written apart ("116.2 tr" is 116.2tr, as a whole query reads it)."""
+    kw = _keyword(m)
+    if m.group("doc") or m.group("official") or kw == "cr" or not doc_names:
+        return None
+    after = _doc_after_pattern(tuple(doc_names)).match(text, pos)
+    return None if after is None or _PARTS.match(last + after.group("doc").lower()) else after
 
 
 def _trim_end(text: str, start: int, end: int) -> int:
@@ -363,12 +415,6 @@ _SPACED = re.compile(r"(?<![\w.])(?P<section>\d{3})(?:\.\s+|\s+|-)(?=\d{1,2}(?:\
                      re.IGNORECASE)
 
 
-# A record's id as the site's links write it ("cr/613.4b", "treachery/907.4b"), and a prefix with a
-# section sign after it ("CR §613.4b"), in a whole query.
-_ID_FORM = re.compile(r"^(?P<doc>[a-z]+)/(?=\d{3}(?:\.|$))", re.IGNORECASE)
-_PREFIX_SIGN = re.compile(r"^(?P<kw>CR\.?|rules?)\s*§\s*", re.IGNORECASE)
-
-
 # A comma for the dot, as on a European keyboard, in a whole query ("702,19b", "702,187"; "808, 809" with
 # its space is a list), and the letter O for a zero in a section number ("7O4.5a").
 _COMMA = re.compile(r"(?<![\w.,])(?P<number>\d{3}),(?=\d{1,3}[a-z]{0,2}$)", re.IGNORECASE)
@@ -377,10 +423,6 @@ _ZERO = re.compile(r"(?<![\w.])[\doO]{3}(?=\.\d)")
 
 def _zeros(m: re.Match) -> str:
     return m.group(0).replace("O", "0").replace("o", "0")
-
-
-def _id_prefix(m: re.Match) -> str:
-    return "CR " if m.group("doc").lower() == "cr" else m.group("doc") + " "
 
 
 def _joined(m: re.Match) -> str:
@@ -398,8 +440,7 @@ def parse_ref(text: str, sections: tuple[str, ...] | list[str] = (), bare_number
 
     Wrapping brackets and quotes and trailing punctuation are ignored
     ("(907.4b)", "907.4b."), and so are the loose forms of a whole query
-    (``_COMMA``, ``_ZERO``, ``_SPACED``, ``_ID_FORM``, ``_PREFIX_SIGN``,
-    ``_section_by_words``). With ``bare_numbers`` a plain "907" or "115"
+    (``_COMMA``, ``_ZERO``, ``_SPACED``, ``_section_by_words``). With ``bare_numbers`` a plain "907" or "115"
     is a reference (a search box); without, it needs a prefix.
     """
     if len(text) > 200:
@@ -412,14 +453,16 @@ def parse_ref(text: str, sections: tuple[str, ...] | list[str] = (), bare_number
     loose = body
     if _DIGIT.search(body):  # words alone (most searches) have no number to write loosely
         body = _COMMA.sub(r"\g<number>.", body)  # before the list reader takes "702,187" for sections 702 and 187
-        loose = _SPACED.sub(_joined, _ID_FORM.sub(_id_prefix, _PREFIX_SIGN.sub(r"\g<kw> ", _ZERO.sub(_zeros, body))))
-    for candidate in dict.fromkeys((body, loose)):  # "907 8a", "702.187 f", "cr/613.4b": once as written
+        loose = _SPACED.sub(_joined, _ZERO.sub(_zeros, body))
+    for candidate in dict.fromkeys((body, loose)):  # "907 8a", "702.187 f": once as written
         m = _ref_pattern(tuple(names)).match(candidate)
         if m:
             matches = _match_at(candidate, m, bare_numbers, names)
             if matches and matches[-1].end == len(candidate):
                 numbers = [n for r in matches for n in r.query.numbers]
-                return _query(m, candidate, numbers, matches[0].query.official, names, matches[0].query.date)
+                after = matches[-1].query.doc if matches[-1].bare else None  # "702.187c treachery": all numbers'
+                return _query(m, candidate, numbers, matches[0].query.official, names, matches[0].query.date,
+                              doc=after)
     if sections:
         # "Token Cards (j)": the closing bracket belongs to the reference.
         for candidate in (text.strip().rstrip(".,;:!?"), body):

@@ -60,8 +60,10 @@ MAX_QUERY = 500  # characters; longer input is refused, not truncated silently
 MAX_LIMIT = 100
 MAX_OFFSET = 10_000
 MAX_TERMS = 24
-_COMPLETE_PREFIX = re.compile(r"^(?P<prefix>cr\.?|rules?|r\.)\s*(?P<number>\d{1,3}(?:\.\w*)?)$")
-_COMPLETE_NUMBER = re.compile(r"^\d{1,3}(?:\.\w*)?$")
+# A number being typed after a prefix, written as the reference grammar (kb.refs) reads it: "cr 702.1", "CR §613",
+# "cr/613.4", "rule 613"; or after a document's name: "tr 70", "treachery: 907.4", "fs rule 502.2", "treachery/907".
+_COMPLETE_PREFIX = re.compile(r"^(?P<prefix>cr(?:\.?\s*§|[./])?|rules?(?:\s*§)?|r\.)\s*(?P<number>\d{1,3}(?:\.\w*)?)$")
+_COMPLETE_DOC = re.compile(r"^(?P<name>\D+?)(?:\s*[:/]\s*|\s+)(?:(?:rules?|r\.?|§)\s*)?(?P<number>\d{1,3}(?:\.\w*)?)$")
 CARD_NAME_ELSEWHERE = 3  # records outside its card that may use a one-word name's word (kb.search._card_names)
 MAX_CORRECTIONS = 8  # unknown words looked up for "did you mean"
 
@@ -958,10 +960,10 @@ class Searcher:
         if prefixed:
             official = prefixed.group("prefix").startswith("cr") and "cr" in self.resolver.doc_order
             key, only = prefixed.group("number"), "cr/" if official else None
-        else:  # "tr 70", "treachery 907.4": a number in the document its prefix names
-            name, _, number = key.rpartition(" ")
-            if name in self.resolver.doc_names and _COMPLETE_NUMBER.match(number):
-                key, only = number, self.resolver.doc_names[name] + "/"
+        elif doc := _COMPLETE_DOC.match(key):  # "tr 70", "treachery: 907.4": a number in the document it names
+            name = " ".join(doc.group("name").split())
+            if name in self.resolver.doc_names:
+                key, only = doc.group("number"), self.resolver.doc_names[name] + "/"
         number_first = key[0].isdigit()
         starts: list[tuple] = []
         words: list[tuple] = []

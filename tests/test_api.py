@@ -195,6 +195,24 @@ def test_autocomplete_puts_the_numbered_rule_before_its_sub_rules(cr_client):
         "keywords/crew", "cr/glossary/crew"]
 
 
+@pytest.mark.parametrize("form", ["{name} {number}", "{name}: {number}", "{name} rule {number}", "{name}/{number}"])
+def test_autocomplete_reads_every_document_name_before_a_number(cr_client, cr_store, form):
+    # "tr 70" and "fs 502.2" completed in their document, "tr: 70", "treachery rule 907.4" and "fs/502" found nothing
+    from kb.docnames import doc_names
+
+    numbered = {r.doc: r.number for r in cr_store.records.values() if r.number and r.number[0].isdigit()}
+    for name, slug in doc_names(cr_store.documents).items():
+        if slug not in numbered:
+            continue  # UnCommander's rules are letters under a section's title: no number to complete
+        typed = form.format(name=name, number=numbered[slug][:3])
+        got = [s["id"] for s in cr_client.get("/api/autocomplete", query_string={"q": typed}).get_json() if s["id"]]
+        assert got and all(i.startswith(slug + "/") for i in got), typed
+    assert [s["id"] for s in cr_client.get("/api/autocomplete?q=fs+502.2").get_json()] == ["futuresight/502.26b"]
+    for typed in ("cr/613.4", "CR §613.4"):  # the official rules' own, as "cr 613.4"
+        got = [s["id"] for s in cr_client.get("/api/autocomplete", query_string={"q": typed}).get_json()]
+        assert got[0] == "cr/613.4" and all(i.startswith("cr/613.4") for i in got), typed
+
+
 def test_linkify_markdown(client):
     text = "Per CR 907.4b and [[tarmogyof]], at 12:30 it costs $3.50 and 2 words."
     body = client.post("/api/linkify", json={"text": text, "format": "markdown"}).get_json()
@@ -333,6 +351,41 @@ def test_linkify_names_the_one_rule_a_prefix_asks_for(cr_client):
     found = {link["match"]: link for link in body["links"]}
     assert found["CR 116"]["id"] == "cr/116" and found["treachery 116"]["id"] == "treachery/116"
     assert found["rule 116"]["id"] is None and found["rule 116"]["url"].endswith("/r/rule%20116")  # the choice page
+
+def test_linkify_reads_a_document_name_after_the_number(cr_client):
+    # "702.187c treachery" linked the choice page of 702.187c (the name was read only before the number)
+    def links(text):
+        return [(link["match"], link["id"]) for link in cr_client.post("/api/linkify", json={"text": text})
+                .get_json()["links"]]
+
+    assert links("702.187c treachery") == [("702.187c treachery", "treachery/702.187c")]
+    assert links("see 702.187c (Treachery).") == [("702.187c (Treachery)", "treachery/702.187c")]
+    assert links("702.19b treachery") == [("702.19b", "cr/702.19b")]  # Treachery has no 702.19b: the number alone
+    assert links("702.187c") == [("702.187c", None)]  # in both documents: the choice page, as before
+
+
+def test_linkify_reads_ids_and_section_signs_as_the_official_rule(cr_client, client):
+    # "cr/613.4b" was not linked, "CR§702.187c" and "CR §702.187c" linked 702.187c's choice page without their prefix
+    def links(c, text):
+        return [(link["match"], link["id"] or link["url"]) for link in c.post("/api/linkify", json={"text": text})
+                .get_json()["links"]]
+
+    assert links(cr_client, "cr/702.187c, CR§702.187c, CR §702.187c and §613.4b") == [
+        ("cr/702.187c", "cr/702.187c"), ("CR§702.187c", "cr/702.187c"), ("CR §702.187c", "cr/702.187c"),
+        ("§613.4b", "cr/613.4b")]
+    assert links(client, "see cr/613.4b") == [("cr/613.4b", "https://yawgatog.com/resources/magic-rules/#R6134b")]
+
+
+def test_linkify_reads_a_prefixed_rule_before_a_percent_sign_as_before_a_dollar(cr_client):
+    # "CR 100.1$" and "CR 100.1 percent" linked the rule, "CR 100.1%" and "rule 702.19b°" linked nothing
+    def links(text):
+        return [(link["match"], link["id"]) for link in cr_client.post("/api/linkify", json={"text": text})
+                .get_json()["links"]]
+
+    assert links("CR 100.1%, rule 702.19b° and CR 100.1$") == [
+        ("CR 100.1", "cr/100.1"), ("rule 702.19b", "cr/702.19b"), ("CR 100.1", "cr/100.1")]
+    assert links("it went up 100.1% to 103.5 °F; I follow the rules 100%") == []
+
 
 def test_every_record_link_is_built_by_record_url(client):
     from kb.ids import record_url

@@ -187,6 +187,51 @@ def test_section_is_a_prefix_in_running_text_too():
     assert [(r.text, r.query.numbers) for r in found] == [("section 8", ("8",))]
 
 
+@pytest.mark.parametrize("text, expected", [
+    # a record's id as the site's links write it, and the section sign after "CR", in running text too
+    ("see cr/613.4b.", [("cr/613.4b", ("613.4b",), "cr", None)]),
+    ("see treachery/907.4b", [("treachery/907.4b", ("907.4b",), None, "treachery")]),
+    ("CR§613.4b, CR §613.4b, CR. § 613.4b", [("CR§613.4b", ("613.4b",), "cr", None),
+                                            ("CR §613.4b", ("613.4b",), "cr", None),
+                                            ("CR. § 613.4b", ("613.4b",), "cr", None)]),
+    ("§613.4b and rules §613.4b", [("§613.4b", ("613.4b",), None, None), ("rules §613.4b", ("613.4b",), None, None)]),
+    # but not the end of a path or an address
+    ("https://example.com/cr/613.4b x.org/cr/613.4b /cr/613.4b", []),
+])
+def test_ids_and_section_signs_in_running_text(text, expected):
+    assert [(r.text, r.query.numbers, r.query.prefer, r.query.doc) for r in find_refs(text)] == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a document name after the number names its document, as before it ("treachery 702.187c")
+    ("702.187c treachery", [("702.187c treachery", ("702.187c",), "treachery", "702.187c")]),
+    ("see 702.187c (Treachery).", [("702.187c (Treachery)", ("702.187c",), "treachery", "702.187c")]),
+    ("rule 502.4 future sight", [("rule 502.4 future sight", ("502.4",), "futuresight", "rule 502.4")]),
+    ("907.3a-c tr", [("907.3a-c tr", ("907.3a", "907.3b", "907.3c"), "treachery", "907.3a-c")]),
+    # not a prefix's document, a name beginning the next reference, another line, a word, nor a suffix written apart
+    ("CR 702.187c treachery", [("CR 702.187c", ("702.187c",), None, None)]),
+    ("907.4a treachery 907.4b",
+     [("907.4a", ("907.4a",), None, None), ("treachery 907.4b", ("907.4b",), "treachery", None)]),
+    ("702.187c\ntreachery", [("702.187c", ("702.187c",), None, None)]),
+    ("702.187c tricks", [("702.187c", ("702.187c",), None, None)]),
+    ("702.187c (treachery rules)", [("702.187c", ("702.187c",), None, None)]),
+    ("116.2 tr", [("116.2", ("116.2",), None, None)]),
+])
+def test_a_document_name_after_the_number(text, expected):
+    found = [(r.text, r.query.numbers, r.query.doc, r.bare and r.bare.text) for r in find_refs(text)]
+    assert found == expected
+
+
+@pytest.mark.parametrize("text, numbers, doc", [
+    ("702.187c treachery", ("702.187c",), "treachery"), ("(702.187c (Treachery))", ("702.187c",), "treachery"),
+    ("907.4a, 907.4b treachery", ("907.4a", "907.4b"), "treachery"), ("502.4 fs", ("502.4",), "futuresight"),
+    ("116.2 tr", ("116.2tr",), None), ("702.187c", ("702.187c",), None),
+])
+def test_a_whole_query_names_its_document_after_the_number(text, numbers, doc):
+    query = parse_ref(text)
+    assert query is not None and (query.numbers, query.doc) == (numbers, doc)
+
+
 def test_spaced_numbers_are_for_whole_queries_only():
     assert find_refs("we played 907 8a") == []
     assert [r.query.numbers for r in find_refs("see 702.187 f then")] == [("702.187",)]  # the letter stays a word
@@ -288,6 +333,19 @@ def test_find_refs_new_forms(text, expected):
 def test_a_dated_reference_takes_only_its_own_brackets(text, cited, date):
     [found] = find_refs(text)
     assert (found.text, found.query.date) == (cited, date)
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a percent or degree sign makes a number a quantity, as a unit or a currency does ...
+    ("305.2%, 305.2 %, 103.5 °F, 702.19b°", []),
+    # ... unless a prefix makes a dotted number the rule, as it does before "$" or "points"
+    ("CR 100.1%", [("CR 100.1", ("100.1",), False)]), ("rule 702.19b °", [("rule 702.19b", ("702.19b",), False)]),
+    ("treachery 907.4b%", [("treachery 907.4b", ("907.4b",), False)]), ("CR 100.1$", [("CR 100.1", ("100.1",), False)]),
+    # a prefixed section or chapter with the sign stays a quantity: "the rules 100%" is English
+    ("I follow the rules 100%, rule 4% of the time, CR 7°", []),
+])
+def test_percent_and_degree_signs(text, expected):
+    assert spans(text) == expected
 
 
 def test_find_refs_loose_sections_for_chat():
