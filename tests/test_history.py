@@ -3,6 +3,7 @@
 and variant documents' citations checked against the release they were written for."""
 from __future__ import annotations
 
+from itertools import pairwise
 from urllib.parse import quote
 
 import pytest
@@ -48,7 +49,7 @@ def test_rules_taking_turns_at_a_number_are_listed_turn_by_turn(history, hclient
     # is its own run, not one span from the first turn to the last drawn over the other rule's turns.
     used = history.old_number("724.3")
     runs = [(u["from"], u["to"]) for u in used]
-    assert runs == sorted(runs) and all(a[1] < b[0] for a, b in zip(runs, runs[1:]))
+    assert runs == sorted(runs) and all(a[1] < b[0] for a, b in pairwise(runs))
     lineages = [u["lineage"] for u in used]
     assert any(lineages.count(x) > 1 for x in lineages)  # a rule came back to the number: two runs, not one
     message = hclient.get("/api/cr/724.3/history").get_json()["error"]["message"]
@@ -164,7 +165,8 @@ def test_a_dated_heading_shows_its_sub_rules_as_they_stood(hclient, history):
     assert [r["number"] for r in section[:3]] == ["702.1", "702.2", "702.3"] and section[-1]["number"] == "702.167"
     assert hclient.get("/api/cr@2024-01-01/702.19a").get_json()["rules"] == []
     # the two copies of 702.175 of 2024-09-20 each list their own sub-rules
-    offspring, impending = (hclient.get(f"/api/cr@2024-09-20/{n}").get_json()["rules"] for n in ("702.175", "702.175-2"))
+    offspring, impending = (hclient.get(f"/api/cr@2024-09-20/{n}").get_json()["rules"]
+                            for n in ("702.175", "702.175-2"))
     assert [r["url"] for r in impending] == ["/cr@2024-09-20/702.175a-2"]
     assert [r["text"].split()[0] for r in offspring] == ["Offspring", "If"]
 
