@@ -461,6 +461,11 @@ def test_rule_reads_references_as_short_links_do(cr_data_dir, history_data_dir, 
     assert dated["title"] == "716.2 (as of 2016-07-22)" and dated["url"] == "https://rules.example/cr@2016-07-22/716.2"
     assert dated["description"].startswith("All Magic cards involved in the game that was restarted")
     assert dated["footer"]["text"] == "Comprehensive Rules, release effective 2016-07-22 · now 727.2"
+    # a heading has no words of its own: its sub-rules as they stood (it said "open the rule" and nothing else)
+    heading = discord_on(history_data_dir).command("rule", "ref", "702.19@2024-01-01")["data"]["embeds"][0]
+    lines = heading["description"].splitlines()
+    assert lines[0].startswith("**702.19a** Trample is a static ability") and lines[1].startswith("**702.19b** ")
+    assert len(heading["description"]) <= 3000
 
 
 # -- autocomplete -------------------------------------------------------------------

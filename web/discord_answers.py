@@ -238,8 +238,15 @@ def _dated_message(kb: Opened, ref: str, query, base: str) -> dict:
         url = base + m["url"]
         now = "no longer a rule" if not m["now"] else f"now {m['now']}" if m["now"] != m["number"] else ""
         text = "\n\n".join(filter(None, [span["text"], *span["examples"]]))
+        # its sub-rules as they stood, as a current rule's embed lists its own (702.19@2024-01-01 said only
+        # "open the rule": a heading has no words of its own)
+        below = [f"**{escape(s['number'])}** {escape(words(' '.join(filter(None, [s['title'], s['text']])), SUMMARY))}"
+                 for s in history.below(span, release["index"])]
+        parts = [cut(escape(text), 3000 - (1000 if below else 0), url)] if text else []
+        if below:
+            parts.append(_lines(below, 3000 - sum(len(p) + 2 for p in parts), url, "sub-rules"))
         embeds.append({"title": words(m["title"] + f" (as of {query.date})", LIMITS["title"]), "url": url,
-                       "description": cut(escape(text), 3000, url) if text else link("open the rule", url),
+                       "description": "\n\n".join(parts) or link("open the rule", url),
                        "footer": {"text": words(f"Comprehensive Rules, release effective {m['effective']}"
                                                 + (f" · {now}" if now else ""), LIMITS["footer"])}})
     return _message(embeds)
