@@ -364,6 +364,22 @@ def test_serve_prepares_the_last_good_build_when_the_corpus_no_longer_builds(tmp
     assert os.readlink(data / "current") == good
 
 
+def test_kb_serve_checks_and_builds_in_a_child_process(tmp_path, data_dir):
+    # The front opened the build to check it (and built it when stale) in its own process and kept that memory
+    # for good: 697 MB after a build with the official rules, where forwarding bytes needs ~50 MB.
+    import resource
+
+    from web.serve import prepared_apart
+
+    data = copy_data(data_dir, tmp_path / "data")
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
+    plan = prepared_apart(CORPUS, data, None)
+    assert plan.build_id == os.readlink(data / "current").rsplit("/", 1)[-1] and not plan.stale
+    assert resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime > before  # the opening was a child's work
+    with pytest.raises(SystemExit, match="cannot serve: .* no build here yet; not rebuilt because the corpus"):
+        prepared_apart(tmp_path / "no-corpus", tmp_path / "empty", None)  # nothing to serve: said as before
+
+
 # -- 9. a full disk ------------------------------------------------------------------------------------
 def _tmpfs(path: Path, size: str) -> bool:
     path.mkdir()

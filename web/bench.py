@@ -540,6 +540,7 @@ def run_http(data: Path, corpus: Path, clients: int = 4, seconds: float = 3.0, w
         result["search_ratio"] = result["search"]["vs_health"]  # uncached /api/search over /api/health
         result["unique_queries"] = min(next(unique), len(queries))
         result["rss_mb_per_worker"] = [round(_rss_kb(pid) / 1024, 1) for pid in workers_pids]
+        result["rss_mb_front"] = round(_rss_kb(proc.pid) / 1024, 1)  # kb serve itself: it forwards bytes
         return result
     finally:
         proc.terminate()

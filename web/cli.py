@@ -311,7 +311,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         print(
             f"http ({http['clients']} clients, {http['workers']} workers, {cache}): "
             f"cold start {http['cold_start_ms']} ms, workers warm after {http.get('warm_ms')} ms (measured after), "
-            f"RSS per worker {http['rss_mb_per_worker']} MB"
+            f"RSS per worker {http['rss_mb_per_worker']} MB, front {http.get('rss_mb_front')} MB"
         )
         for name in ("health", "search", "record_page", "discord", "discord_autocomplete"):
             h = http[name]
