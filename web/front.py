@@ -34,8 +34,10 @@ __all__ = ["Front", "Limits", "COSTLY_PATHS", "COSTLY_PREFIXES", "routed_path"]
 log = logging.getLogger(__name__)
 
 COSTLY_PATHS = ("/api/search", "/search", "/api/linkify", "/api/autocomplete")
-# Pages whose answer can take a large share of a worker: a diff between two releases (up to ~1 MB of HTML).
-COSTLY_PREFIXES = ("/diff/", "/api/diff/")
+# Pages whose answer can take a large share of a worker: a diff between two releases (up to ~1 MB of HTML), a rule
+# as it stood on a day (a section lists its rules), a rule's history (its word diffs: ~50 ms the first time).
+COSTLY_PREFIXES = ("/diff/", "/api/diff/", "/cr@", "/api/cr@")
+_HISTORY_PAGES = ("/cr/", "/api/cr/")
 _SLASHES = re.compile(r"/{2,}")
 _TOKEN = re.compile(rb"[A-Z]{3,20}")  # a method, as gunicorn takes one
 _HEADER_NAME = re.compile(rb"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")  # a header's name: a token
@@ -260,7 +262,7 @@ class Front:
     # -- to gunicorn and back ---------------------------------------------------------------------
     async def _forward(self, client: str, method: bytes, target: bytes, head: bytes, body: bytes) -> tuple[bytes, bool]:
         path = routed_path(target)
-        costly = path in COSTLY_PATHS or path.startswith(COSTLY_PREFIXES)
+        costly = is_costly(path)
         if costly:
             try:
                 await self.gate.acquire(client, self.limits.gate_timeout)
@@ -324,6 +326,12 @@ async def _head(reader: asyncio.StreamReader, start: bytes, limit: int) -> bytes
             return b"".join(lines)
         if len(lines) > MAX_HEADERS + 1:
             raise _Reject(431, "request_header_fields_too_large", f"more than {MAX_HEADERS} header lines")
+
+
+def is_costly(path: str) -> bool:
+    """A path the gate takes turns at: search, linkify, autocomplete, diffs, dated rules, rules' histories."""
+    return path in COSTLY_PATHS or path.startswith(COSTLY_PREFIXES) \
+        or path.startswith(_HISTORY_PAGES) and path.rstrip("/").endswith("/history")
 
 
 def routed_path(target: bytes) -> str:
