@@ -30,7 +30,9 @@ _MD_SPECIAL = re.compile(r"([\\\[\]()])")
 # links and images (linkify's own output among them: a second pass changes nothing), <autolinks> and bare URLs.
 # Each alternative stops at the first character that cannot continue it, so hostile text ("[[[[...", "a.a.a...")
 # costs one pass, not one pass per position.
-_UNTOUCHED = re.compile(r"```.*?(?:```|\Z)|``[^`]+``|`[^`\n]+`|!?\[[^\[\]\n]*\]\([^()\s]*\)"
+# (a link's target may hold one level of brackets, as Markdown allows: "[716.2](javascript:alert(1))" was linked
+# inside its own link)
+_UNTOUCHED = re.compile(r"```.*?(?:```|\Z)|``[^`]+``|`[^`\n]+`|!?\[[^\[\]\n]*\]\((?:[^()\s]|\([^()\s]*\))*\)"
                         r"|<[a-z][a-z0-9+.-]{0,31}:[^<>\s]*>"
                         r"|(?<![a-z0-9+.-])(?:[a-z][a-z0-9+.-]{0,31}://|www\.)[^\s<>\"]+",
                         re.IGNORECASE | re.DOTALL)
@@ -48,7 +50,8 @@ def _ref_link(kb, written: str, label: str) -> dict | None:
         dated, _ = dated_matches(kb.history, res.query)
         if len(dated) == 1:
             return {"label": label, "id": None, "path": dated[0]["url"]}
-        return None
+        # a dated range or list, a number printed twice that day (702.175@2024-09-20): the short link's choice page
+        return {"label": label, "id": None, "path": "/r/" + quote(written.strip(), safe="")} if dated else None
     if res.matches:
         one = len(res.matches) == 1
         return {"label": label, "id": res.matches[0].id if one else None,

@@ -127,7 +127,8 @@ _LIST_NUMBER = re.compile(rf"{_SEPARATOR}(?P<num>{_NUMBER})(?![\w]|\.\d)", re.IG
 # ("907.11a, b" but not "702.187c, a player"), nor the rest of an abbreviation or a reference
 # ("704.5f, i.e. zero toughness", "C.R. 116.2", "R. 702.19b").
 _LIST_LETTER = re.compile(
-    _SEPARATOR + r"(?!r\.\s*\d)(?P<letter>a[a-z]|[a-z])(?!\w)(?=\s*(?:$|\.(?![a-z])|[,;:)\]/])|\s+(?:and|or)\b)",
+    _SEPARATOR + r"(?!r\.\s*\d)(?P<letter>a[a-z]|[a-z])(?!\w)(?=\s*(?:$|\.(?![a-z])|[,;:)\]/]|@\s*\d{4}-)"
+    r"|\s+(?:and|or)\b)",
     re.IGNORECASE)
 _TRAILING_SEPARATOR = re.compile(_SEPARATOR + "$", re.IGNORECASE)
 _OFFICIAL_SUFFIX = re.compile(
@@ -138,7 +139,13 @@ _OFFICIAL_SUFFIX = re.compile(
 # A date after a reference asks for the official rules as of that day: "716.2@2016-07-22",
 # "CR 702.19c (2025-02-07)" (the closing bracket may have been stripped with a query's wrapping; after
 # "@" a bracket is the text's own: "(716.2@2016-07-22)").
-_DATED = re.compile(r"(?<!\s)(?:\s*@\s*|(?P<open>\s*\(\s*))(?P<date>\d{4}-\d{2}-\d{2})(?(open)(?:\s*\))?)(?![\w-])")
+# A time after the day is the day's ("716.2@2016-07-22T10:00"); emphasis may close right after ("_716.2@2016-07-22_").
+_DATED = re.compile(r"(?<!\s)(?:\s*@\s*|(?P<open>\s*\(\s*))(?P<date>\d{4}-\d{2}-\d{2})"
+                    r"(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?(?(open)(?:\s*\))?)(?![^\W_]|-)")
+# A number printed twice in one release names its second copy "-2" (kb.history), only with a day: "702.175-2@2024-09-20"
+_DATED_COPY = re.compile(r"-[2-9](?=\s*@\s*\d{4}-\d{2}-\d{2})")
+# "@" and a day right after a number: a dated citation, whatever the number's shape ("716@2016-07-22", a section)
+_AT_DAY = re.compile(r"\s*@\s*\d{4}-\d{2}-\d{2}")
 
 MAX_EXPANSION = 30  # a range longer than this is not a citation anyone means
 
@@ -319,8 +326,9 @@ def _is_reference(text: str, m: re.Match, number: str, bare: bool) -> bool:
         return False
     if bare or "." in number:
         return True
-    # "719. in the official Comprehensive Rules": the suffix makes a bare section a citation.
-    return bool(_OFFICIAL_SUFFIX.match(text, m.end()))
+    # "719. in the official Comprehensive Rules", "716@2016-07-22": the suffix or the day makes a bare section a
+    # citation.
+    return bool(_OFFICIAL_SUFFIX.match(text, m.end()) or _AT_DAY.match(text, m.end()))
 
 
 def _match_at(text: str, m: re.Match, bare: bool, doc_names: Mapping[str, str]) -> list[RefMatch]:
@@ -333,7 +341,11 @@ def _match_at(text: str, m: re.Match, bare: bool, doc_names: Mapping[str, str]) 
     number = m.group("num").lower()
     if not _is_reference(text, m, number, bare):
         return []
-    segments, end = _extend(text, m.end(), number)
+    copy = _DATED_COPY.match(text, m.end())
+    if copy:  # "702.175-2@2024-09-20": the second rule that release printed as 702.175 (the site's own form)
+        number, segments, end = number + copy.group(0), [(-1, [number + copy.group(0)])], copy.end()
+    else:
+        segments, end = _extend(text, m.end(), number)
     official = bool(m.group("official"))
     after = _doc_after(text, end, m, segments[-1][1][-1], doc_names)
     suffix = None if after else _OFFICIAL_SUFFIX.match(text, end)
@@ -341,6 +353,8 @@ def _match_at(text: str, m: re.Match, bare: bool, doc_names: Mapping[str, str]) 
         official = True
         end = suffix.end()
     dated = None if after else _DATED.match(text, end)
+    if not dated and not after and _AT_DAY.match(text, end):
+        return []  # "716.2@2016-07-22-x": a day it cannot read; never today's namesake of the rule it meant
     date = dated.group("date") if dated else None
     if dated:
         end = dated.end()

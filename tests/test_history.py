@@ -285,6 +285,27 @@ def test_linkify_links_dated_references(hclient):
         "http://localhost/cr@2016-07-22/716.2", "http://localhost/cr@2025-02-07/702.19c"]
 
 
+@pytest.mark.parametrize("text, markdown", [
+    # linked as its short link reads it: several rules that day are its choice page (they linked nothing)
+    ("702.175@2024-09-20", "[702.175@2024-09-20](http://localhost/r/702.175%402024-09-20)"),
+    ("704.5a-c@2016-07-22", "[704.5a-c@2016-07-22](http://localhost/r/704.5a-c%402016-07-22)"),
+    ("704.5a, b@2016-07-22", "[704.5a, b@2016-07-22](http://localhost/r/704.5a%2C%20b%402016-07-22)"),
+    ("716@2016-07-22", "[716@2016-07-22](http://localhost/cr@2016-07-22/716)"),  # a section, by its day
+    ("702.175-2@2024-09-20", "[702.175-2@2024-09-20](http://localhost/cr@2024-09-20/702.175-2)"),  # the site's form
+    # today's namesake (716.2 is a class level bar now) was linked for these
+    ("_716.2@2016-07-22_", "_[716.2@2016-07-22](http://localhost/cr@2016-07-22/716.2)_"),
+    ("716.2@2016-07-22T10:00", "[716.2@2016-07-22T10:00](http://localhost/cr@2016-07-22/716.2)"),
+    ("716.2@2016-07-22-x", "716.2@2016-07-22-x"),  # a day it cannot read: nothing linked
+    ("_CR 702.19c (2025-02-07)_", "_[CR 702.19c \\(2025-02-07\\)](http://localhost/cr@2025-02-07/702.19c)_"),
+    # a link's own target with brackets is the message's: nothing linked inside it
+    ("[716.2](javascript:alert(1))", "[716.2](javascript:alert(1))"),
+])
+def test_linkify_reads_dated_references_as_their_short_links_do(hclient, text, markdown):
+    assert hclient.post("/api/linkify", json={"text": text}).get_json()["text"] == markdown
+    for link in hclient.post("/api/linkify", json={"text": text}).get_json()["links"]:
+        assert hclient.get(link["url"].removeprefix("http://localhost")).status_code in (200, 302)
+
+
 # -- effective dates everywhere ------------------------------------------------------------------------
 def test_rule_pages_and_answers_carry_the_effective_date(hclient):
     record = hclient.get("/api/records/cr/727.2").get_json()
