@@ -240,8 +240,9 @@ def _expand(start: str, end: str) -> list[str] | None:
 
 
 def undated(text: str) -> str:
-    """A dated reference without its date: "716.2@2016-07-22" -> "716.2", "CR 702.19c (2025-02-07)" -> "CR 702.19c"."""
-    return _DATED.sub("", text).strip()
+    """A dated reference without its date: "716.2@2016-07-22" -> "716.2", "CR 702.19c (2025-02-07)" -> "CR 702.19c",
+    a whole query's "702.19b as of 2019-01-25" -> "702.19b"."""
+    return _DATED.sub("", _SPACED_DATE.sub("@", text.strip())).strip()
 
 
 def _continue_range(text: str, pos: int, numbers: list[str]) -> int | None:
@@ -429,6 +430,12 @@ _SPACED = re.compile(r"(?<![\w.])(?P<section>\d{3})(?:\.\s+|\s+|-)(?=\d{1,2}(?:\
                      re.IGNORECASE)
 
 
+# A day after a whole query's number, as typed on a phone: "702.19b 2019-01-25", "cr 702.19b, as of 2019-01-25",
+# "716.2 on 2016-07-22" are "702.19b@2019-01-25" (they searched the words: Core Set 2019's rule came first).
+_SPACED_DATE = re.compile(r"(?<=[\w)])\s*[,;]?\s+(?:(?:as\s+)?of\s+|on\s+|at\s+)?(?=\d{4}-\d{2}-\d{2}$)",
+                          re.IGNORECASE)
+
+
 # A comma for the dot, as on a European keyboard, in a whole query ("702,19b", "702,187"; "808, 809" with
 # its space is a list), and the letter O for a zero in a section number ("7O4.5a").
 _COMMA = re.compile(r"(?<![\w.,])(?P<number>\d{3}),(?=\d{1,3}[a-z]{0,2}$)", re.IGNORECASE)
@@ -454,7 +461,7 @@ def parse_ref(text: str, sections: tuple[str, ...] | list[str] = (), bare_number
 
     Wrapping brackets and quotes and trailing punctuation are ignored
     ("(907.4b)", "907.4b."), and so are the loose forms of a whole query
-    (``_COMMA``, ``_ZERO``, ``_SPACED``, ``_section_by_words``). With ``bare_numbers`` a plain "907" or "115"
+    (``_COMMA``, ``_ZERO``, ``_SPACED``, ``_SPACED_DATE``, ``_section_by_words``). With ``bare_numbers`` a plain "907" or "115"
     is a reference (a search box); without, it needs a prefix.
     """
     if len(text) > 200:
@@ -467,7 +474,7 @@ def parse_ref(text: str, sections: tuple[str, ...] | list[str] = (), bare_number
     loose = body
     if _DIGIT.search(body):  # words alone (most searches) have no number to write loosely
         body = _COMMA.sub(r"\g<number>.", body)  # before the list reader takes "702,187" for sections 702 and 187
-        loose = _SPACED.sub(_joined, _ZERO.sub(_zeros, body))
+        loose = _SPACED_DATE.sub("@", _SPACED.sub(_joined, _ZERO.sub(_zeros, body)))
     for candidate in dict.fromkeys((body, loose)):  # "907 8a", "702.187 f": once as written
         m = _ref_pattern(tuple(names)).match(candidate)
         if m:

@@ -178,6 +178,10 @@ _ONLY_ASKING = QUESTION_WORDS | FILLER_WORDS  # words a question asks or chats w
 # And around a rule number: "show me 702.19b", "what does 603.4 say".
 _ASKING_FOR_A_RULE = _ONLY_ASKING | {"say", "says", "rule", "rules", "cr", "show", "me", "read", "look", "up", "about",
                                      "number"}
+# Words asking about a rule across releases: "702.19c history", "702.19c as of 2020", "changes to 716.2".
+_ACROSS_TIME = frozenset({"history", "changes", "changed", "versions", "version", "over", "time", "as", "of", "in",
+                          "to", "since", "before", "old", "older", "previous"})
+_YEAR = re.compile(r"(?:19|20)\d\d")
 # Table talk's filler: "who gets priority after something resolves", "can someone still ...".
 _FILLER = FILLER_WORDS
 # Question phrases that carry no topic: "how many lands", "what counts as a permanent", "cast vs play".
@@ -500,9 +504,17 @@ class Searcher:
         words = tokens[:span[0]] + tokens[span[1]:]
         found = self._reference(" ".join(tokens[span[0]:span[1]]), doc)
         stems = set(_content_stems(" ".join(words)))
-        if (found is not None and "." in tokens[at]
-                and all(w in _ASKING_FOR_A_RULE for w in _exact_words(" ".join(words)))):
+        said = _exact_words(" ".join(words))
+        if found is not None and "." in tokens[at] and all(w in _ASKING_FOR_A_RULE for w in said):
             return found  # "what is 603.4", "what does 702.19b say": only question words around a rule number
+        if (found is not None and "." in tokens[at] and found.records
+                and all(w in _ASKING_FOR_A_RULE or w in _ACROSS_TIME or _YEAR.fullmatch(w) for w in said)):
+            # "702.19c history", "702.19b 2019": the rule across releases (the site opens its history or the rule
+            # as it stood that year, web.data); the list is today's rule, said so, not a search for the words
+            found.redirect = None
+            found.note = "; ".join(filter(None, [found.note, f"{text.strip()} asks about the rule across releases; "
+                                                             f"listed here: today's {found.records[0].number}"]))
+            return found
         if found is None or not stems:
             return None
         fits = [r for r in found.records if r.kind == "rule" and stems & self._family_stems(r)]

@@ -490,14 +490,40 @@ def test_linkify_looks_up_at_most_200_distinct_references(hclient):
     ("716.2@2016-07-22", "/cr@2016-07-22/716.2"),
     ("CR 702.19c (2025-02-07)", "/cr@2025-02-07/702.19c"),
     ("CR 702.175 (2024-09-20)", "/r/CR%20702.175%20%282024-09-20%29"),  # printed twice that day: the choice
+    # the day typed after a space, as on a phone: they searched the words (Core Set 2019's rule 713.2b first)
+    ("702.19b 2019-01-25", "/cr@2019-01-25/702.19b"),
+    ("CR 702.19b, as of 2019-01-25", "/cr@2019-01-25/702.19b"),
+    ("716.2 on 2016-07-22", "/cr@2016-07-22/716.2"),
 ])
 def test_a_dated_reference_in_the_search_box_opens_the_rule_as_it_stood(hclient, typed, page):
     # the box listed a Treachery version note and today's 716.2 (Class level bars) for 716.2@2016-07-22
     assert hclient.get("/search", query_string={"q": typed}).headers["Location"] == page
     answer = hclient.get("/api/search", query_string={"q": typed}).get_json()
     assert answer["redirect"] == page and answer["matched_by"] == "reference"
-    number = typed.split("@")[0].split(" (")[0].removeprefix("CR ")
+    number = typed.split("@")[0].split(" (")[0].removeprefix("CR ").split()[0].rstrip(",")
     assert answer["results"][0]["id"] == f"cr/{number}" and "as it stood on" in answer["note"]
+
+
+@pytest.mark.parametrize("typed, page", [
+    # a rule asked about across releases: they searched the words ("702.19c history" found a phasing rule alone)
+    ("702.19c history", "/cr/702.19c/history"),
+    ("history of 702.19c", "/cr/702.19c/history"),
+    ("changes to 613.4c", "/cr/613.4c/history"),
+    ("702.19b 2019", "/cr@2019-12-31/702.19b"),  # a year: the rule as it stood that year, which links every version
+    ("702.19c as of 2020", "/cr@2020-12-31/702.19c"),
+    ("716.2 in 2016", "/cr@2016-12-31/716.2"),  # 2016's 716.2, Restarting the Game: not today's, a class level bar
+    ("702.187c history", None),  # Treachery's rule too: the list says which is which
+    ("CR 702.187c 2024", None),  # no 702.187c then: today's rule, listed and said so
+])
+def test_a_rule_asked_across_time_opens_its_history_or_that_year(hclient, typed, page):
+    answer = hclient.get("/search", query_string={"q": typed})
+    assert answer.headers.get("Location") == page and answer.status_code == (302 if page else 200)
+    data = hclient.get("/api/search", query_string={"q": typed}).get_json()
+    number = next(w for w in typed.split() if w[0].isdigit() and "." in w)
+    assert data["redirect"] == page and data["results"][0]["id"].endswith("/" + number)
+    assert "across releases" in data["note"]
+    if page:
+        assert hclient.get(page).status_code == 200
 
 
 def test_spacing_is_typography_and_a_dated_page_spans_what_only_restyled_it(hclient):

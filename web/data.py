@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, replace
+from datetime import date
 from functools import lru_cache
 from typing import Any
 from urllib.parse import quote, quote_plus, urlencode
@@ -354,8 +355,11 @@ def search_data(kb: Opened, args) -> tuple[dict[str, Any], dict[str, Any]]:
         results = replace(results, hits=[], offset=offset, redirect=None)  # a copy: the searcher keeps answers
     data = results.to_json()
     dated, why = _dated_page(kb, q, args.get("doc")) if offset == 0 and not past else (None, None)
+    across = _across_time(kb, q, args.get("doc")) if offset == 0 and not past and not dated else None
     if dated:  # "716.2@2016-07-22" typed in the box: the rule as it stood that day, as its short link opens
         data["redirect"] = dated
+    elif across:  # "702.19c history", "702.19b 2019": every version of the rule, with its dates
+        data["redirect"] = across
     elif why:  # and why it cannot ("2016-02-30 is not a day of the calendar", "no rule 907.4b in the release of ...")
         data["note"] = "; ".join(filter(None, [data["note"], why]))
         results = replace(results, note=data["note"])  # the page says it too
@@ -372,11 +376,44 @@ def search_data(kb: Opened, args) -> tuple[dict[str, Any], dict[str, Any]]:
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # C0 and C1 controls
 
 
+_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+# "702.19c history", "history of 702.19c", "702.19b 2019", "702.19c as of 2020", "716.2 in 2016": a year or the
+# word asks about the rule across releases (they searched the words: a phasing rule first, Core Set 2019's rule)
+_ACROSS_TIME = re.compile(r"^(?:(?:history|changes|versions)\s+(?:of|to)\s+(?P<before>.+?)"
+                          r"|(?P<after>.+?)(?:\s+(?:history|changes|versions|over\s+time)"
+                          r"|\s*@\s*(?P<at>(?:19|20)\d\d)|\s+(?:(?:as\s+)?of\s+|in\s+)?(?P<year>(?:19|20)\d\d)))$",
+                          re.IGNORECASE)
+
+
+def _across_time(kb: Opened, q: str, doc: str | None = None) -> str | None:
+    """The page a question about one official rule across time opens, when the rules' history is loaded: "702.19c
+    history" its history; "702.19b 2019", "716.2 in 2016" the rule numbered so that year (its last release: today's
+    716.2 is another rule than 2016's), which links every version."""
+    m = _ACROSS_TIME.match(q.strip()) if len(q) <= 200 and doc in (None, "", "cr") else None
+    if m is None or kb.history is None:
+        return None
+    written = m.group("before") or m.group("after")
+    query = parse_ref(written, bare_numbers=True, doc_names=kb.resolver.doc_names)
+    if query is None or query.date or len(query.numbers) != 1 or query.doc not in (None, "cr"):
+        return None
+    number = query.numbers[0]
+    other = [r for r in kb.resolver.resolve(number).matches if r.doc != "cr"]
+    if other and query.prefer != "cr" and query.doc != "cr":
+        return None  # "702.187c history": Treachery's is a rule too; the list says which is which
+    year = m.group("at") or m.group("year")
+    if year:
+        dated = parse_ref(f"{written}@{min(f'{year}-12-31', date.today().isoformat())}", bare_numbers=True,
+                          doc_names=kb.resolver.doc_names)
+        found, _ = dated_matches(kb.history, dated) if dated is not None else ([], None)
+        return found[0]["url"] if len(found) == 1 else None
+    return f"/cr/{number}/history" if kb.history.current_lineage(number) is not None else None
+
+
 def _dated_page(kb: Opened, q: str, doc: str | None = None) -> tuple[str | None, str | None]:
     """The page a dated reference opens ("716.2@2016-07-22", "CR 702.19c (2025-02-07)": the rule as it stood
     that day, or the short link's choice when the release printed the number twice), or why there is none;
     (None, None) for anything else, and for a search filtered to another document than the official rules."""
-    if "@" not in q and "(" not in q or len(q) > 200 or doc not in (None, "", "cr"):
+    if "@" not in q and "(" not in q and not _ISO_DAY.search(q) or len(q) > 200 or doc not in (None, "", "cr"):
         return None, None
     query = parse_ref(q.strip(), bare_numbers=True, doc_names=kb.resolver.doc_names)
     if query is None or not query.date:

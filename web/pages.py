@@ -121,8 +121,8 @@ def search():
     data, extra = D.search_data(_kb(), request.args)
     results = extra["results"]
     if data["redirect"] and request.args.get("page", "1") == "1" and not request.args.get("noredirect"):
-        if not results.redirect:  # a dated reference: the rule as it stood that day (web.data)
-            return redirect(data["redirect"], code=302)
+        if not results.redirect or data["redirect"] != record_url(results.redirect):
+            return redirect(data["redirect"], code=302)  # the rule as it stood that day, or across releases (web.data)
         return redirect(_with_note(record_url(results.redirect), data["query"], results.note), code=302)
     asked = data["query"].strip()
     return render_page("search.html", title=f"{data['query']} — search" if asked else "Search — help and examples",
