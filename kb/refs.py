@@ -461,8 +461,8 @@ def parse_ref(text: str, sections: tuple[str, ...] | list[str] = (), bare_number
 
     Wrapping brackets and quotes and trailing punctuation are ignored
     ("(907.4b)", "907.4b."), and so are the loose forms of a whole query
-    (``_COMMA``, ``_ZERO``, ``_SPACED``, ``_SPACED_DATE``, ``_section_by_words``). With ``bare_numbers`` a plain "907" or "115"
-    is a reference (a search box); without, it needs a prefix.
+    (``_COMMA``, ``_ZERO``, ``_SPACED``, ``_SPACED_DATE``, ``_section_by_words``). With ``bare_numbers`` a plain
+    "907" or "115" is a reference (a search box); without, it needs a prefix.
     """
     if len(text) > 200:
         return None
