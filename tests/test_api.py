@@ -60,6 +60,7 @@ def test_search_did_you_mean(client):
     ("/api/records/treachery/999.9", "no record"),
     ("/api/documents/nope", "no document"),
     ("/api/autocomplete?q=" + "a" * 200, "at most"),
+    ("/api/resolve?ref=907.4b&doc=nope", "unknown document"),  # it was read as no document: a 200
 ])
 def test_errors_have_one_shape(client, url, message):
     response = client.get(url)
@@ -67,6 +68,13 @@ def test_errors_have_one_shape(client, url, message):
     body = response.get_json()
     assert set(body) == {"error"} and set(body["error"]) == {"code", "message"}
     assert message in body["error"]["message"]
+
+
+def test_a_card_short_link_bounds_the_name_it_echoes(client):
+    # a 12 KB name was echoed ten times in a 124 KB 404 page
+    page = client.get("/c/" + "x" * 300)
+    assert page.status_code == 400 and len(page.data) < 5000 and b"at most 200 characters" in page.data
+    assert client.get("/c/tarmogoyf").status_code == 302
 
 
 def test_record_is_the_full_model(client, store):

@@ -347,10 +347,17 @@ def test_define_answers_any_term(discord, term):
     (b'{"type": 2, "data": {"name": ["rule"], "options": []}}', "data.name"),
     (b'{"type": 2, "data": {"name": "rule", "options": "907.4b"}}', "data.options"),
     (b'{"type": 9, "data": {}}', "unsupported interaction type"),
+    (b'{"type": true}', "type must be an integer"),  # answered as a PING (true == 1)
+    (b'{"type": 2.0, "data": {"name": "rule", "options": []}}', "type must be an integer"),  # as a command
 ])
 def test_a_signed_but_malformed_interaction_is_a_400_in_json(discord, body, message):
     response = discord.post({}, body=body)
     assert response.status_code == 400 and message in response.get_json()["error"]["message"]
+
+
+def test_an_unknown_command_s_name_is_echoed_without_control_characters(discord):
+    said = discord.command("r\x00ule", "ref", "702.19b")["data"]["content"]
+    assert said.startswith("Unknown command /rule;") and "\x00" not in said
 
 
 def test_rule_autocomplete_reads_a_document_prefix_and_numbers_in_order(cr_data_dir, signing_key):

@@ -526,6 +526,14 @@ def test_a_rule_asked_across_time_opens_its_history_or_that_year(hclient, typed,
         assert hclient.get(page).status_code == 200
 
 
+def test_a_redirect_asked_for_json_says_where_in_json(hclient):
+    # /r/ and /search answered a client asking for JSON with Flask's HTML "Redirecting..." page
+    for url in ("/r/716.2@2016-07-22", "/search?q=716.2%402016-07-22"):
+        answer = hclient.get(url, headers={"Accept": "application/json"})
+        assert answer.status_code == 302 and answer.get_json() == {"redirect": "/cr@2016-07-22/716.2"}
+    assert hclient.get("/r/716.2@2016-07-22").mimetype == "text/html"
+
+
 def test_spacing_is_typography_and_a_dated_page_spans_what_only_restyled_it(hclient):
     # 2016-07-22 listed 118.1d as changed for a double space; 2022-09-08 listed 205.3i for a line break read as a
     # space; /cr@2021-02-15/107.2 said "this text from 2019-07-12" for a text unchanged since 2015 but for quotes

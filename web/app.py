@@ -9,6 +9,7 @@ once per process and kept on ``app.extensions["kb"]``.
 """
 from __future__ import annotations
 
+import json
 import os
 from urllib.parse import quote
 
@@ -87,6 +88,10 @@ def create_app(config: dict | None = None) -> Flask:
 
     @app.after_request
     def _headers(response):
+        if 300 <= response.status_code < 400 and response.location and request.method != "HEAD" and prefers_json():
+            # a short link or a search asked for JSON: its redirect says where in JSON, not in Flask's HTML page
+            response.set_data(json.dumps({"redirect": response.location}) + "\n")
+            response.mimetype = "application/json"
         for name, value in SECURITY_HEADERS.items():
             response.headers.setdefault(name, value)
         api = request.path.startswith("/api/")

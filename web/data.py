@@ -501,6 +501,9 @@ def resolve_data(kb: Opened, ref: str, context_doc: str | None = None) -> tuple[
         raise BadRequest("ref must be between 1 and 200 characters")
     if _CONTROL.search(ref):  # a NUL or a line break is no reference (/r/%00 put a NUL in the page's title)
         raise BadRequest("ref must not contain control characters")
+    docs = [d["slug"] for d in kb.store.documents]
+    if context_doc is not None and context_doc not in docs:  # as search answers it (it was read as no document)
+        raise BadRequest(f"unknown document {context_doc!r}; known: {', '.join(sorted(docs))}")
     res = resolution(kb, ref, context_doc)
     if res.query is not None and res.query.date:
         try:

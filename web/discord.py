@@ -119,6 +119,8 @@ def interactions():
     if _lone_surrogate(interaction):  # "\ud800" is valid JSON and no text: a 500 further on
         return _error(400, "bad_request", "the body's strings must be valid Unicode (no lone surrogates)")
     kind = interaction.get("type")
+    if type(kind) is not int:  # true == 1 and 2.0 == 2 in Python: a PING and a command, answered as such
+        return _error(400, "bad_request", "type must be an integer: 1 (PING), 2 (command) or 4 (autocomplete)")
     if kind == PING:
         return _json({"type": PONG})
     data = interaction.get("data")
@@ -142,7 +144,8 @@ def interactions():
         return _json({"type": AUTOCOMPLETE_RESULT, "data": {"choices": choices}})
     values = {o["name"]: o.get("value") for o in options}
     if name not in COMMANDS:
-        message = A.fit({"content": f"Unknown command /{A.escape(str(name))[:40]}; run `kb discord commands` "
+        shown = re.sub(r"[\x00-\x1f\x7f-\x9f]", "", str(name))[:40]  # a NUL in a name was echoed
+        message = A.fit({"content": f"Unknown command /{A.escape(shown)}; run `kb discord commands` "
                                     "and register them again.", "embeds": [], "allowed_mentions": {"parse": []}})
     else:
         answer, option = COMMANDS[name]

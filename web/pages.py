@@ -174,6 +174,8 @@ def _with_note(url: str, ref: str, note: str | None) -> str:
 def short_card(name: str):
     """/c/<card name> and /c/<card name>/<n>, a card's n-th ruling."""
     kb = _kb()
+    if len(name) > 200:  # as /r/ bounds a reference: a 12 KB name was echoed ten times in a 124 KB page
+        return error_page(400, "a card name is at most 200 characters")
     name, _, ruling = name.rpartition("/") if re.search(r"/\d{1,3}$", name) else (name, "", "")
     # read as [[name]] is in chat (kb.cardnames): a part of a name or a typo, when only one card fits
     lookup = find_card(kb.store, kb.resolver, name.replace("-", " "))
