@@ -64,6 +64,8 @@ MAX_TERMS = 24
 # "cr/613.4", "rule 613"; or after a document's name: "tr 70", "treachery: 907.4", "fs rule 502.2", "treachery/907".
 _COMPLETE_PREFIX = re.compile(r"^(?P<prefix>cr(?:\.?\s*§|[./])?|rules?(?:\s*§)?|r\.)\s*(?P<number>\d{1,3}(?:\.\w*)?)$")
 _COMPLETE_DOC = re.compile(r"^(?P<name>\D+?)(?:\s*[:/]\s*|\s+)(?:(?:rules?|r\.?|§)\s*)?(?P<number>\d{1,3}(?:\.\w*)?)$")
+_TRAILING_PUNCTUATION = re.compile(r"(?<=[a-z])[.,;:!?]+$")  # not after a digit: "702." is a number being typed
+_TYPED_NUMBER = re.compile(r"(?<![\w.,])(\d{3})[.,](\d{1,3}[a-z]{0,2})[.,;:!?]*$")
 CARD_NAME_ELSEWHERE = 3  # records outside its card that may use a one-word name's word (kb.search._card_names)
 MAX_CORRECTIONS = 8  # unknown words looked up for "did you mean"
 
@@ -963,7 +965,10 @@ class Searcher:
 
     def autocomplete(self, q: str, limit: int = 10) -> list[dict]:
         """Up to ``limit`` labels starting with ``q`` (or with a word starting with it)."""
-        key = " ".join(fold(q).lower().split())
+        key = _TRAILING_PUNCTUATION.sub("", " ".join(fold(q).lower().split()))  # "trample." as "trample"
+        if _TYPED_NUMBER.search(key):
+            # as the search box reads a number: "702.19b." (a phone's full stop), "702,19b" (a European keyboard)
+            key = _TYPED_NUMBER.sub(lambda m: m.group(1) + "." + m.group(2), key.rstrip(".,;:!?"))
         if not key:
             return []
         # "cr 702.1", "rule 613": a number after its prefix (the official rules' own, for "cr")

@@ -203,6 +203,13 @@ def test_autocomplete_puts_the_numbered_rule_before_its_sub_rules(cr_client):
         "keywords/crew", "cr/glossary/crew"]
 
 
+@pytest.mark.parametrize("typed", ["702.19b.", "702,19b", "CR 702,19b.", "702.19B"])
+def test_autocomplete_reads_a_number_as_a_phone_types_it(cr_client, typed):
+    # a phone's full stop and a European keyboard's comma found nothing, while Enter opened the rule
+    assert cr_client.get("/api/autocomplete", query_string={"q": typed}).get_json()[0]["id"] == "cr/702.19b"
+    assert cr_client.get("/api/autocomplete?q=trample.").get_json()[0]["label"] == "Trample"
+
+
 @pytest.mark.parametrize("form", ["{name} {number}", "{name}: {number}", "{name} rule {number}", "{name}/{number}"])
 def test_autocomplete_reads_every_document_name_before_a_number(cr_client, cr_store, form):
     # "tr 70" and "fs 502.2" completed in their document, "tr: 70", "treachery rule 907.4" and "fs/502" found nothing
