@@ -473,6 +473,8 @@ def test_rule_reads_references_as_short_links_do(cr_data_dir, history_data_dir, 
     lines = heading["description"].splitlines()
     assert lines[0].startswith("**702.19a** Trample is a static ability") and lines[1].startswith("**702.19b** ")
     assert len(heading["description"]) <= 3000
+    later = discord_on(history_data_dir).command("rule", "ref", "716.2@2099-01-01")["data"]["embeds"][0]
+    assert later["title"].endswith("the newest release)") and "2099" not in later["title"]
 
 
 # -- autocomplete -------------------------------------------------------------------

@@ -181,6 +181,16 @@ def test_a_dated_range_unfurls_with_its_first_rule_s_words_as_they_stood(hclient
     assert matches[1]["summary"].startswith("702.19a Trample is a static ability")  # a heading: its first sub-rule
 
 
+def test_a_day_still_to_come_is_the_newest_release_and_said_so(hclient):
+    # "/cr@2099-01-01/716.2" said the newest release was "in force on 2099-01-01"
+    data = hclient.get("/api/cr@2099-01-01/716.2").get_json()
+    newest = hclient.get("/api/cr/releases").get_json()["effective"]
+    assert data["future"] is True and data["effective"] == newest
+    said = soup(hclient.get("/cr@2099-01-01/716.2")).select_one(".meta.effective").get_text(" ", strip=True)
+    assert "2099-01-01 is still to come" in said and "in force on 2099" not in said
+    assert hclient.get("/api/cr@2016-08-01/716.2").get_json()["future"] is False
+
+
 def test_current_number_has_no_banner(hclient):
     data = hclient.get("/api/cr@2026-08-07/727.2").get_json()
     assert data["banner"] is None and data["effective"] == "2026-08-07"

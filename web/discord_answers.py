@@ -13,6 +13,7 @@ import contextlib
 import html
 import re
 from bisect import bisect_left
+from datetime import date
 from urllib.parse import quote, urlencode
 
 from kb.cardnames import card_choices, find_card, split_set_code
@@ -245,7 +246,9 @@ def _dated_message(kb: Opened, ref: str, query, base: str) -> dict:
         parts = [cut(escape(text), 3000 - (1000 if below else 0), url)] if text else []
         if below:
             parts.append(_lines(below, 3000 - sum(len(p) + 2 for p in parts), url, "sub-rules"))
-        embeds.append({"title": words(m["title"] + f" (as of {query.date})", LIMITS["title"]), "url": url,
+        # a day still to come is answered by the newest release loaded, and titled so (it said "as of 2099-01-01")
+        when = query.date if query.date <= date.today().isoformat() else f"{m['effective']}, the newest release"
+        embeds.append({"title": words(m["title"] + f" (as of {when})", LIMITS["title"]), "url": url,
                        "description": "\n\n".join(parts) or link("open the rule", url),
                        "footer": {"text": words(f"Comprehensive Rules, release effective {m['effective']}"
                                                 + (f" · {now}" if now else ""), LIMITS["footer"])}})

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import date
 from typing import Any
 from urllib.parse import quote
 
@@ -131,6 +132,9 @@ def rule_at_data(kb: Opened, day: str, number: str) -> tuple[dict[str, Any], dic
                            "url": dated_url(release["effective"], span_ref(t))} for t in twins],
         "text": span["text"], "examples": span["examples"], "rules": below,
         "asked": day, "effective": release["effective"], "version": release["version"], "release": release["file"],
+        # a day to come: no release is known to be in force then, only the newest loaded (it said "in force on
+        # 2099-01-01")
+        "future": day > date.today().isoformat(),
         "span": {"from": lineage[first]["from"], "to": lineage[last]["to"]},
         "now": now, "banner": banner,
         "url": dated_url(release["effective"], span_ref(span)),
