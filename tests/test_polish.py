@@ -183,6 +183,34 @@ def test_a_glossary_index_per_document(cr_client, cr_store):
     assert cr_client.get("/api/documents/futuresight/glossary").status_code == 404
 
 
+@pytest.mark.parametrize("slug", ["cr", "treachery"])
+def test_a_glossary_shows_each_entry_whole_with_its_references_linked(cr_client, cr_store, slug):
+    """A tester on a phone: /cr/glossary showed Ability as "1. Text on an object..." only (its meaning 2 and
+    "See rule 113" cut), and no reference was a link ("See rule 701.33" under Abandon was plain text)."""
+    page = soup(cr_client.get(f"/{slug}/glossary"))
+    shown = {dt.a["href"]: dt.find_next_sibling("dd") for dt in page.select("dl.glossary dt")}
+    entries = [r for r in cr_store.by_doc(slug) if r.kind == "glossary"]
+    assert len(shown) == len(entries) and sum(len(r.refs) for r in entries) > 4
+    twin = {e["id"]: e for e in cr_client.get(f"/api/documents/{slug}/glossary").get_json()["entries"]}
+    for r in entries:
+        # the entry's text as its own page shows it, its references linked the same way
+        record_page = soup(cr_client.get(record_url(r.id))).select_one("article .text")
+        assert shown[record_url(r.id)].decode_contents() == record_page.decode_contents(), r.id
+        assert twin[r.id]["text"] == r.text and [x["target"] for x in twin[r.id]["refs"]] == [
+            x.target for x in r.refs if x.field == "text"]
+    if slug == "cr":
+        ability = shown["/cr/glossary/ability"]
+        assert "2. An activated or triggered ability on the stack." in ability.get_text()
+        assert [(a.get_text(), a["href"]) for a in ability.select("a.ref")] == [
+            ("rule 113", "/cr/113"), ("section 6", "/cr/6")]
+        assert [(a.get_text(), a["href"]) for a in shown["/cr/glossary/abandon"].select("a.ref")] == [
+            ("rule 701.33", "/cr/701.33")]
+    else:
+        # its entries are the official glossary's: their rules are the official ones (loaded here)
+        assert [a["href"] for a in shown["/treachery/glossary/team"].select("a.ref")] == [
+            "/cr/808", "/cr/809", "/cr/810", "/cr/811"]
+
+
 def test_the_document_heads_its_glossary_and_an_entry_has_it_in_its_breadcrumbs(cr_client):
     page = soup(cr_client.get("/cr"))
     heading = page.find("h2", id="glossary")
