@@ -254,3 +254,33 @@ def test_a_range_unfurls_with_its_first_rule_s_words(cr_client):
     meta = page.select_one('meta[property="og:description"]')
     assert meta is not None
     assert str(meta["content"]).startswith("510.1c-d: 2 rules — 510.1c: A blocked creature assigns its combat damage")
+
+
+# -- session 11: a heading whose own text is only a translation line ------------------------------
+def test_a_translation_line_alone_is_never_a_snippet_or_a_preview(cr_client, cr_store):
+    """The first hit for "Unveil" (with the official rules loaded) is Treachery's 702.187 Unveil, and its snippet
+    was only 'French: "Dévoilement."': it shows its first sub-rule, as its page's preview does."""
+    from web.render import translation
+
+    translated = [r for r in cr_store.records.values() if translation(r.text)]
+    assert [r.id for r in translated] == ["treachery/702.187"]
+    api = cr_client.get("/api/search?q=Unveil").get_json()["results"][0]
+    assert api["id"] == "treachery/702.187" and api["snippet"].startswith("Unveil is a static ability")
+    page = soup(cr_client.get("/search?q=Unveil&noredirect=1"))
+    assert page.select_one(".snippet").get_text().startswith("Unveil is a static ability")
+    # the search for its number leads with it (a hit of its own, not a match of its words)
+    lead = cr_client.get("/api/search?q=treachery%20702.187&noredirect=1").get_json()["results"][0]
+    assert lead["id"] == "treachery/702.187" and lead["snippet"].startswith("Unveil is a static ability")
+    # matched by its translation line alone, the hit shows that line marked, then the sub-rule's words
+    french = cr_client.get("/api/search?q=d%C3%A9voilement&noredirect=1").get_json()["results"][0]
+    assert french["id"] == "treachery/702.187"
+    assert french["snippet"].startswith("French: &quot;<mark>Dévoilement</mark>.&quot; Unveil is a static ability")
+    # what the page previews (og:description, its twin's summary, the choice page's) already said the sub-rule
+    record = soup(cr_client.get("/treachery/702.187"))
+    og = record.find("meta", property="og:description")["content"]
+    assert og.startswith("702.187a Unveil is a static ability")
+    assert cr_client.get("/api/records/treachery/702.187").get_json()["summary"].startswith("702.187a Unveil")
+    both = cr_client.get("/api/resolve?ref=702.187").get_json()["matches"]
+    assert [m["summary"][:24] for m in both if m["doc"] == "treachery"] == ["702.187a Unveil is a sta"]
+    # completions are labels only
+    assert not any("Dévoilement" in str(c) for c in cr_client.get("/api/autocomplete?q=unveil").get_json())
