@@ -48,7 +48,7 @@ from kb.querylimits import limit_query
 from kb.rank import Candidate, Ranker
 from kb.refs import parse_ref, undated
 from kb.resolve import Resolver, edit_distance
-from kb.snippet import Positions, clip, snippet, stem
+from kb.snippet import Positions, clip, shown, snippet, stem, translation
 from kb.spelling import Spelling
 from kb.store import Store
 from kb.vocabulary import SEE_ENTRY, Expansion, Vocabulary
@@ -923,7 +923,11 @@ class Searcher:
             where = Positions(self._shown(record))
             if c.docnum is not None:
                 where = self._positions.setdefault(c.docnum, where)
-        hit = self._make_hit(record, snippet(where, terms), float(c.score))
+        text = snippet(where, terms)
+        if "<mark>" not in text and translation(record.text):
+            # matched by its translation line ("dévoilement"): that line, marked, then its first sub-rule's words
+            text = snippet(Positions(plain(f"{record.text} {self._shown(record)}")), terms)
+        hit = self._make_hit(record, text, float(c.score))
         hit.asked = c.asked
         return hit
 
@@ -931,14 +935,9 @@ class Searcher:
         return self._make_hit(record, html.escape(clip(self._shown(record))), 1000.0)
 
     def _shown(self, record: Record) -> str:
-        """The text a hit's snippet is cut from: the record's own, or for a heading without text (702.2
-        Deathtouch, 405 Stack; the 2007 FAQ's quoted headings are their title again, 502.68 "Lifelink") its
-        first sub-rule's ("Deathtouch is a static ability."), not nothing."""
-        text = record.text or record.rules_text
-        if (not text or text == record.title) and record.children:
-            first = self.store.records.get(record.children[0])
-            text = first.text if first is not None else ""
-        return plain(text or "")
+        """The text a hit's snippet is cut from (kb.snippet.shown): the record's own, or a heading's first
+        sub-rule's ("Deathtouch is a static ability."), not nothing nor a translation line alone."""
+        return plain(shown(record, self.store.records))
 
     def _make_hit(self, record: Record, text: str, score: float) -> Hit:
         document, version = self.versions.get(record.doc, (record.doc, ""))

@@ -7,13 +7,37 @@ spans), and a snippet for any query looks its stems up.
 from __future__ import annotations
 
 import html
+import re
 from array import array
 from bisect import bisect_left
+from collections.abc import Mapping
 
+from kb.model import Record
 from kb.words import TOKEN_RE, fold, stem
 
 # stem and TOKEN_RE are kb.words', named here too for the modules that import them from snippets.
-__all__ = ["snippet", "clip", "stem", "Positions", "TOKEN_RE"]
+__all__ = ["snippet", "clip", "stem", "Positions", "TOKEN_RE", "translation", "shown"]
+
+# A rule whose only line is its name in another language (Treachery 702.187: French: "Dévoilement.").
+_TRANSLATION = re.compile(r'^(?P<language>[A-Z][a-z]+): [“"](?P<words>[^"”\n]+?)\.?[”"]$')
+
+
+def translation(text: str | None) -> tuple[str, str] | None:
+    """("French", "Dévoilement") when a record's text is only a translation line, else None."""
+    m = _TRANSLATION.match((text or "").strip())
+    return (m.group("language"), m.group("words")) if m else None
+
+
+def shown(record: Record, records: Mapping[str, Record]) -> str:
+    """The words a search hit's snippet (or a chat choice) is cut from: the record's own, or for a heading
+    without words of its own its first sub-rule's: no text (702.2 Deathtouch, 405 Stack), its title again
+    (the 2007 FAQ's quoted headings, 502.68 "Lifelink"), or only a translation line (Treachery 702.187 Unveil,
+    whose hit said only 'French: "Dévoilement."'), as web.render.preview reads them."""
+    text = record.text or record.rules_text
+    if (not text or text == record.title or translation(text)) and record.children:
+        first = records.get(record.children[0])
+        text = first.text if first is not None else ""
+    return text or ""
 
 
 class Positions:

@@ -576,3 +576,25 @@ def test_a_lone_surrogate_in_a_signed_body_is_a_400(discord, value):
     body = json.dumps(interaction(2, "rule", [{"name": "ref", "type": 3, "value": value}])).encode()
     answer = discord.post({}, body=body)
     assert answer.status_code == 400 and "lone surrogates" in answer.get_json()["error"]["message"]
+
+
+def test_a_heading_whose_text_is_a_translation_line_shows_its_first_sub_rule(cr_data_dir, signing_key):
+    # a tester: the first hit for "Unveil" (Treachery 702.187) said only 'French: "Dévoilement."'; its
+    # /rule choice and its /define field led with it too
+    from web.app import create_app
+
+    app = create_app({"KB_DATA": str(cr_data_dir), "TESTING": True, "KB_PUBLIC_URL": "https://rules.example",
+                      "KB_DISCORD_PUBLIC_KEY": _public_hex(signing_key)})
+    discord = Discord(app.test_client(), signing_key)
+    first = discord.command("search", "query", "Unveil")["data"]["embeds"][0]["fields"][0]
+    assert first["name"] == "1. 702.187 Unveil · Treachery Comprehensive Rules"
+    assert first["value"].startswith("Unveil is a static ability") and "Dévoilement" not in first["value"]
+    choice = discord.complete("rule", "ref", "unveil")[0]
+    assert choice["value"] == "treachery/702.187"
+    assert choice["name"].startswith("702.187 Unveil · Treachery Comprehensive Rules — Unveil is a static ability")
+    field = discord.command("define", "term", "unveil")["data"]["embeds"][0]["fields"][0]
+    assert field["name"] == "702.187 Unveil · Treachery Comprehensive Rules"
+    assert field["value"].startswith("Unveil is a static ability") and "Dévoilement" not in field["value"]
+    # the rule itself still shows it, as its page does (above its sub-rules)
+    rule = discord.command("rule", "ref", "tr 702.187")["data"]["embeds"][0]["description"]
+    assert rule.startswith('French: "Dévoilement."\n\n**702.187a** Unveil is a static ability')

@@ -183,6 +183,34 @@ def test_a_glossary_index_per_document(cr_client, cr_store):
     assert cr_client.get("/api/documents/futuresight/glossary").status_code == 404
 
 
+@pytest.mark.parametrize("slug", ["cr", "treachery"])
+def test_a_glossary_shows_each_entry_whole_with_its_references_linked(cr_client, cr_store, slug):
+    """A tester on a phone: /cr/glossary showed Ability as "1. Text on an object..." only (its meaning 2 and
+    "See rule 113" cut), and no reference was a link ("See rule 701.33" under Abandon was plain text)."""
+    page = soup(cr_client.get(f"/{slug}/glossary"))
+    shown = {dt.a["href"]: dt.find_next_sibling("dd") for dt in page.select("dl.glossary dt")}
+    entries = [r for r in cr_store.by_doc(slug) if r.kind == "glossary"]
+    assert len(shown) == len(entries) and sum(len(r.refs) for r in entries) > 4
+    twin = {e["id"]: e for e in cr_client.get(f"/api/documents/{slug}/glossary").get_json()["entries"]}
+    for r in entries:
+        # the entry's text as its own page shows it, its references linked the same way
+        record_page = soup(cr_client.get(record_url(r.id))).select_one("article .text")
+        assert shown[record_url(r.id)].decode_contents() == record_page.decode_contents(), r.id
+        assert twin[r.id]["text"] == r.text and [x["target"] for x in twin[r.id]["refs"]] == [
+            x.target for x in r.refs if x.field == "text"]
+    if slug == "cr":
+        ability = shown["/cr/glossary/ability"]
+        assert "2. An activated or triggered ability on the stack." in ability.get_text()
+        assert [(a.get_text(), a["href"]) for a in ability.select("a.ref")] == [
+            ("rule 113", "/cr/113"), ("section 6", "/cr/6")]
+        assert [(a.get_text(), a["href"]) for a in shown["/cr/glossary/abandon"].select("a.ref")] == [
+            ("rule 701.33", "/cr/701.33")]
+    else:
+        # its entries are the official glossary's: their rules are the official ones (loaded here)
+        assert [a["href"] for a in shown["/treachery/glossary/team"].select("a.ref")] == [
+            "/cr/808", "/cr/809", "/cr/810", "/cr/811"]
+
+
 def test_the_document_heads_its_glossary_and_an_entry_has_it_in_its_breadcrumbs(cr_client):
     page = soup(cr_client.get("/cr"))
     heading = page.find("h2", id="glossary")
@@ -226,3 +254,33 @@ def test_a_range_unfurls_with_its_first_rule_s_words(cr_client):
     meta = page.select_one('meta[property="og:description"]')
     assert meta is not None
     assert str(meta["content"]).startswith("510.1c-d: 2 rules — 510.1c: A blocked creature assigns its combat damage")
+
+
+# -- session 11: a heading whose own text is only a translation line ------------------------------
+def test_a_translation_line_alone_is_never_a_snippet_or_a_preview(cr_client, cr_store):
+    """The first hit for "Unveil" (with the official rules loaded) is Treachery's 702.187 Unveil, and its snippet
+    was only 'French: "Dévoilement."': it shows its first sub-rule, as its page's preview does."""
+    from web.render import translation
+
+    translated = [r for r in cr_store.records.values() if translation(r.text)]
+    assert [r.id for r in translated] == ["treachery/702.187"]
+    api = cr_client.get("/api/search?q=Unveil").get_json()["results"][0]
+    assert api["id"] == "treachery/702.187" and api["snippet"].startswith("Unveil is a static ability")
+    page = soup(cr_client.get("/search?q=Unveil&noredirect=1"))
+    assert page.select_one(".snippet").get_text().startswith("Unveil is a static ability")
+    # the search for its number leads with it (a hit of its own, not a match of its words)
+    lead = cr_client.get("/api/search?q=treachery%20702.187&noredirect=1").get_json()["results"][0]
+    assert lead["id"] == "treachery/702.187" and lead["snippet"].startswith("Unveil is a static ability")
+    # matched by its translation line alone, the hit shows that line marked, then the sub-rule's words
+    french = cr_client.get("/api/search?q=d%C3%A9voilement&noredirect=1").get_json()["results"][0]
+    assert french["id"] == "treachery/702.187"
+    assert french["snippet"].startswith("French: &quot;<mark>Dévoilement</mark>.&quot; Unveil is a static ability")
+    # what the page previews (og:description, its twin's summary, the choice page's) already said the sub-rule
+    record = soup(cr_client.get("/treachery/702.187"))
+    og = record.find("meta", property="og:description")["content"]
+    assert og.startswith("702.187a Unveil is a static ability")
+    assert cr_client.get("/api/records/treachery/702.187").get_json()["summary"].startswith("702.187a Unveil")
+    both = cr_client.get("/api/resolve?ref=702.187").get_json()["matches"]
+    assert [m["summary"][:24] for m in both if m["doc"] == "treachery"] == ["702.187a Unveil is a sta"]
+    # completions are labels only
+    assert not any("Dévoilement" in str(c) for c in cr_client.get("/api/autocomplete?q=unveil").get_json())

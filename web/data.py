@@ -285,14 +285,16 @@ def glossary_link(slug: str) -> dict[str, Any]:
 
 def glossary_data(kb: Opened, slug: str) -> tuple[dict[str, Any], dict[str, Any]]:
     """A document's glossary index (/<slug>/glossary, its twin /api/documents/<slug>/glossary): every entry,
-    alphabetical, with its first line."""
+    alphabetical, whole (Ability's two meanings and its "See rule 113") with its references, as a record's
+    ``reading`` gives them; the extras hold the entries' records, which the page links as record pages do."""
     meta = doc_meta(kb, slug)
     entries = _glossary(kb, slug) if meta is not None else []
     if not entries:
         raise NotFound(f"no glossary in {slug!r}" if meta is not None else f"no document {slug!r}")
     data = {**glossary_link(slug), "document": meta,
-            "entries": [link(kb, r, text=(r.text or "").strip().split("\n", 1)[0]) for r in entries]}
-    return data, {}
+            "entries": [link(kb, r, text=r.text, refs=[_ref(asdict(ref)) for ref in r.refs if ref.field == "text"])
+                        for r in entries]}
+    return data, {"entries": entries}
 
 
 def documents_data(kb: Opened) -> tuple[list[dict[str, Any]], dict[str, Any]]:

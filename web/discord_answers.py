@@ -24,6 +24,7 @@ from kb.kbase import Opened
 from kb.model import Record
 from kb.resolve import _name_key, edit_distance
 from kb.search import QueryError
+from kb.snippet import shown, translation
 from web.data import short_link
 from web.discord_text import ELLIPSIS, cut, escape, fit, link, words
 from web.render import preview
@@ -311,7 +312,10 @@ def rule_choices(kb: Opened, typed: str) -> list[dict]:
 
 def _choice(kb: Opened, record: Record, name: str | None = None) -> dict:
     label = name or kb.store.label(record)
-    text = " ".join((record.text or record.rules_text or "").split()).replace("_", "")
+    text = record.text or record.rules_text or ""
+    if translation(text):  # Treachery 702.187 Unveil: its first sub-rule, as its search hit shows, not 'French: ...'
+        text = shown(record, kb.store.records)
+    text = " ".join(text.split()).replace("_", "")
     name = f"{label} · {_doc_title(kb, record.doc)}"
     if text:
         name += f" — {text}"
@@ -427,7 +431,9 @@ def define_message(kb: Opened, term: str, base: str) -> dict:
 
 def _definition_text(kb: Opened, record: Record) -> str:
     """A definition's words: its text, and its sub-rules' when the text only names it ("Lifelink")."""
-    texts = [record.text] if record.text and _key(record.text) != _key(record.title) else []
+    # a translation line is no definition (Treachery 702.187 Unveil: French: "Dévoilement.")
+    texts = [record.text] if record.text and _key(record.text) != _key(record.title) and not translation(
+        record.text) else []
     if sum(len(t) for t in texts) < 80:
         texts += [c.text for c in kb.store.children(record)[:3] if c.text]
     return " ".join(" ".join(texts).split())

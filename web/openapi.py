@@ -109,7 +109,7 @@ def spec(base_url: str) -> dict:
                 "A document's table of contents (`contents`) and, up to 1,500 records, its whole text (`reading`)",
                 [("slug", "document slug", True)]),
             "/api/documents/{slug}/glossary": _get(
-                "A document's glossary, alphabetical: every entry with its first line (`entries`)",
+                "A document's glossary, alphabetical: every entry whole, with its references (`entries`)",
                 [("slug", "document slug, e.g. cr", True)]),
             "/api/documents/{slug}/records": _get(
                 "Every record of a document in reading order (the total in X-Total-Count; with limit, the next"

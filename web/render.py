@@ -21,6 +21,7 @@ from markupsafe import Markup
 
 from kb.ids import dated_url, record_url
 from kb.model import Record, Ref
+from kb.snippet import translation  # search's snippets read it too
 
 __all__ = ["render_text", "render_inline", "mana", "preview", "summary", "body_text", "translation"]
 
@@ -51,16 +52,6 @@ def _md() -> markdown.Markdown:
     if md is None:
         md = _LOCAL.md = _markdown()
     return md
-
-
-# A rule whose only line is its name in another language (Treachery 702.187: French: "Dévoilement.").
-_TRANSLATION = re.compile(r'^(?P<language>[A-Z][a-z]+): [“"](?P<words>[^"”\n]+?)\.?[”"]$')
-
-
-def translation(text: str | None) -> tuple[str, str] | None:
-    """("French", "Dévoilement") when a record's text is only a translation line, else None."""
-    m = _TRANSLATION.match((text or "").strip())
-    return (m.group("language"), m.group("words")) if m else None
 
 
 def body_text(record: Record, records: Mapping[str, Record] | None = None) -> str:
