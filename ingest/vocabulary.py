@@ -14,7 +14,7 @@ from pathlib import Path
 from ingest.errors import ParseError, Problem
 from kb.model import Record
 
-__all__ = ["VOCABULARY_FILE", "load_vocabulary"]
+__all__ = ["VOCABULARY_FILE", "load_outside", "load_vocabulary"]
 
 VOCABULARY_FILE = "vocabulary.toml"
 
@@ -48,6 +48,29 @@ def load_vocabulary(corpus_dir: Path, records: list[Record]) -> list[dict]:
             problems.append(Problem(str(path), line, f"term {n} ({say[0]!r}): an existing record as why", why))
         else:
             out.append({"say": list(say), "means": means, "why": why} | ({"unless": list(unless)} if unless else {}))
+    if problems:
+        raise ParseError(problems)
+    return out
+
+
+def load_outside(corpus_dir: Path) -> list[dict]:
+    """The vocabulary's ``[[outside]]`` entries: what people ask that no loaded document covers (tournament
+    procedure: penalties, infractions), and where it lives. Search says so; it changes no answer."""
+    path = Path(corpus_dir) / VOCABULARY_FILE
+    if not path.exists():
+        return []
+    data = tomllib.loads(path.read_text(encoding="utf-8"))  # load_vocabulary has read it already: valid TOML
+    lines = [i for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if line.strip() == "[[outside]]"]
+    out, problems = [], []
+    for n, entry in enumerate(data.get("outside", []), 1):
+        say, about, see = entry.get("say"), entry.get("about"), entry.get("see")
+        if not (isinstance(say, list) and say and all(isinstance(x, str) and x.strip() for x in say)
+                and isinstance(about, str) and about.strip() and isinstance(see, str) and see.strip()
+                and not set(entry) - {"say", "about", "see"}):
+            problems.append(Problem(str(path), lines[n - 1] if n <= len(lines) else 1,
+                                    f"outside {n}: say (a list of words), about and see", repr(entry)[:80]))
+        else:
+            out.append({"say": list(say), "about": about, "see": see})
     if problems:
         raise ParseError(problems)
     return out

@@ -263,6 +263,13 @@ def _stems_of(text: str, questions: bool) -> tuple[str, ...]:
     return tuple([s for s in dict.fromkeys(stem(w) for w in content) if s][:MAX_TERMS])
 
 
+def _outside(entries) -> list[tuple[re.Pattern, str, str]]:
+    """The vocabulary's ``[[outside]]`` entries (ingest.vocabulary.load_outside): each one's sayings as one pattern
+    of whole words, with what it is about and where that lives."""
+    return [(re.compile(r"(?<!\w)(?:" + "|".join(re.escape(x).replace(r"\ ", r"\s+") for x in e["say"]) + r")(?!\w)",
+                        re.IGNORECASE), e["about"], e["see"]) for e in entries]
+
+
 def _effective(document: dict) -> str:
     """A document's effective date for "newest first", "" when undated."""
     value = str(document.get("effective") or "")
@@ -308,6 +315,7 @@ class Searcher:
         self.vocabulary = Vocabulary.from_build(store.manifest, store.records.values()).with_joined(
             (r.title, r.id) for r in store.records.values() if r.title)
         self.sizes = dict(Counter(r.doc for r in store.records.values() if r.doc != "keywords"))
+        self._outside = _outside(store.manifest.get("outside", ()))
         self._stem_uses: dict[str, dict[str, int]] = {}
         # The unstemmed words' document frequencies, read once: "is this a word the documents use"
         # is asked of every word of most queries (card prefixes, did you mean), and Whoosh's terms
@@ -908,7 +916,9 @@ class Searcher:
             # "showing Tarmogoyf for 'tarmogyof'", or a title's correction already said
             if found.fixed and not (lead.matched_by == "card" and note) and not lead.corrected_to:
                 note = "; ".join(filter(None, [note, f"spelling corrected: {found.suggestion or found.fixed!r}"]))
-        note = "; ".join(filter(None, [note, query.limited]))
+        outside = next((f"{about} is not in these documents: see {see}" for said, about, see in self._outside
+                        if said.search(query.text)), None)  # "drew 8 cards by mistake, what's the penalty"
+        note = "; ".join(filter(None, [note, query.limited, outside]))
         return Results(query.raw, len(lead.records) + found.total, page, facets,
                        did_you_mean=(lead.corrected_to or found.suggestion) if not lead.records or lead.mistyped
                        else None,

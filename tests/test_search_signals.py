@@ -359,6 +359,32 @@ def test_a_vocabulary_entry_about_a_missing_record_fails_the_build(tmp_path):
     assert "vocabulary.toml:" in str(exc.value) and "treachery/999.9" in str(exc.value)
 
 
+def test_a_malformed_outside_entry_fails_the_build_saying_where(tmp_path):
+    from ingest.publish import build
+
+    corpus = tmp_path / "corpus"
+    shutil.copytree(CORPUS, corpus)
+    with open(corpus / "vocabulary.toml", "a", encoding="utf-8") as f:
+        f.write('\n[[outside]]\nsay = ["x"]\nabout = "y"\n')  # no "see"
+    with pytest.raises(ParseError) as exc:
+        build(corpus, tmp_path / "data")
+    lines = (corpus / "vocabulary.toml").read_text(encoding="utf-8").splitlines()
+    assert f"vocabulary.toml:{len(lines) - 2}:" in str(exc.value) and "about and see" in str(exc.value)
+
+
+@pytest.mark.parametrize("query", ["player drew 8 cards by mistake", "what is the penalty for a missed trigger",
+                                   "deck check", "GRV"])
+def test_tournament_procedure_is_said_to_live_elsewhere(cr_searcher, query):
+    # a judge's penalty question listed Treachery rulings and the Gift rules, as if the documents answered it
+    plain = cr_searcher.search(query)
+    assert "is not in these documents: see the Magic Tournament Rules and the Infraction Procedure Guide" in plain.note
+
+
+@pytest.mark.parametrize("query", ["draw a card", "trample", "deck", "what happens when a player concedes"])
+def test_rules_questions_are_not_sent_to_tournament_procedure(cr_searcher, query):
+    assert "Infraction Procedure Guide" not in (cr_searcher.search(query).note or "")
+
+
 @pytest.mark.parametrize(("query", "expected"), [
     ("907 8a", "treachery/907.8a"), ("702.187 f", "treachery/702.187f"), ("rule 907.5 c", "treachery/907.5c"),
     ("tr 702.187d", "treachery/702.187d"), ("golden rules a", "uncommander/uncommander-golden-rules/a"),
