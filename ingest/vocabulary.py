@@ -59,8 +59,9 @@ def load_outside(corpus_dir: Path) -> list[dict]:
     path = Path(corpus_dir) / VOCABULARY_FILE
     if not path.exists():
         return []
-    data = tomllib.loads(path.read_text(encoding="utf-8"))  # load_vocabulary has read it already: valid TOML
-    lines = [i for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if line.strip() == "[[outside]]"]
+    text = path.read_text(encoding="utf-8")
+    data = tomllib.loads(text)  # load_vocabulary has read it already: valid TOML
+    lines = [i for i, line in enumerate(text.splitlines(), 1) if line.strip() == "[[outside]]"]
     out, problems = [], []
     for n, entry in enumerate(data.get("outside", []), 1):
         say, about, see = entry.get("say"), entry.get("about"), entry.get("see")
