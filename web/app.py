@@ -56,12 +56,13 @@ def create_app(config: dict | None = None) -> Flask:
     # A server serves the newest intact build when ``current`` is damaged (kb.kbase).
     app.extensions["kb"] = KnowledgeBase(app.config["KB_DATA"], fallback=True)
 
-    from web import discord
+    from web import compress, discord
     from web.api import api
     from web.history import history_pages
     from web.pages import pages
 
     discord.init_app(app)
+    compress.init_app(app)
     app.register_blueprint(api)
     app.register_blueprint(history_pages)
     app.register_blueprint(pages)

@@ -1,0 +1,89 @@
+"""Pages on a slow network (400 ms round trip, 400 kbps, measured by the eleventh session's tester): gzip for
+text answers, the style sheet and script cached for good under versioned URLs, a busy page a phone can read."""
+from __future__ import annotations
+
+import gzip
+
+import pytest
+
+GZIP = {"Accept-Encoding": "gzip, deflate, br"}
+
+
+def _body(response) -> bytes:
+    return gzip.decompress(response.data) if response.headers.get("Content-Encoding") == "gzip" else response.data
+
+
+# -- 1. gzip --------------------------------------------------------------------------------------
+@pytest.mark.parametrize("url, mimetype", [
+    ("/cr/702", "text/html"),  # 304 KB, 6.5 s on the tester's network
+    ("/cr/glossary", "text/html"),
+    ("/cr", "text/html"),
+    ("/cr/702.19b?from=702.19b", "text/html"),
+    ("/search?q=deathtouch+and+trample", "text/html"),
+    ("/api/search?q=deathtouch+and+trample", "application/json"),
+    ("/api/records/cr/702", "application/json"),
+    ("/api/documents/cr/records", "application/json"),
+    ("/api/documents/cr/records?offset=1&limit=3", "application/json"),
+    ("/no-such-page", "text/html"),  # a 404 page is a page
+])
+def test_text_answers_are_gzipped_when_the_client_asks(cr_client, url, mimetype):
+    plain = cr_client.get(url)
+    zipped = cr_client.get(url, headers=GZIP)
+    assert plain.mimetype == zipped.mimetype == mimetype and plain.status_code == zipped.status_code
+    assert "Content-Encoding" not in plain.headers
+    assert zipped.headers["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in plain.headers["Vary"] and "Accept-Encoding" in zipped.headers["Vary"]
+    assert int(zipped.headers["Content-Length"]) == len(zipped.data) < len(plain.data) / 2
+    assert _body(zipped) == plain.data
+
+
+def test_cr_702_is_a_sixth_of_its_size(cr_client):
+    zipped = cr_client.get("/cr/702", headers=GZIP)
+    assert len(zipped.data) < 60_000 and len(_body(zipped)) > 300_000  # 52 KB of 304 KB
+
+
+@pytest.mark.parametrize("headers", [{}, {"Accept-Encoding": "gzip;q=0, deflate"}, {"Accept-Encoding": "br"},
+                                     {"Accept-Encoding": "identity"}])
+def test_no_gzip_unless_asked(cr_client, headers):
+    assert "Content-Encoding" not in cr_client.get("/cr/702", headers=headers).headers
+    assert cr_client.get("/cr/702", headers={"Accept-Encoding": "*"}).headers["Content-Encoding"] == "gzip"
+
+
+def test_never_a_head_a_small_answer_or_a_304(cr_client):
+    head = cr_client.head("/cr/702", headers=GZIP)
+    assert "Content-Encoding" not in head.headers and int(head.headers["Content-Length"]) > 300_000
+    health = cr_client.get("/api/health", headers=GZIP)  # under 1 KB
+    assert "Content-Encoding" not in health.headers and health.get_json()["ok"]
+    with cr_client.get("/static/style.css", headers=GZIP) as style:
+        etag = style.headers["ETag"]
+    with cr_client.get("/static/style.css", headers={**GZIP, "If-None-Match": etag}) as again:
+        assert again.status_code == 304 and "Content-Encoding" not in again.headers and again.data == b""
+
+
+def test_pages_made_once_per_build_keep_their_gzip(cr_client):
+    # the gzip of a page rendered once per build is made once too, beside the page and within its byte bound
+    from web import api, pages
+
+    build = cr_client.get("/api/health").get_json()["build_id"]
+    first = cr_client.get("/cr/702", headers=GZIP)
+    kept = pages._PAGES.get((build, "cr/702"))
+    assert kept is not None and kept.gz == first.data and kept.base == "http://localhost"
+    assert pages._PAGES.weigh(kept) > len(kept.gz) + len(kept.html)
+    assert cr_client.get("/cr/702", headers=GZIP).data == first.data
+    # another site address (no KB_PUBLIC_URL): its own gzip, in place of the other, not beside it
+    other = cr_client.get("/cr/702", headers={**GZIP, "Host": "other.example"})
+    assert b'content="http://other.example/cr/702"' in _body(other)
+    kept = pages._PAGES.get((build, "cr/702"))
+    assert kept is not None and kept.base == "http://other.example" and kept.gz == other.data
+    # the twin's gzip is kept beside it too
+    twin = cr_client.get("/api/records/cr/702", headers=GZIP)
+    assert api._TWINS.get((build, "record:cr/702")) == (_body(twin), twin.data)
+
+
+def test_a_rename_note_is_gzipped_with_its_page(client):
+    # the note goes in per request: that page is compressed per request, the kept gzip is the page without it
+    noted = client.get("/treachery/116?from=115", headers=GZIP)
+    assert noted.headers["Content-Encoding"] == "gzip"
+    assert b"115 was renamed 116 in version 4.0" in _body(noted)
+    assert _body(noted) == client.get("/treachery/116?from=115").data
+    assert b"renamed" not in _body(client.get("/treachery/116", headers=GZIP))
