@@ -87,3 +87,26 @@ def test_a_rename_note_is_gzipped_with_its_page(client):
     assert b"115 was renamed 116 in version 4.0" in _body(noted)
     assert _body(noted) == client.get("/treachery/116?from=115").data
     assert b"renamed" not in _body(client.get("/treachery/116", headers=GZIP))
+
+
+# -- 2. the style sheet and the script, cached for good -------------------------------------------
+def test_pages_link_the_assets_under_their_content_s_version(client):
+    # they answered "Cache-Control: no-cache": every page cost two more round trips (304s) on a phone
+    import hashlib
+    import re
+
+    from web.assets import STATIC
+
+    page = client.get("/treachery/907.4b").get_data(as_text=True)
+    for name in ("style.css", "app.js"):
+        version = hashlib.sha256((STATIC / name).read_bytes()).hexdigest()[:12]
+        url = f"/static/{name}?v={version}"
+        assert re.search(f'(href|src)="{re.escape(url)}"', page), name
+        answer = client.get(url, headers=GZIP)
+        assert answer.status_code == 200 and _body(answer) == (STATIC / name).read_bytes()
+        assert answer.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+        assert answer.headers["Content-Encoding"] == "gzip"
+        # without the version, or with another (a page from before a change): revalidated each time, as before
+        for other in (f"/static/{name}", f"/static/{name}?v=0123456789ab"):
+            assert client.get(other).headers["Cache-Control"] == "no-cache"
+    assert client.get("/static/nothing.css").status_code == 404
