@@ -245,3 +245,46 @@ def test_a_second_page_asks_nothing_for_the_style_sheet_and_script(page, served)
     assert any("/treachery/907.4c" in line for line in second)
     assert [line for line in second if "/static/" in line] == []
     assert page.evaluate("getComputedStyle(document.querySelector('header.top')).display") != "inline"  # styled
+
+
+def test_tapping_a_reference_on_a_phone_fetches_no_preview(browser, server):
+    # a tap fired the hover preview's fetch (/api/records/...), which the navigation then aborted
+    context = browser.new_context(base_url=server, viewport={"width": 390, "height": 844}, is_mobile=True,
+                                  has_touch=True)
+    page = context.new_page()
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if "/api/records/" in r.url else None)
+    page.goto("/treachery/907.4b")
+    assert page.evaluate("matchMedia('(hover: hover)').matches") is False
+    page.locator("a.ref[href='/treachery/702.187']").first.tap()
+    page.wait_for_url("**/treachery/702.187")
+    assert asked == []
+    context.close()
+
+
+
+def test_a_touch_on_a_screen_that_also_hovers_fetches_no_preview(page):
+    # a laptop with a touch screen hovers with its mouse (hover: hover), and a finger on it is touch all the same
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if "/api/records/" in r.url else None)
+    page.goto("/treachery/907.4b")
+    assert page.evaluate("matchMedia('(hover: hover)').matches") is True
+    link = "a.ref[href='/treachery/702.187']"
+    # what a finger's tap sends, then what a mouse sends: a pointer event, then the mouse event for it
+    page.dispatch_event(link, "pointerover", {"pointerType": "touch", "bubbles": True})
+    page.dispatch_event(link, "mouseover", {"bubbles": True})
+    with page.expect_request("**/api/health"):  # a request after it: any fetch the touch started is seen by now
+        page.evaluate("fetch('/api/health')")
+    assert asked == []
+    page.dispatch_event(link, "pointerover", {"pointerType": "mouse", "bubbles": True})
+    page.dispatch_event(link, "mouseover", {"bubbles": True})
+    page.locator(".preview").wait_for()
+    assert [url.split("/api/")[1] for url in asked] == ["records/treachery/702.187"]
+
+
+def test_a_reference_focused_from_the_keyboard_previews(page):
+    page.goto("/treachery/907.4b")
+    page.focus("a.ref[href='/treachery/702.187']")
+    preview = page.locator(".preview")
+    preview.wait_for()
+    assert "Unveil" in preview.inner_text()
