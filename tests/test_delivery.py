@@ -3,6 +3,7 @@ text answers, the style sheet and script cached for good under versioned URLs, a
 from __future__ import annotations
 
 import gzip
+from typing import Any
 
 import pytest
 
@@ -110,3 +111,64 @@ def test_pages_link_the_assets_under_their_content_s_version(client):
         for other in (f"/static/{name}", f"/static/{name}?v=0123456789ab"):
             assert client.get(other).headers["Cache-Control"] == "no-cache"
     assert client.get("/static/nothing.css").status_code == 404
+
+
+# -- 4. the gate's 503, for a browser -------------------------------------------------------------
+BROWSER = b"text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8"
+
+
+def _turned_away(target: bytes, accept: bytes | None) -> tuple[bytes, dict[str, str], bytes]:
+    """What the front answers a request that waited too long for the fair gate: (status line, headers, body)."""
+    import asyncio
+
+    from web.front import Front, Limits
+
+    head = b"GET " + target + b" HTTP/1.1\r\nHost: x\r\n" + (b"Accept: " + accept + b"\r\n" if accept else b"") + \
+        b"\r\n"
+
+    async def ask() -> bytes:
+        front = Front("unused", slots=1, limits=Limits(gate_timeout=0.01))
+        front.gate.busy = 1  # every slot taken: the request waits its gate_timeout and is turned away
+        answer, keep = await front._forward("203.0.113.7", b"GET", target, head, b"")
+        assert keep is False
+        return answer
+
+    answer = asyncio.run(ask())
+    top, _, body = answer.partition(b"\r\n\r\n")
+    status, *lines = top.decode("latin-1").split("\r\n")
+    headers = dict(line.split(": ", 1) for line in lines)
+    assert status == "HTTP/1.1 503 Service Unavailable" and int(headers["Content-Length"]) == len(body)
+    return status.encode(), headers, body
+
+
+@pytest.mark.parametrize("accept", [BROWSER, b"*/*", None])
+def test_a_browser_turned_away_by_the_gate_gets_a_page_it_can_read(accept):
+    # it got {"error": ...}: no viewport (zoomed out on a phone), no search box, no way back
+    from bs4 import BeautifulSoup
+
+    _, headers, body = _turned_away(b"/search?q=deathtouch+%3Cb%3E&doc=cr", accept)
+    assert headers["Content-Type"] == "text/html; charset=utf-8" and headers["Retry-After"] == "5"
+    page: Any = BeautifulSoup(body, "html.parser")  # what bs4 finds is read as found (a failure says so)
+    assert page.find("meta", attrs={"name": "viewport"})["content"] == "width=device-width, initial-scale=1"
+    assert "Try again in a few seconds" in page.get_text()
+    assert page.find("a", string="Try again")["href"] == "/search?q=deathtouch+%3Cb%3E&doc=cr"  # the same search
+    box = page.select_one("form[action='/search'] input[name=q]")
+    assert box["value"] == "deathtouch <b>" and b"<b>" not in body
+    diff: Any = BeautifulSoup(_turned_away(b"/diff/cr/2015-01-23..2026-08-07", accept)[2], "html.parser")
+    assert diff.find("a", string="Try again")["href"] == "/diff/cr/2015-01-23..2026-08-07"
+    assert diff.select_one("input[name=q]")["value"] == ""
+
+
+@pytest.mark.parametrize("target, accept", [
+    (b"/search?q=deathtouch", b"application/json"),
+    (b"/api/search?q=deathtouch", BROWSER),
+    (b"/api/search?q=deathtouch", None),
+    (b"/api/%6Cinkify", BROWSER),
+])
+def test_json_clients_turned_away_by_the_gate_get_json_as_before(target, accept):
+    import json
+
+    _, headers, body = _turned_away(target, accept)
+    assert headers["Content-Type"] == "application/json" and "Retry-After" not in headers
+    assert json.loads(body) == {"error": {"code": "busy", "message": "too many costly requests waiting; try again "
+                                                                     "shortly"}}
