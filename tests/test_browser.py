@@ -31,12 +31,16 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def server(data_dir):
+def served(data_dir, tmp_path_factory):
+    """(the URL of ``kb serve``, its access log)."""
     port = _free_port()
     env = {**os.environ, "KB_DATA": str(data_dir)}
+    log = tmp_path_factory.mktemp("browser") / "access.log"
+    out = log.open("wb")  # noqa: SIM115 -- kb serve writes to it until the module's end
     proc = subprocess.Popen(
-        [sys.executable, "-m", "web.cli", "--data", str(data_dir), "serve", "--port", str(port), "--workers", "1"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        [sys.executable, "-m", "web.cli", "--data", str(data_dir), "serve", "--port", str(port), "--workers", "1",
+         "--access-log"],
+        cwd=ROOT, env=env, stdout=out, stderr=subprocess.PIPE,
     )
     assert proc.stderr is not None
     stderr = proc.stderr
@@ -52,11 +56,18 @@ def server(data_dir):
             time.sleep(0.2)
     else:
         proc.kill()
+        out.close()
         pytest.fail("kb serve did not answer within 30 s")
-    yield url
+    yield url, log
     proc.terminate()
     proc.wait(timeout=10)
     stderr.close()
+    out.close()
+
+
+@pytest.fixture(scope="module")
+def server(served):
+    return served[0]
 
 
 @pytest.fixture(scope="module")
@@ -206,3 +217,74 @@ def test_autocomplete_says_where_each_suggestion_comes_from(page):
     option = page.locator(".ac-list li:has-text('The Metamorph')")
     option.wait_for()
     assert option.locator(".ac-doc").inner_text() == "Treachery Comprehensive Rules"
+
+
+# -- the eleventh session's tester, on a slow phone network -------------------------------------
+def _asked_between(served, visit) -> list[str]:
+    """The requests the server logged while ``visit()`` ran: between two marks it asks for itself."""
+    url, log = served
+    start, end = (f"/api/health?mark={time.monotonic_ns()}-{i}" for i in range(2))
+    urllib.request.urlopen(url + start, timeout=5).read()
+    visit()
+    urllib.request.urlopen(url + end, timeout=5).read()
+    deadline = time.monotonic() + 10
+    while end not in (text := log.read_text(errors="replace")) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    lines = text.splitlines()
+    first = next(i for i, line in enumerate(lines) if start in line)
+    last = next(i for i, line in enumerate(lines) if end in line)
+    return lines[first + 1:last]
+
+
+def test_a_second_page_asks_nothing_for_the_style_sheet_and_script(page, served):
+    # they answered "Cache-Control: no-cache": every page asked for both again (two 304s, a round trip each)
+    first = _asked_between(served, lambda: page.goto("/treachery/907.4b"))
+    assert sum("/static/style.css" in line for line in first) == 1
+    assert sum("/static/app.js" in line for line in first) == 1
+    second = _asked_between(served, lambda: page.goto("/treachery/907.4c"))
+    assert any("/treachery/907.4c" in line for line in second)
+    assert [line for line in second if "/static/" in line] == []
+    assert page.evaluate("getComputedStyle(document.querySelector('header.top')).display") != "inline"  # styled
+
+
+def test_tapping_a_reference_on_a_phone_fetches_no_preview(browser, server):
+    # a tap fired the hover preview's fetch (/api/records/...), which the navigation then aborted
+    context = browser.new_context(base_url=server, viewport={"width": 390, "height": 844}, is_mobile=True,
+                                  has_touch=True)
+    page = context.new_page()
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if "/api/records/" in r.url else None)
+    page.goto("/treachery/907.4b")
+    assert page.evaluate("matchMedia('(hover: hover)').matches") is False
+    page.locator("a.ref[href='/treachery/702.187']").first.tap()
+    page.wait_for_url("**/treachery/702.187")
+    assert asked == []
+    context.close()
+
+
+
+def test_a_touch_on_a_screen_that_also_hovers_fetches_no_preview(page):
+    # a laptop with a touch screen hovers with its mouse (hover: hover), and a finger on it is touch all the same
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if "/api/records/" in r.url else None)
+    page.goto("/treachery/907.4b")
+    assert page.evaluate("matchMedia('(hover: hover)').matches") is True
+    link = "a.ref[href='/treachery/702.187']"
+    # what a finger's tap sends, then what a mouse sends: a pointer event, then the mouse event for it
+    page.dispatch_event(link, "pointerover", {"pointerType": "touch", "bubbles": True})
+    page.dispatch_event(link, "mouseover", {"bubbles": True})
+    with page.expect_request("**/api/health"):  # a request after it: any fetch the touch started is seen by now
+        page.evaluate("fetch('/api/health')")
+    assert asked == []
+    page.dispatch_event(link, "pointerover", {"pointerType": "mouse", "bubbles": True})
+    page.dispatch_event(link, "mouseover", {"bubbles": True})
+    page.locator(".preview").wait_for()
+    assert [url.split("/api/")[1] for url in asked] == ["records/treachery/702.187"]
+
+
+def test_a_reference_focused_from_the_keyboard_previews(page):
+    page.goto("/treachery/907.4b")
+    page.focus("a.ref[href='/treachery/702.187']")
+    preview = page.locator(".preview")
+    preview.wait_for()
+    assert "Unveil" in preview.inner_text()

@@ -313,6 +313,29 @@ def test_health_says_which_build_and_that_it_is_fresh(server):
     assert health["stale"] is False and health["built_from"] and health["build_id"]
 
 
+def test_the_front_passes_gzip_on_as_the_app_made_it(server):
+    # no compression at all before, even when the browser asked (a tester on a slow phone network)
+    import gzip
+
+    plain = server.get("/treachery/907.4b")[1]
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+    try:
+        for path, kind in (("/treachery/907.4b", "text/html"), ("/api/search?q=unveil", "application/json")):
+            conn.request("GET", path, headers={"Accept-Encoding": "gzip"})  # twice on one kept-alive connection
+            answer = conn.getresponse()
+            body = answer.read()
+            head = dict(answer.getheaders())
+            assert head["Content-Encoding"] == "gzip" and head["Content-Type"].startswith(kind)
+            assert "Accept-Encoding" in head["Vary"] and int(head["Content-Length"]) == len(body)
+            assert head["Connection"] == "keep-alive"
+            if path == "/treachery/907.4b":
+                assert gzip.decompress(body) == plain
+            else:
+                assert json.loads(gzip.decompress(body))["total"] > 0
+    finally:
+        conn.close()
+
+
 # -- 6. the last good build ---------------------------------------------------------------------------
 def test_serve_keeps_serving_when_the_corpus_no_longer_builds(tmp_path, data_dir):
     corpus = tmp_path / "corpus"

@@ -34,7 +34,7 @@ SECURITY_HEADERS = {
 
 
 def create_app(config: dict | None = None) -> Flask:
-    app = Flask(__name__)
+    app = Flask(__name__, static_folder=None)  # web.assets serves web/static, under versioned URLs
     app.config.from_mapping(
         KB_DATA=os.environ.get("KB_DATA", "var"),
         KB_PUBLIC_URL=os.environ.get("KB_PUBLIC_URL") or None,
@@ -57,12 +57,16 @@ def create_app(config: dict | None = None) -> Flask:
     # A server serves the newest intact build when ``current`` is damaged (kb.kbase).
     app.extensions["kb"] = KnowledgeBase(app.config["KB_DATA"], fallback=True)
 
-    from web import discord
+    from web import compress, discord
     from web.api import api
+    from web.assets import assets, load
     from web.history import history_pages
     from web.pages import pages
 
     discord.init_app(app)
+    compress.init_app(app)
+    app.extensions["assets"] = load()
+    app.register_blueprint(assets)
     app.register_blueprint(api)
     app.register_blueprint(history_pages)
     app.register_blueprint(pages)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import html
 import json
 import logging
 import math
@@ -27,7 +28,7 @@ import struct
 from collections.abc import Mapping
 import re
 from dataclasses import dataclass, field
-from urllib.parse import unquote_to_bytes, urlsplit
+from urllib.parse import parse_qs, unquote_to_bytes, urlsplit
 
 __all__ = ["Front", "Limits", "COSTLY_PATHS", "COSTLY_PREFIXES", "routed_path"]
 
@@ -112,6 +113,69 @@ def _error(status: int, code: str, message: str) -> bytes:
     body = json.dumps({"error": {"code": code, "message": message}}).encode()
     return (f"HTTP/1.1 {status} {_REASONS.get(status, 'Error')}\r\nContent-Type: application/json\r\n"
             f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n").encode() + body
+
+
+RETRY_AFTER = 5  # seconds a client turned away by the gate is asked to wait
+_ACCEPT = re.compile(rb"\r\naccept:([^\r\n]*)", re.IGNORECASE)
+_BUSY_PAGE = """<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Busy — Rules KB</title>
+<style>body{{font:1.05rem/1.5 system-ui,sans-serif;max-width:40rem;margin:1rem auto;padding:0 1rem}}
+input{{font:inherit;width:60%}}button{{font:inherit}}</style>
+</head>
+<body>
+<p><a href="/">Rules KB</a></p>
+<h1>Busy right now</h1>
+<p>Too many searches are waiting for their turn. Try again in a few seconds.</p>
+<p><a href="{again}">Try again</a></p>
+<form action="/search" method="get" role="search">
+<input type="search" name="q" value="{query}" aria-label="Search"> <button type="submit">Search</button>
+</form>
+</body>
+</html>
+"""
+
+
+def _busy(path: str, target: bytes, head: bytes) -> bytes:
+    """The gate's 503 for a request that waited too long for its turn: JSON for the API and for clients that ask
+    for JSON (as the app's errors are), otherwise a small page a phone can read (its viewport, the message, the
+    same search again, a search box): browsers were shown the JSON, zoomed out and with no way back."""
+    accept = b",".join(_ACCEPT.findall(head)).decode("latin-1")
+    if path.startswith("/api/") or _best_type(accept) == "application/json":
+        return _error(503, "busy", "too many costly requests waiting; try again shortly")
+    again = origin_form(target).decode("latin-1")
+    query = parse_qs(urlsplit(again).query).get("q", [""])[0] if path == "/search" else ""
+    body = _BUSY_PAGE.format(again=html.escape(again), query=html.escape(query)).encode()
+    return (f"HTTP/1.1 503 {_REASONS[503]}\r\nContent-Type: text/html; charset=utf-8\r\n"
+            f"Content-Length: {len(body)}\r\nRetry-After: {RETRY_AFTER}\r\nCache-Control: no-store\r\n"
+            "Vary: Accept\r\nX-Content-Type-Options: nosniff\r\nContent-Security-Policy: default-src 'none'; "
+            "style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'\r\n"
+            "Connection: close\r\n\r\n").encode() + body
+
+
+def _best_type(accept: str) -> str | None:
+    """The media type an Accept header prefers, as the app reads it (``web.app.prefers_json``, werkzeug's
+    ``best``): the highest quality, the more specific of equals, the first of those."""
+    best, rank = None, (0.0, -1)
+    for item in accept.split(","):
+        media, *params = (part.strip() for part in item.split(";"))
+        if not media:
+            continue
+        quality = 1.0
+        for param in params:
+            name, _, value = param.partition("=")
+            if name.strip().lower() == "q":
+                try:
+                    quality = float(value)
+                except ValueError:
+                    quality = 0.0
+        specific = 0 if media == "*/*" else 1 if media.endswith("/*") else 2
+        if quality > 0 and (quality, specific) > rank:
+            best, rank = media, (quality, specific)
+    return best
 
 
 @dataclass
@@ -267,7 +331,7 @@ class Front:
             try:
                 await self.gate.acquire(client, self.limits.gate_timeout)
             except TimeoutError:
-                return _error(503, "busy", "too many costly requests waiting; try again shortly"), False
+                return _busy(path, target, head), False
         try:
             return await asyncio.wait_for(self._upstream(head, body), self.limits.upstream_timeout), True
         except (TimeoutError, OSError, asyncio.IncompleteReadError) as exc:

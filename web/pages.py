@@ -6,8 +6,11 @@ links ``/r/<reference>`` and ``/c/<card name>``, ``/opensearch.xml``, and
 """
 from __future__ import annotations
 
+import dataclasses
 import html as _html
 import re
+import sys
+from collections.abc import Callable
 from urllib.parse import quote, urlencode
 
 from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request
@@ -20,6 +23,7 @@ from kb.ids import record_url
 from web import api as A
 from web import data as D
 from web.app import prefers_json, public_url
+from web.compress import MIN_SIZE, accepts_gzip, gzip_bytes, gzipped
 from web.render import preview, render_inline, render_text
 
 __all__ = ["pages", "render_page", "error_page"]
@@ -55,12 +59,9 @@ def render_page(template: str, *, title: str, description: str, alternate: str, 
         return response
     if once is not None:
         key, path = (once[0], once[1]), once[2]  # the data's build, not the one current now (a rebuild between)
-        page = _PAGES.get(key)
-        if page is None:
-            page = _PAGES.put(key, render_template(template, title=title, description=description,
-                                                   alternate=alternate, canonical=BASE_MARK + path, status=status,
-                                                   **context))
-        return Response(page.replace(BASE_MARK, _html.escape(public_url())), status=status, mimetype="text/html")
+        return _once(key, lambda: render_template(template, title=title, description=description,
+                                                  alternate=alternate, canonical=BASE_MARK + path, status=status,
+                                                  **context), status=status)
     html = render_template(template, title=title, description=description, alternate=alternate,
                            canonical=public_url() + _as_requested(), status=status, **context)
     return Response(html, status=status, mimetype="text/html")
@@ -258,15 +259,14 @@ def record(record_id: str):
     if D.doc_meta(kb, record_id) is not None:
         # Two levels (chapters and sections); a section's page reads as the document (its rules with their
         # text). Rendered once per build, like record pages: the official rules' contents in about a millisecond.
-        key = (kb.build_id, "contents:" + record_id)
-        page = _PAGES.get(key)
-        if page is None:
+        def contents() -> str:
             doc, extra = D.document_data(kb, record_id, depth=2)
-            page = _PAGES.put(key, render_template(
+            return render_template(
                 "document.html", title=doc["title"], status=200, canonical=BASE_MARK + record_url(record_id),
                 description=f"{doc['title']}, {doc.get('version') or ''}: table of contents",
-                alternate=f"/api/documents/{record_id}", doc=doc, reading=_whole_document(kb, extra["reading"])))
-        return Response(page.replace(BASE_MARK, _html.escape(public_url())), mimetype="text/html")
+                alternate=f"/api/documents/{record_id}", doc=doc, reading=_whole_document(kb, extra["reading"]))
+
+        return _once((kb.build_id, "contents:" + record_id), contents)
     r = kb.store.get(record_id)
     if r is None and record_id.startswith("api/"):
         from web.app import methods_of, no_api_endpoint
@@ -285,12 +285,8 @@ def record(record_id: str):
     # site's address goes (KB_PUBLIC_URL, else the Host asked for), filled in per request. Keyed by
     # anything a client chooses (query strings, Host headers), the cache grew without bound.
     # The rename note ("115 was renamed 116", after /r/115) goes in per request too.
-    key = (kb.build_id, r.id)
-    page = _PAGES.get(key)
-    if page is None:
-        page = _PAGES.put(key, _record_page(kb, r, BASE_MARK, BASE_MARK + record_url(r.id)))
-    page = page.replace(NOTE_MARK, _rename_note(kb, r, request.args.get("from")))
-    return Response(page.replace(BASE_MARK, _html.escape(public_url())), mimetype="text/html")
+    return _once((kb.build_id, r.id), lambda: _record_page(kb, r, BASE_MARK, BASE_MARK + record_url(r.id)),
+                 note=_rename_note(kb, r, request.args.get("from")))
 
 
 def _rename_note(kb, r, typed: str | None) -> str:
@@ -306,7 +302,39 @@ def _rename_note(kb, r, typed: str | None) -> str:
 BASE_MARK = "\ue0f0base\ue0f1"  # private-use characters: never in a document, never in a URL
 NOTE_MARK = "\ue0f0note\ue0f1"
 PAGE_CACHE_BYTES = 24 * 1024 * 1024  # every record page of the bundled corpus is about 13 MB
-_PAGES: ByteLRU[str] = ByteLRU(PAGE_CACHE_BYTES)  # (build, record id) -> the page, with BASE_MARK
+
+
+@dataclasses.dataclass(frozen=True)
+class _Page:
+    """A page rendered once per build, with BASE_MARK (and a record's NOTE_MARK), and its gzip for the one site
+    address it was last asked at (``base``): /cr/702's 304 KB took ~7 ms to compress, once per build now."""
+
+    html: str
+    base: str = ""
+    gz: bytes = b""
+
+
+_PAGES: ByteLRU[_Page] = ByteLRU(PAGE_CACHE_BYTES, weigh=lambda p: sys.getsizeof(p.html) + len(p.base) + len(p.gz))
+
+
+def _once(key: tuple[str, str], render: Callable[[], str], status: int = 200, note: str = "") -> Response:
+    """The page kept under ``key`` (rendered by ``render`` the first time), with the site's address filled in and
+    ``note`` in a record's note slot; gzipped when the client takes it, from the kept gzip when it was made for
+    this address and no note. One gzip a page, the address asked last: the Host a client sends (without
+    KB_PUBLIC_URL) must not make more entries, or pages would be pushed out of the cache."""
+    page = _PAGES.get(key)
+    if page is None:
+        page = _PAGES.put(key, _Page(render()))
+    base = _html.escape(public_url())
+    response = Response(status=status, mimetype="text/html")
+    if accepts_gzip() and not note and page.gz and page.base == base:
+        return gzipped(response, page.gz)
+    body = page.html.replace(NOTE_MARK, note).replace(BASE_MARK, base).encode()
+    if accepts_gzip() and not note and len(body) >= MIN_SIZE:
+        page = _PAGES.put(key, dataclasses.replace(page, base=base, gz=gzip_bytes(body)))
+        return gzipped(response, page.gz)
+    response.set_data(body)
+    return response  # gzipped after the request (web.compress) when it carries a note
 
 
 def _record_page(kb, r, host_url: str, url: str) -> str:

@@ -79,15 +79,22 @@
     fetch("/api/records/" + id).then(function (r) { return r.ok ? r.json() : null; })
       .then(function (rec) { if (rec) { cache[id] = rec; render(rec); } }).catch(function () {});
   }
-  document.addEventListener("mouseover", function (e) {
+  // A preview follows a pointer that hovers (a mouse, a pen) or the keyboard's focus, never a tap: on a touch
+  // screen the tap's own mouseover and focus started the fetch, and the navigation it made aborted it.
+  var hovers = window.matchMedia ? window.matchMedia("(hover: hover)") : null;
+  function fromKeyboard(link) {
+    try { return link.matches(":focus-visible"); } catch (err) { return true; }  // no :focus-visible: as before
+  }
+  document.addEventListener("pointerover", function (e) {
+    if (e.pointerType === "touch" || (hovers && !hovers.matches)) return;
     var link = e.target.closest && e.target.closest("a.ref[data-id]");
     if (link) showPreview(link);
   });
-  document.addEventListener("mouseout", function (e) {
+  document.addEventListener("pointerout", function (e) {
     if (e.target.closest && e.target.closest("a.ref[data-id]")) hidePreview();
   });
   document.addEventListener("focusin", function (e) {
-    if (e.target.matches && e.target.matches("a.ref[data-id]")) showPreview(e.target);
+    if (e.target.matches && e.target.matches("a.ref[data-id]") && fromKeyboard(e.target)) showPreview(e.target);
   });
   document.addEventListener("focusout", hidePreview);
 

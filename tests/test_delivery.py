@@ -1,0 +1,174 @@
+"""Pages on a slow network (400 ms round trip, 400 kbps, measured by the eleventh session's tester): gzip for
+text answers, the style sheet and script cached for good under versioned URLs, a busy page a phone can read."""
+from __future__ import annotations
+
+import gzip
+from typing import Any
+
+import pytest
+
+GZIP = {"Accept-Encoding": "gzip, deflate, br"}
+
+
+def _body(response) -> bytes:
+    return gzip.decompress(response.data) if response.headers.get("Content-Encoding") == "gzip" else response.data
+
+
+# -- 1. gzip --------------------------------------------------------------------------------------
+@pytest.mark.parametrize("url, mimetype", [
+    ("/cr/702", "text/html"),  # 304 KB, 6.5 s on the tester's network
+    ("/cr/glossary", "text/html"),
+    ("/cr", "text/html"),
+    ("/cr/702.19b?from=702.19b", "text/html"),
+    ("/search?q=deathtouch+and+trample", "text/html"),
+    ("/api/search?q=deathtouch+and+trample", "application/json"),
+    ("/api/records/cr/702", "application/json"),
+    ("/api/documents/cr/records", "application/json"),
+    ("/api/documents/cr/records?offset=1&limit=3", "application/json"),
+    ("/no-such-page", "text/html"),  # a 404 page is a page
+])
+def test_text_answers_are_gzipped_when_the_client_asks(cr_client, url, mimetype):
+    plain = cr_client.get(url)
+    zipped = cr_client.get(url, headers=GZIP)
+    assert plain.mimetype == zipped.mimetype == mimetype and plain.status_code == zipped.status_code
+    assert "Content-Encoding" not in plain.headers
+    assert zipped.headers["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in plain.headers["Vary"] and "Accept-Encoding" in zipped.headers["Vary"]
+    assert int(zipped.headers["Content-Length"]) == len(zipped.data) < len(plain.data) / 2
+    assert _body(zipped) == plain.data
+
+
+def test_cr_702_is_a_sixth_of_its_size(cr_client):
+    zipped = cr_client.get("/cr/702", headers=GZIP)
+    assert len(zipped.data) < 60_000 and len(_body(zipped)) > 300_000  # 52 KB of 304 KB
+
+
+@pytest.mark.parametrize("headers", [{}, {"Accept-Encoding": "gzip;q=0, deflate"}, {"Accept-Encoding": "br"},
+                                     {"Accept-Encoding": "identity"}])
+def test_no_gzip_unless_asked(cr_client, headers):
+    assert "Content-Encoding" not in cr_client.get("/cr/702", headers=headers).headers
+    assert cr_client.get("/cr/702", headers={"Accept-Encoding": "*"}).headers["Content-Encoding"] == "gzip"
+
+
+def test_never_a_head_a_small_answer_or_a_304(cr_client):
+    head = cr_client.head("/cr/702", headers=GZIP)
+    assert "Content-Encoding" not in head.headers and int(head.headers["Content-Length"]) > 300_000
+    health = cr_client.get("/api/health", headers=GZIP)  # under 1 KB
+    assert "Content-Encoding" not in health.headers and health.get_json()["ok"]
+    with cr_client.get("/static/style.css", headers=GZIP) as style:
+        etag = style.headers["ETag"]
+    with cr_client.get("/static/style.css", headers={**GZIP, "If-None-Match": etag}) as again:
+        assert again.status_code == 304 and "Content-Encoding" not in again.headers and again.data == b""
+
+
+def test_pages_made_once_per_build_keep_their_gzip(cr_client):
+    # the gzip of a page rendered once per build is made once too, beside the page and within its byte bound
+    from web import api, pages
+
+    build = cr_client.get("/api/health").get_json()["build_id"]
+    first = cr_client.get("/cr/702", headers=GZIP)
+    kept = pages._PAGES.get((build, "cr/702"))
+    assert kept is not None and kept.gz == first.data and kept.base == "http://localhost"
+    assert pages._PAGES.weigh(kept) > len(kept.gz) + len(kept.html)
+    assert cr_client.get("/cr/702", headers=GZIP).data == first.data
+    # another site address (no KB_PUBLIC_URL): its own gzip, in place of the other, not beside it
+    other = cr_client.get("/cr/702", headers={**GZIP, "Host": "other.example"})
+    assert b'content="http://other.example/cr/702"' in _body(other)
+    kept = pages._PAGES.get((build, "cr/702"))
+    assert kept is not None and kept.base == "http://other.example" and kept.gz == other.data
+    # the twin's gzip is kept beside it too
+    twin = cr_client.get("/api/records/cr/702", headers=GZIP)
+    assert api._TWINS.get((build, "record:cr/702")) == (_body(twin), twin.data)
+
+
+def test_a_rename_note_is_gzipped_with_its_page(client):
+    # the note goes in per request: that page is compressed per request, the kept gzip is the page without it
+    noted = client.get("/treachery/116?from=115", headers=GZIP)
+    assert noted.headers["Content-Encoding"] == "gzip"
+    assert b"115 was renamed 116 in version 4.0" in _body(noted)
+    assert _body(noted) == client.get("/treachery/116?from=115").data
+    assert b"renamed" not in _body(client.get("/treachery/116", headers=GZIP))
+
+
+# -- 2. the style sheet and the script, cached for good -------------------------------------------
+def test_pages_link_the_assets_under_their_content_s_version(client):
+    # they answered "Cache-Control: no-cache": every page cost two more round trips (304s) on a phone
+    import hashlib
+    import re
+
+    from web.assets import STATIC
+
+    page = client.get("/treachery/907.4b").get_data(as_text=True)
+    for name in ("style.css", "app.js"):
+        version = hashlib.sha256((STATIC / name).read_bytes()).hexdigest()[:12]
+        url = f"/static/{name}?v={version}"
+        assert re.search(f'(href|src)="{re.escape(url)}"', page), name
+        answer = client.get(url, headers=GZIP)
+        assert answer.status_code == 200 and _body(answer) == (STATIC / name).read_bytes()
+        assert answer.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+        assert answer.headers["Content-Encoding"] == "gzip"
+        # without the version, or with another (a page from before a change): revalidated each time, as before
+        for other in (f"/static/{name}", f"/static/{name}?v=0123456789ab"):
+            assert client.get(other).headers["Cache-Control"] == "no-cache"
+    assert client.get("/static/nothing.css").status_code == 404
+
+
+# -- 4. the gate's 503, for a browser -------------------------------------------------------------
+BROWSER = b"text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8"
+
+
+def _turned_away(target: bytes, accept: bytes | None) -> tuple[bytes, dict[str, str], bytes]:
+    """What the front answers a request that waited too long for the fair gate: (status line, headers, body)."""
+    import asyncio
+
+    from web.front import Front, Limits
+
+    head = b"GET " + target + b" HTTP/1.1\r\nHost: x\r\n" + (b"Accept: " + accept + b"\r\n" if accept else b"") + \
+        b"\r\n"
+
+    async def ask() -> bytes:
+        front = Front("unused", slots=1, limits=Limits(gate_timeout=0.01))
+        front.gate.busy = 1  # every slot taken: the request waits its gate_timeout and is turned away
+        answer, keep = await front._forward("203.0.113.7", b"GET", target, head, b"")
+        assert keep is False
+        return answer
+
+    answer = asyncio.run(ask())
+    top, _, body = answer.partition(b"\r\n\r\n")
+    status, *lines = top.decode("latin-1").split("\r\n")
+    headers = dict(line.split(": ", 1) for line in lines)
+    assert status == "HTTP/1.1 503 Service Unavailable" and int(headers["Content-Length"]) == len(body)
+    return status.encode(), headers, body
+
+
+@pytest.mark.parametrize("accept", [BROWSER, b"*/*", None])
+def test_a_browser_turned_away_by_the_gate_gets_a_page_it_can_read(accept):
+    # it got {"error": ...}: no viewport (zoomed out on a phone), no search box, no way back
+    from bs4 import BeautifulSoup
+
+    _, headers, body = _turned_away(b"/search?q=deathtouch+%3Cb%3E&doc=cr", accept)
+    assert headers["Content-Type"] == "text/html; charset=utf-8" and headers["Retry-After"] == "5"
+    page: Any = BeautifulSoup(body, "html.parser")  # what bs4 finds is read as found (a failure says so)
+    assert page.find("meta", attrs={"name": "viewport"})["content"] == "width=device-width, initial-scale=1"
+    assert "Try again in a few seconds" in page.get_text()
+    assert page.find("a", string="Try again")["href"] == "/search?q=deathtouch+%3Cb%3E&doc=cr"  # the same search
+    box = page.select_one("form[action='/search'] input[name=q]")
+    assert box["value"] == "deathtouch <b>" and b"<b>" not in body
+    diff: Any = BeautifulSoup(_turned_away(b"/diff/cr/2015-01-23..2026-08-07", accept)[2], "html.parser")
+    assert diff.find("a", string="Try again")["href"] == "/diff/cr/2015-01-23..2026-08-07"
+    assert diff.select_one("input[name=q]")["value"] == ""
+
+
+@pytest.mark.parametrize("target, accept", [
+    (b"/search?q=deathtouch", b"application/json"),
+    (b"/api/search?q=deathtouch", BROWSER),
+    (b"/api/search?q=deathtouch", None),
+    (b"/api/%6Cinkify", BROWSER),
+])
+def test_json_clients_turned_away_by_the_gate_get_json_as_before(target, accept):
+    import json
+
+    _, headers, body = _turned_away(target, accept)
+    assert headers["Content-Type"] == "application/json" and "Retry-After" not in headers
+    assert json.loads(body) == {"error": {"code": "busy", "message": "too many costly requests waiting; try again "
+                                                                     "shortly"}}
