@@ -222,9 +222,9 @@ def glossary(slug: str):
     kb = _kb()
     if not prefers_json():
         # Made once per build and kept: its data (815 references as JSON, ~10 ms) is not made again per request.
-        page = _PAGES.get((kb.build_id, f"glossary:{slug.lower()}"))
-        if page is not None:
-            return Response(page.replace(BASE_MARK, _html.escape(public_url())), mimetype="text/html")
+        key = (kb.build_id, f"glossary:{slug.lower()}")
+        if _PAGES.get(key) is not None:
+            return _once(key, lambda: "")  # kept: never rendered again
     try:
         data, extra = D.glossary_data(kb, slug.lower())
     except NotFound as exc:
