@@ -137,3 +137,18 @@ def test_the_history_banner_reads_in_dark_mode(phone):
     page = phone(color_scheme="dark")
     page.goto("/cr@2016-07-22/716.2")
     assert "now 727.2" in page.locator(".history-banner a").inner_text()
+
+
+# -- 5: sharing a rule ------------------------------------------------------------------------------
+def test_the_copy_buttons_are_on_the_first_screen(phone):
+    """On /cr/702.19b they sat at the page's foot: two screens of scrolling to share a rule."""
+    page = phone()
+    page.goto("/cr/702.19b")
+    text_top = page.locator("article .text").bounding_box()["y"]
+    for selector in ("button.copy-chat", "button.copy-short", ".share a.short-link"):
+        b = page.locator(selector).bounding_box()
+        assert b["y"] + b["height"] <= 740, selector
+        assert b["y"] < text_top, selector  # between the heading and the rule's words
+    page.click("button.copy-short")
+    page.wait_for_selector("button.copy-short:has-text('Copied')")
+    assert page.evaluate("navigator.clipboard.readText()").endswith("/r/702.19b")

@@ -1,0 +1,25 @@
+"""What a judge on a phone met (session 11), as the pages' HTML and JSON show it; the browser half is in
+test_browser_phone.py.
+
+Each test names what the judge saw."""
+from __future__ import annotations
+
+from bs4 import BeautifulSoup
+
+
+def soup(response):
+    return BeautifulSoup(response.get_data(as_text=True), "html.parser")
+
+
+# -- 5: the short link and the copy buttons sit below the heading --------------------------------
+def test_sharing_a_rule_sits_below_its_heading(cr_client):
+    """On /cr/702.19b the copy buttons were at the page's foot, two screens below the heading on a phone."""
+    page = soup(cr_client.get("/cr/702.19b"))
+    share = page.select_one("article h1 ~ p.share")
+    assert share is not None
+    assert share.select_one("a.short-link")["href"] == "/r/702.19b"
+    assert share.select_one("button.copy-chat") and share.select_one("button.copy-short")
+    order = [el for el in page.select("article h1, p.share, article div.text")]
+    assert [el.name for el in order] == ["h1", "p", "div"]  # before the rule's words
+    assert page.select_one("aside.tools a.permalink")  # the permalink and source stay at the foot
+    assert not page.select("aside.tools button")
