@@ -139,6 +139,58 @@ def test_the_history_banner_reads_in_dark_mode(phone):
     assert "now 727.2" in page.locator(".history-banner a").inner_text()
 
 
+# -- 2: nothing scrolls sideways at 360 px -----------------------------------------------------------
+LONG_QUERY = "can i respond to a morph being turned face up while it is attacking and blocked by two creatures"
+
+
+@pytest.mark.parametrize("path", [
+    "/",  # the big Search button was cut (366 px)
+    "/cr/999.9z",  # a 404 with its big box (366 px)
+    "/search?q=" + LONG_QUERY.replace(" ", "+"),  # the footer's /api/search?q=... link (418-468 px)
+    "/cr/702.19b", "/cr/releases", "/cr/727.2/history", "/diff/cr/2026-06-19..2026-08-07",
+    "/treachery/cards/the-metamorph", "/uncommander/token-cards/j", "/search?q=trample",
+])
+def test_no_page_scrolls_sideways_on_a_360_px_phone(phone, path):
+    page = phone()
+    page.goto(path)
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= 360
+
+
+# -- 3: tap targets -----------------------------------------------------------------------------
+def _boxes(page, selector):
+    return [b for b in (page.locator(selector).nth(i).bounding_box() for i in range(page.locator(selector).count()))
+            if b]
+
+
+TAP_TARGETS = ["header.top .home", "header nav a", "header input[name=q]", "header button", ".breadcrumbs a",
+               ".prevnext a", "button.copy-chat", "button.copy-short"]
+
+
+def test_tap_targets_are_comfortable_on_a_phone(phone):
+    """Header links were 16 px tall, the search box and button 34, breadcrumbs 16 (6 px apart), previous/next
+    25, the copy buttons 21."""
+    page = phone()
+    page.goto("/cr/702.19b")
+    small = []
+    for selector in TAP_TARGETS:
+        boxes = _boxes(page, selector)
+        assert boxes, selector
+        small += [(selector, round(b["height"])) for b in boxes if b["height"] < 40]
+    assert small == []
+    crumbs = _boxes(page, ".breadcrumbs a")
+    gaps = [b["x"] - (a["x"] + a["width"]) for a, b in zip(crumbs, crumbs[1:], strict=False) if b["y"] == a["y"]]
+    assert gaps and min(gaps) >= 8
+
+
+def test_a_desktop_keeps_its_tight_header(browser, server):
+    context = browser.new_context(base_url=server, viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.goto("/cr/702.19b")
+    assert max(b["height"] for b in _boxes(page, "header nav a, .breadcrumbs a")) < 30
+    assert page.locator("header.top").bounding_box()["height"] < 70  # one row
+    context.close()
+
+
 # -- 5: sharing a rule ------------------------------------------------------------------------------
 def test_the_copy_buttons_are_on_the_first_screen(phone):
     """On /cr/702.19b they sat at the page's foot: two screens of scrolling to share a rule."""
