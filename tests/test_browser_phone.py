@@ -191,6 +191,39 @@ def test_a_desktop_keeps_its_tight_header(browser, server):
     context.close()
 
 
+# -- 4: suggestions above the on-screen keyboard -----------------------------------------------------
+def test_suggestions_show_above_the_keyboard(phone):
+    """On / 9 of 10 suggestions for 702.1 started below y=430 (a keyboard takes ~310 px of 740), each two lines
+    ("Magic: The Gathering Comprehensive Rules" repeated)."""
+    page = phone()
+    for path in ("/", "/cr/999.9z"):  # a 404's page is too short to scroll its box up as it is
+        page.goto(path)
+        box = page.locator("main input[name=q]")
+        box.tap()
+        box.fill("702.1")
+        options = page.locator("main .ac-list [role=option]")
+        options.first.wait_for()
+        page.wait_for_function("document.querySelector('main input[name=q]').getBoundingClientRect().top < 60")
+        assert options.count() == 10
+        for i in range(10):
+            option = options.nth(i)
+            assert option.locator(".ac-doc").inner_text() == "CR"
+            assert option.locator(".ac-doc").get_attribute("title") == "Magic: The Gathering Comprehensive Rules"
+            b = option.bounding_box()
+            assert b["height"] < 40, (path, i)  # one line
+            assert b["y"] + b["height"] <= 740 - KEYBOARD, (path, i)
+
+
+def test_a_desktop_page_stays_put_while_suggesting(browser, server):
+    context = browser.new_context(base_url=server, viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    page.goto("/")
+    page.fill("main input[name=q]", "702.1")
+    page.locator("main .ac-list [role=option]").first.wait_for()
+    assert page.evaluate("window.scrollY") == 0
+    context.close()
+
+
 # -- 5: sharing a rule ------------------------------------------------------------------------------
 def test_the_copy_buttons_are_on_the_first_screen(phone):
     """On /cr/702.19b they sat at the page's foot: two screens of scrolling to share a rule."""

@@ -11,6 +11,19 @@ def soup(response):
     return BeautifulSoup(response.get_data(as_text=True), "html.parser")
 
 
+# -- 4: a suggestion names its document shortly --------------------------------------------------
+def test_autocomplete_names_each_document_shortly(cr_client):
+    """Each suggestion repeated "Magic: The Gathering Comprehensive Rules", two lines of a phone's list."""
+    shorts = {s["doc"]: s["document_short"] for q in ("702.1", "the meta", "token cards", "nut")
+              for s in cr_client.get("/api/autocomplete", query_string={"q": q}).get_json()}
+    assert shorts["cr"] == "CR"
+    assert shorts["treachery"] == "Treachery"
+    assert shorts["uncommander"] == "UnCommander"
+    assert shorts[None] == "search"  # a phrase the documents repeat
+    first = cr_client.get("/api/autocomplete?q=702.1").get_json()[0]
+    assert first["document"] == "Magic: The Gathering Comprehensive Rules"  # the full title stays
+
+
 # -- 5: the short link and the copy buttons sit below the heading --------------------------------
 def test_sharing_a_rule_sits_below_its_heading(cr_client):
     """On /cr/702.19b the copy buttons were at the page's foot, two screens below the heading on a phone."""
