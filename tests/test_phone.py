@@ -36,3 +36,15 @@ def test_sharing_a_rule_sits_below_its_heading(cr_client):
     assert [el.name for el in order] == ["h1", "p", "div"]  # before the rule's words
     assert page.select_one("aside.tools a.permalink")  # the permalink and source stay at the foot
     assert not page.select("aside.tools button")
+
+
+# -- 6: a history's heading ---------------------------------------------------------------------
+def test_a_history_heading_says_what_the_rule_is(hclient):
+    """It read "727.2  — across releases": two spaces and no title (727.2 has none; it stands under 727)."""
+    def h1(number):
+        return soup(hclient.get(f"/cr/{number}/history")).select_one("h1").get_text()
+
+    assert h1("727.2") == "727.2 Restarting the Game — across releases"
+    assert h1("702.19") == "702.19 Trample — across releases"
+    assert h1("702.19b") == "702.19b Trample — across releases"  # a sub-rule says the rule it belongs to
+    assert hclient.get("/api/cr/727.2/history").get_json()["title"] is None  # the twin says what the rule has

@@ -255,9 +255,20 @@ def rule_history(number: str):
     kb = _kb()
     data, extra = rule_history_data(kb, number)
     return render_page("cr_history.html", title=f"{data['number']} across releases — Comprehensive Rules",
+                       heading_title=_heading_title(kb, data),
                        description=f"Every version of {data['number']} since {data['first_seen']}",
                        alternate=f"/api/cr/{quote(data['number'])}/history", data=data, twin=data, Markup=Markup,
                        mana=mana, once=(kb.build_id, "history:" + data["number"], data["url"]), **extra)
+
+
+def _heading_title(kb: Opened, data: dict[str, Any]) -> str | None:
+    """The words after a number in a history's heading: its title, else the heading it stands under (727.2 has no
+    title of its own; "727.2  — across releases" read as a title left out, "727.2 Restarting the Game" now)."""
+    if data["title"]:
+        return data["title"]
+    record = kb.store.get(data["id"])
+    parent = kb.store.get(record.parent) if record is not None and record.parent else None
+    return parent.title if parent is not None else None
 
 
 @history_pages.get("/api/cr/<path:number>/history")
