@@ -237,3 +237,18 @@ def test_the_copy_buttons_are_on_the_first_screen(phone):
     page.click("button.copy-short")
     page.wait_for_selector("button.copy-short:has-text('Copied')")
     assert page.evaluate("navigator.clipboard.readText()").endswith("/r/702.19b")
+
+
+# -- 7: the releases' table ---------------------------------------------------------------------------
+def test_the_releases_table_works_on_a_phone(phone):
+    """The diff link was the 7th column, off-screen; dates wrapped mid-date ("2026-08-/07")."""
+    page = phone()
+    page.goto("/cr/releases")
+    first = page.locator("table.releases tbody tr").first
+    link = first.locator("a", has_text="diff").bounding_box()
+    assert link["x"] + link["width"] <= 360
+    lines = page.evaluate("[...document.querySelectorAll('table.releases time')].map(t => t.getClientRects().length)")
+    assert len(lines) == 62 and set(lines) == {1}
+    height = page.evaluate("""[...document.querySelectorAll('table.releases time')]
+                              .map(t => t.getBoundingClientRect().height)""")
+    assert max(height) < 30  # one line each

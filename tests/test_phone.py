@@ -48,3 +48,14 @@ def test_a_history_heading_says_what_the_rule_is(hclient):
     assert h1("702.19") == "702.19 Trample — across releases"
     assert h1("702.19b") == "702.19b Trample — across releases"  # a sub-rule says the rule it belongs to
     assert hclient.get("/api/cr/727.2/history").get_json()["title"] is None  # the twin says what the rule has
+
+
+# -- 7: the releases' table ----------------------------------------------------------------------
+def test_the_releases_table_puts_each_diff_by_its_date(hclient):
+    """The diff link was the 7th column, off a phone's screen."""
+    rows = soup(hclient.get("/cr/releases")).select("table.releases tbody tr")
+    assert len(rows) == 62
+    for row in rows[:-1]:  # the oldest release has nothing before it
+        cells = row.find_all("td")
+        assert cells[0].time and cells[1].a.get_text() == "diff", row
+    assert soup(hclient.get("/cr/releases")).select("table.releases th")[1].get_text() == "changes"
