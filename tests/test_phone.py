@@ -47,7 +47,9 @@ def test_a_history_heading_says_what_the_rule_is(hclient):
     assert h1("727.2") == "727.2 Restarting the Game — across releases"
     assert h1("702.19") == "702.19 Trample — across releases"
     assert h1("702.19b") == "702.19b Trample — across releases"  # a sub-rule says the rule it belongs to
-    assert hclient.get("/api/cr/727.2/history").get_json()["title"] is None  # the twin says what the rule has
+    twin = hclient.get("/api/cr/727.2/history").get_json()
+    assert twin["title"] is None  # the rule's own, and the heading it stands under
+    assert twin["under"] == {"number": "727", "title": "Restarting the Game", "url": "/cr/727"}
 
 
 # -- 7: the releases' table ----------------------------------------------------------------------
