@@ -185,6 +185,7 @@ def test_autocomplete(client):
         "url": "/treachery/cards/the-metamorph",
         "doc": "treachery",
         "document": "Treachery Comprehensive Rules",
+        "document_short": "Treachery",
     }
     numbers = client.get("/api/autocomplete?q=907.4").get_json()
     assert numbers[0]["id"] == "treachery/907.4"

@@ -551,12 +551,17 @@ _PHRASES: dict[str, Phrases] = {}  # build id -> its phrases, built on first use
 
 
 def autocomplete_data(kb: Opened, q: str, limit: int = 10) -> list[dict[str, Any]]:
-    """Completions, each saying which document it comes from; then phrases the documents repeat ("nut counters")."""
+    """Completions, each saying which document it comes from; then phrases the documents repeat ("nut counters").
+
+    ``document_short`` names the document as a phone has room for ("CR", "Treachery"): each suggestion repeated
+    "Magic: The Gathering Comprehensive Rules", on two lines at 360 px."""
     titles = {d["slug"]: d["title"] for d in kb.store.documents}
+    shorts = {d["slug"]: "CR" if d["slug"] == "cr" else d.get("short_title") or d["title"] for d in kb.store.documents}
     out = []
     for item in kb.searcher.autocomplete(q, limit=limit):
         doc = item["id"].split("/", 1)[0]
-        out.append({**item, "doc": doc, "document": titles.get(doc, "Keywords" if doc == "keywords" else doc)})
+        out.append({**item, "doc": doc, "document": titles.get(doc, "Keywords" if doc == "keywords" else doc),
+                    "document_short": shorts.get(doc, "Keywords" if doc == "keywords" else doc)})
     phrases = _PHRASES.get(kb.build_id)
     if phrases is None:
         if len(_PHRASES) > 4:
@@ -566,5 +571,5 @@ def autocomplete_data(kb: Opened, q: str, limit: int = 10) -> list[dict[str, Any
     for phrase in phrases.complete(q, limit - len(out)):
         if phrase not in labels:
             out.append({"label": phrase, "id": None, "url": "/search?" + urlencode({"q": phrase}),
-                        "doc": None, "document": "search"})
+                        "doc": None, "document": "search", "document_short": "search"})
     return out

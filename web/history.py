@@ -25,7 +25,7 @@ from markupsafe import Markup
 from werkzeug.exceptions import BadRequest, NotFound
 
 from kb.cache import ByteLRU
-from kb.ids import dated_url
+from kb.ids import dated_url, record_url
 from kb.snippet import clip
 from kb.history import DateError, History, parse_date, span_ref, span_text, typography, word_diff
 from kb.kbase import Opened
@@ -156,8 +156,18 @@ def rule_history_data(kb: Opened, number: str) -> tuple[dict[str, Any], dict[str
     key = (kb.build_id, number)
     data = _HISTORIES.get(key)
     if data is None:  # a number with no history raises its 404 here, and nothing is kept
-        data = _HISTORIES.put(key, _rule_history(history, number))
+        data = _HISTORIES.put(key, _rule_history(history, number) | {"under": _under(kb, f"cr/{number}")})
     return data, {}
+
+
+def _under(kb: Opened, rid: str) -> dict[str, Any] | None:
+    """The heading a rule stands under, which its history's heading names when the rule has no title of its own
+    ("727.2  — across releases" read as a title left out; "727.2 Restarting the Game — across releases" now)."""
+    record = kb.store.get(rid)
+    parent = kb.store.get(record.parent) if record is not None and record.parent else None
+    if parent is None:
+        return None
+    return {"number": parent.number, "title": parent.title, "url": record_url(parent.id)}
 
 
 def _rule_history(history: History, number: str) -> dict[str, Any]:

@@ -12,6 +12,7 @@
   }
 
   // -- autocomplete ---------------------------------------------------------
+  var small = window.matchMedia("(max-width: 700px)");
   function autocomplete(input) {
     var form = input.form, list = el("ul", { class: "ac-list", role: "listbox" }), items = [], active = -1, timer = null, seq = 0;
     list.hidden = true;
@@ -29,14 +30,36 @@
       items = results;
       results.forEach(function (r, i) {
         var li = el("li", { role: "option", "data-url": r.url }, r.label);
-        if (r.document) li.appendChild(el("span", { class: "ac-doc" }, r.document));
+        // the short name ("CR"): the full title took two lines a suggestion on a phone
+        if (r.document) li.appendChild(el("span", { class: "ac-doc", title: r.document }, r.document_short || r.document));
         li.addEventListener("mousedown", function (e) { e.preventDefault(); window.location.href = r.url; });
         list.appendChild(li);
       });
       list.hidden = results.length === 0;
       input.setAttribute("aria-expanded", results.length ? "true" : "false");
       active = -1;
+      if (results.length) aboveTheKeyboard();
     }
+    // On a phone the on-screen keyboard covers the lower ~40% of the screen: the box goes to the top of the
+    // screen while suggestions show (on / 9 of 10 for "702.1" lay under it), and the list scrolls within what
+    // the keyboard leaves visible.
+    function aboveTheKeyboard() {
+      if (!small.matches) return;
+      var top = form.getBoundingClientRect().top;
+      if (top > 8) {
+        // a short page (a 404's box) cannot scroll that far: it grows to
+        var need = window.scrollY + top - 8 + window.innerHeight;
+        if (document.documentElement.scrollHeight < need) document.body.style.minHeight = need + "px";
+        window.scrollBy(0, top - 8);
+      }
+      fit();
+    }
+    function fit() {
+      var view = window.visualViewport, bottom = view ? view.offsetTop + view.height : window.innerHeight;
+      var room = bottom - list.getBoundingClientRect().top - 8;
+      list.style.maxHeight = small.matches && room > 120 ? room + "px" : "";
+    }
+    if (window.visualViewport) window.visualViewport.addEventListener("resize", function () { if (!list.hidden) fit(); });
     input.addEventListener("input", function () {
       clearTimeout(timer);
       var q = input.value.trim();
