@@ -119,7 +119,9 @@ def _links(kb, text: str, ambiguous: list[dict] | None = None, lookups: _Lookups
     for ref in found_refs:
         if taken.overlaps(ref.start, ref.end):
             continue
-        link = _placed(lookups.get("ref", ref.text, _ref_link, kb, ref.text, ref.text), ref.start, ref.end, ref.text)
+        # "704.5a, 704.5b@2016-07-22": the list's day is each member's ("704.5a" alone linked today's rule)
+        asked = ref.text if not ref.query.date or ref.query.date in ref.text else f"{ref.text}@{ref.query.date}"
+        link = _placed(lookups.get("ref", asked, _ref_link, kb, asked, ref.text), ref.start, ref.end, ref.text)
         if link is None and ref.bare:  # "702.19b treachery": Treachery has no 702.19b, the number alone is linked
             bare = ref.bare
             link = _placed(lookups.get("ref", bare.text, _ref_link, kb, bare.text, bare.text), bare.start, bare.end,

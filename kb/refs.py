@@ -140,12 +140,12 @@ _OFFICIAL_SUFFIX = re.compile(
 # "CR 702.19c (2025-02-07)" (the closing bracket may have been stripped with a query's wrapping; after
 # "@" a bracket is the text's own: "(716.2@2016-07-22)").
 # A time after the day is the day's ("716.2@2016-07-22T10:00"); emphasis may close right after ("_716.2@2016-07-22_").
-_DATED = re.compile(r"(?<!\s)(?:\s*@\s*|(?P<open>\s*\(\s*))(?P<date>\d{4}-\d{2}-\d{2})"
+_DATED = re.compile(r"(?<!\s)(?:\s*@\s*|\s+(?:as\s+of|on)\s+|(?P<open>\s*\(\s*))(?P<date>\d{4}-\d{2}-\d{2})"
                     r"(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?(?(open)(?:\s*\))?)(?![^\W_]|-)")
 # A number printed twice in one release names its second copy "-2" (kb.history), only with a day: "702.175-2@2024-09-20"
 _DATED_COPY = re.compile(r"-[2-9](?=\s*@\s*\d{4}-\d{2}-\d{2})")
 # "@" and a day right after a number: a dated citation, whatever the number's shape ("716@2016-07-22", a section)
-_AT_DAY = re.compile(r"\s*@\s*\d{4}-\d{2}-\d{2}")
+_AT_DAY = re.compile(r"(?:[-–]\d{1,3})?\s*@\s*\d{4}-\d{2}-\d{2}")  # "702.175-1@2024-09-20": a copy there is not
 
 MAX_EXPANSION = 30  # a range longer than this is not a citation anyone means
 
@@ -242,7 +242,7 @@ def _expand(start: str, end: str) -> list[str] | None:
 def undated(text: str) -> str:
     """A dated reference without its date: "716.2@2016-07-22" -> "716.2", "CR 702.19c (2025-02-07)" -> "CR 702.19c",
     a whole query's "702.19b as of 2019-01-25" -> "702.19b"."""
-    return _DATED.sub("", _SPACED_DATE.sub("@", text.strip())).strip()
+    return _DATED.sub("", _SPACED_DATE.sub("@", text.strip().rstrip(".,;:!?"))).strip()  # as parse_ref reads it
 
 
 def _continue_range(text: str, pos: int, numbers: list[str]) -> int | None:

@@ -452,7 +452,9 @@ class Searcher:
         if parsed.date:
             # "716.2@2016-07-22": the rule as it stood that day is a page of the rules' history (the site goes
             # there, web.data); the list is today's rule of that number, said so, not a search for the words
-            today = self._reference(undated(text), doc)
+            plain = undated(text)
+            # (a text it cannot shorten would ask again forever: "702.19b 2019-01-25." was a RecursionError, a 500)
+            today = self._reference(plain, doc) if plain != text.strip() else None
             if today is not None and today.records:
                 today.redirect = None  # never to today's rule
                 today.note = (f"{text.strip()} asks for the rule as it stood on {parsed.date}; listed here: today's "

@@ -358,6 +358,8 @@ def test_a_signed_but_malformed_interaction_is_a_400_in_json(discord, body, mess
 def test_an_unknown_command_s_name_is_echoed_without_control_characters(discord):
     said = discord.command("r\x00ule", "ref", "702.19b")["data"]["content"]
     assert said.startswith("Unknown command /rule;") and "\x00" not in said
+    turned = discord.command("x\x1b[31m\u202eevil", "ref", "1")["data"]["content"]  # a right-to-left override
+    assert turned.startswith("Unknown command /x\\[31mevil;") and "\u202e" not in turned
 
 
 def test_rule_autocomplete_reads_a_document_prefix_and_numbers_in_order(cr_data_dir, signing_key):

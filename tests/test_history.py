@@ -306,6 +306,10 @@ def test_linkify_links_dated_references(hclient):
     ("_716.2@2016-07-22_", "_[716.2@2016-07-22](http://localhost/cr@2016-07-22/716.2)_"),
     ("716.2@2016-07-22T10:00", "[716.2@2016-07-22T10:00](http://localhost/cr@2016-07-22/716.2)"),
     ("716.2@2016-07-22-x", "716.2@2016-07-22-x"),  # a day it cannot read: nothing linked
+    ("see 702.175-1@2024-09-20", "see 702.175-1@2024-09-20"),  # no such copy: not today's Offspring
+    ("rule 716.2 as of 2016-07-22", "[rule 716.2 as of 2016-07-22](http://localhost/cr@2016-07-22/716.2)"),
+    ("704.5a, 704.5b@2016-07-22",  # the list's day is each member's: 704.5a linked today's rule
+     "[704.5a](http://localhost/cr@2016-07-22/704.5a), [704.5b@2016-07-22](http://localhost/cr@2016-07-22/704.5b)"),
     ("_CR 702.19c (2025-02-07)_", "_[CR 702.19c \\(2025-02-07\\)](http://localhost/cr@2025-02-07/702.19c)_"),
     # a link's own target with brackets is the message's: nothing linked inside it
     ("[716.2](javascript:alert(1))", "[716.2](javascript:alert(1))"),
@@ -504,6 +508,9 @@ def test_linkify_looks_up_at_most_200_distinct_references(hclient):
     ("702.19b 2019-01-25", "/cr@2019-01-25/702.19b"),
     ("CR 702.19b, as of 2019-01-25", "/cr@2019-01-25/702.19b"),
     ("716.2 on 2016-07-22", "/cr@2016-07-22/716.2"),
+    # with the full stop a phone adds: a RecursionError, a 500 in search and Discord /search (found by the verifier)
+    ("702.19b 2019-01-25.", "/cr@2019-01-25/702.19b"),
+    ("CR 702.19b, as of 2019-01-25!", "/cr@2019-01-25/702.19b"),
 ])
 def test_a_dated_reference_in_the_search_box_opens_the_rule_as_it_stood(hclient, typed, page):
     # the box listed a Treachery version note and today's 716.2 (Class level bars) for 716.2@2016-07-22
@@ -517,6 +524,8 @@ def test_a_dated_reference_in_the_search_box_opens_the_rule_as_it_stood(hclient,
 @pytest.mark.parametrize("typed, page", [
     # a rule asked about across releases: they searched the words ("702.19c history" found a phasing rule alone)
     ("702.19c history", "/cr/702.19c/history"),
+    ("history 702.19c", "/cr/702.19c/history"),
+    ("702.19b in 2019.", "/cr@2019-12-31/702.19b"),
     ("history of 702.19c", "/cr/702.19c/history"),
     ("changes to 613.4c", "/cr/613.4c/history"),
     ("702.19b 2019", "/cr@2019-12-31/702.19b"),  # a year: the rule as it stood that year, which links every version

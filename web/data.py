@@ -381,7 +381,7 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # C0 and C1 controls
 _ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 # "702.19c history", "history of 702.19c", "702.19b 2019", "702.19c as of 2020", "716.2 in 2016": a year or the
 # word asks about the rule across releases (they searched the words: a phasing rule first, Core Set 2019's rule)
-_ACROSS_TIME = re.compile(r"^(?:(?:history|changes|versions)\s+(?:of|to)\s+(?P<before>.+?)"
+_ACROSS_TIME = re.compile(r"^(?:(?:history|changes|versions)\s+(?:(?:of|to)\s+)?(?P<before>.+?)"
                           r"|(?P<after>.+?)(?:\s+(?:history|changes|versions|over\s+time)"
                           r"|\s*@\s*(?P<at>(?:19|20)\d\d)|\s+(?:(?:as\s+)?of\s+|in\s+)?(?P<year>(?:19|20)\d\d)))$",
                           re.IGNORECASE)
@@ -391,7 +391,7 @@ def _across_time(kb: Opened, q: str, doc: str | None = None) -> str | None:
     """The page a question about one official rule across time opens, when the rules' history is loaded: "702.19c
     history" its history; "702.19b 2019", "716.2 in 2016" the rule numbered so that year (its last release: today's
     716.2 is another rule than 2016's), which links every version."""
-    m = _ACROSS_TIME.match(q.strip()) if len(q) <= 200 and doc in (None, "", "cr") else None
+    m = _ACROSS_TIME.match(q.strip().rstrip(".,;:!?")) if len(q) <= 200 and doc in (None, "", "cr") else None
     if m is None or kb.history is None:
         return None
     written = m.group("before") or m.group("after")

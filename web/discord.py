@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 import time
 
 from cryptography.exceptions import InvalidSignature
@@ -144,7 +145,8 @@ def interactions():
         return _json({"type": AUTOCOMPLETE_RESULT, "data": {"choices": choices}})
     values = {o["name"]: o.get("value") for o in options}
     if name not in COMMANDS:
-        shown = re.sub(r"[\x00-\x1f\x7f-\x9f]", "", str(name))[:40]  # a NUL in a name was echoed
+        # a NUL in a name was echoed, and a right-to-left override could turn the channel's text around
+        shown = "".join(c for c in str(name) if unicodedata.category(c) not in ("Cc", "Cf"))[:40]
         message = A.fit({"content": f"Unknown command /{A.escape(shown)}; run `kb discord commands` "
                                     "and register them again.", "embeds": [], "allowed_mentions": {"parse": []}})
     else:

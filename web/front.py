@@ -34,10 +34,10 @@ __all__ = ["Front", "Limits", "COSTLY_PATHS", "COSTLY_PREFIXES", "routed_path"]
 
 log = logging.getLogger(__name__)
 
-COSTLY_PATHS = ("/api/search", "/search", "/api/linkify", "/api/autocomplete")
+COSTLY_PATHS = ("/api/search", "/search", "/api/linkify", "/api/autocomplete", "/api/resolve")
 # Pages whose answer can take a large share of a worker: a diff between two releases (up to ~1 MB of HTML), a rule
 # as it stood on a day (a section lists its rules), a rule's history (its word diffs: ~50 ms the first time).
-COSTLY_PREFIXES = ("/diff/", "/api/diff/", "/cr@", "/api/cr@")
+COSTLY_PREFIXES = ("/diff/", "/api/diff/", "/cr@", "/api/cr@", "/r/")  # /r/: a dated list of ranges, 20-50 ms
 _HISTORY_PAGES = ("/cr/", "/api/cr/")
 _SLASHES = re.compile(r"/{2,}")
 _TOKEN = re.compile(rb"[A-Z]{3,20}")  # a method, as gunicorn takes one
