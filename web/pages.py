@@ -44,6 +44,13 @@ def _as_requested() -> str:
     return quote(request.path, safe="/@:!$&'()*+,;=~") + ("?" + query if query else "")
 
 
+def _canonical(status: int) -> str:
+    """The page's own URL; for an error asked at a very long URL the site's root (/c/ with a 12 KB name echoed it in
+    og:url: a 14 KB 400 page)."""
+    asked = _as_requested()
+    return "/" if status >= 400 and len(asked) > 300 else asked
+
+
 def render_page(template: str, *, title: str, description: str, alternate: str, status: int = 200,
                 twin=None, once: tuple[str, str, str] | None = None, **context):
     """A page: its template over base.html, which links its JSON twin (``alternate``) and its canonical URL.
@@ -63,7 +70,7 @@ def render_page(template: str, *, title: str, description: str, alternate: str, 
                                                   alternate=alternate, canonical=BASE_MARK + path, status=status,
                                                   **context), status=status)
     html = render_template(template, title=title, description=description, alternate=alternate,
-                           canonical=public_url() + _as_requested(), status=status, **context)
+                           canonical=public_url() + _canonical(status), status=status, **context)
     return Response(html, status=status, mimetype="text/html")
 
 
