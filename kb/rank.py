@@ -67,9 +67,12 @@ SIGNALS = {"coverage", "heading", "word pairs", "named", "glossary", "heading on
            "term's rules", "headed rules", "older rulings", "kinds of permanent",
            "how many", "can I", "when", "who",
            "vocabulary", "titles newest first", "number with words", "card prefixes", "two edits", "asked", "typos",
-           "card named", "keyword below its rules"}
+           "card named", "keyword below its rules", "siblings"}
 
 COVER_FLOOR, COVER_POWER = 0.1, 2  # coverage: x (floor + (1 - floor) * share) ** power
+# Siblings: among the best SIBLING_TOP, rules under one parent gain x (1 + SIBLING_WEIGHT x the share of the question
+# only each one says among them): 702.4c against 702.4d, both about double strike, by what tells them apart.
+SIBLING_WEIGHT, SIBLING_TOP = 0.3, 5
 # Common questions (kb.asked): a match m >= ASKED_MIN adds ASKED_WEIGHT x ((m - min) / (1 - min)) ** ASKED_POWER
 # x the best lexical score: nothing at the threshold, the weight for the same words.
 ASKED_WEIGHT, ASKED_MIN, ASKED_POWER = 2.0, 0.3, 1
@@ -425,7 +428,33 @@ class Ranker:
         if "keyword below its rules" in on:
             self._below_its_rules(candidates, rows, explain)
         candidates.sort(key=attrgetter("score"), reverse=True)  # stable: equal scores keep their order
+        if "siblings" in on and self._siblings(candidates[:SIBLING_TOP], weights, total, stems, explain):
+            candidates.sort(key=attrgetter("score"), reverse=True)
         return candidates
+
+    def _siblings(self, best: list[Candidate], weights: dict[str, float], total: float, stems: frozenset[str],
+                  explain: bool) -> bool:
+        """Rules under one parent among the best few (the dominant miss: a neighbouring sub-rule first, both
+        sharing the question's topic words) each gain by the weight of the question's stems it has and its
+        siblings there lack: what tells them apart. Whether any score changed."""
+        by_parent: dict[str, list[Candidate]] = {}
+        for c in best:
+            if c.record.parent:
+                by_parent.setdefault(c.record.parent, []).append(c)
+        changed = False
+        for members in by_parent.values():
+            if len(members) < 2:
+                continue
+            said = [self.stems(c.record) & stems for c in members]
+            for i, c in enumerate(members):
+                others = frozenset().union(*(s for j, s in enumerate(said) if j != i))
+                own = sum(weights[x] for x in said[i] - others) / total
+                if own:
+                    c.score *= 1 + SIBLING_WEIGHT * own
+                    changed = True
+                    if explain:
+                        c.why.append(f"says {own:.2f} of the question its siblings do not")
+        return changed
 
     def _below_its_rules(self, candidates: list[Candidate], rows: list[_Row], explain: bool) -> None:
         """A keyword page ranked above every rule it quotes gives its place to the best of them and comes

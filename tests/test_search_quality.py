@@ -17,7 +17,7 @@ RANK_1, TOP_3 = 148, 159
 # 16 / 19 when first measured, before the last change, a lower coverage floor, chosen on the other sets).
 # FRESH lost one top-3 place to the vocabulary's plural "board wipes" (-> destroy all creatures, as "board wipe"
 # already was): "do board wipes hit identity cards" found 372.2 at 2 only because it knew none of those words.
-FRESH_PINS = {"fresh": (FRESH, (71, 77)), "fresh 2": (FRESH_2, (21, 22))}
+FRESH_PINS = {"fresh": (FRESH, (72, 77)), "fresh 2": (FRESH_2, (21, 22))}
 
 
 def rank_of(searcher, question: str, expected: set[str]) -> int | None:

@@ -684,3 +684,21 @@ def test_the_filters_count_every_result(cr_searcher):
         for facet in ("doc", "kind"):
             assert sum(results.facets.get(facet, {}).values()) == results.total, (query, facet)
     assert cr_searcher.search("Zoetic Cavern").facets["doc"] == {"futuresight": 4}
+
+
+@pytest.mark.parametrize("query, wanted, before", [
+    ("switching power and toughness layer", "cr/613.4d", "cr/613.1g"),
+    ("SBA check when creature has lethal dmg marked", "cr/704.5g", "cr/704.3"),
+])
+def test_sub_rules_under_one_rule_are_told_apart_by_what_only_each_says(cr_store, monkeypatch, query, wanted, before):
+    # the dominant miss: a neighbouring rule first, sharing the question's topic words with the one a judge cites
+    from kb import rank
+    from kb.search import Searcher
+
+    s = Searcher(cr_store, cache_size=0)
+    try:
+        assert ids(s.search(query), 1) == [wanted]
+        monkeypatch.setattr(rank, "SIGNALS", rank.SIGNALS - {"siblings"})
+        assert ids(s.search(query), 1) == [before]
+    finally:
+        s.close()
