@@ -6,17 +6,15 @@ Skips with a clear message where /usr/bin/chromium (or Playwright) is absent;
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import sys
 import time
 import urllib.request
 from pathlib import Path
 
 import pytest
 
+from tests.browsing import kb_serving
+
 CHROMIUM = Path(os.environ.get("KB_CHROMIUM", "/usr/bin/chromium"))
-ROOT = Path(__file__).resolve().parent.parent
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install -e '.[test]')")
 if not CHROMIUM.exists():
@@ -24,45 +22,12 @@ if not CHROMIUM.exists():
                 allow_module_level=True)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def served(data_dir, tmp_path_factory):
     """(the URL of ``kb serve``, its access log)."""
-    port = _free_port()
-    env = {**os.environ, "KB_DATA": str(data_dir)}
     log = tmp_path_factory.mktemp("browser") / "access.log"
-    out = log.open("wb")  # noqa: SIM115 -- kb serve writes to it until the module's end
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "web.cli", "--data", str(data_dir), "serve", "--port", str(port), "--workers", "1",
-         "--access-log"],
-        cwd=ROOT, env=env, stdout=out, stderr=subprocess.PIPE,
-    )
-    assert proc.stderr is not None
-    stderr = proc.stderr
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            urllib.request.urlopen(url + "/api/health", timeout=1).read()
-            break
-        except OSError:
-            if proc.poll() is not None:
-                pytest.fail("kb serve exited: " + stderr.read().decode(errors="replace"))
-            time.sleep(0.2)
-    else:
-        proc.kill()
-        out.close()
-        pytest.fail("kb serve did not answer within 30 s")
-    yield url, log
-    proc.terminate()
-    proc.wait(timeout=10)
-    stderr.close()
-    out.close()
+    with log.open("wb") as out, kb_serving(data_dir, "--access-log", stdout=out, wait=30) as url:
+        yield url, log
 
 
 @pytest.fixture(scope="module")

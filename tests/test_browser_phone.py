@@ -6,17 +6,13 @@ test_browser.py does where /usr/bin/chromium (or Playwright) is absent.
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
+from tests.browsing import kb_serving
+
 CHROMIUM = Path(os.environ.get("KB_CHROMIUM", "/usr/bin/chromium"))
-ROOT = Path(__file__).resolve().parent.parent
 PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
 KEYBOARD = 310  # about what an on-screen keyboard covers of a 740 px screen
 
@@ -26,39 +22,10 @@ if not CHROMIUM.exists():
                 allow_module_level=True)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server(history_data_dir):
-    port = _free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "web.cli", "--data", str(history_data_dir), "serve", "--port", str(port),
-         "--workers", "1"],
-        cwd=ROOT, env={**os.environ, "KB_DATA": str(history_data_dir)}, stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    assert proc.stderr is not None
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            urllib.request.urlopen(url + "/api/health", timeout=1).read()
-            break
-        except OSError:
-            if proc.poll() is not None:
-                pytest.fail("kb serve exited: " + proc.stderr.read().decode(errors="replace"))
-            time.sleep(0.2)
-    else:
-        proc.kill()
-        pytest.fail("kb serve did not answer within 60 s")
-    yield url
-    proc.terminate()
-    proc.wait(timeout=10)
-    proc.stderr.close()
+    with kb_serving(history_data_dir) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

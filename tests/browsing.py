@@ -1,0 +1,57 @@
+"""What the browser tests share (tests/test_browser.py, tests/test_browser_phone.py): ``kb serve`` on a free
+loopback port, started as a user starts it and waited for until /api/health answers."""
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def kb_serving(data: Path, *args: str, stdout: IO[bytes] | int = subprocess.DEVNULL, wait: float = 60
+               ) -> Iterator[str]:
+    """The URL of ``kb serve --data data --workers 1 *args``, stopped at the end; a test fails when it exits or does
+    not answer within ``wait`` seconds."""
+    port = _free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "web.cli", "--data", str(data), "serve", "--port", str(port), "--workers", "1", *args],
+        cwd=ROOT, env={**os.environ, "KB_DATA": str(data)}, stdout=stdout, stderr=subprocess.PIPE,
+    )
+    assert proc.stderr is not None
+    stderr = proc.stderr
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + wait
+        while time.monotonic() < deadline:
+            try:
+                urllib.request.urlopen(url + "/api/health", timeout=1).read()
+                break
+            except OSError:
+                if proc.poll() is not None:
+                    pytest.fail("kb serve exited: " + stderr.read().decode(errors="replace"))
+                time.sleep(0.2)
+        else:
+            proc.kill()
+            pytest.fail(f"kb serve did not answer within {wait:g} s")
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+        stderr.close()
