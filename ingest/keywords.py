@@ -11,10 +11,12 @@ point at every definition, so each definition's ``cited_by`` lists it.
 from __future__ import annotations
 
 import re
+from operator import attrgetter
 
 from ingest.profile import Profile
 from kb.ids import slugify
-from kb.model import Record, Ref
+from kb.model import Record, Ref, Source
+from kb.snippet import leading
 
 __all__ = ["keyword_records", "KEYWORDS_DOC"]
 
@@ -41,6 +43,15 @@ def _definitions(records: list[Record], profiles: dict[str, Profile]) -> list[tu
     return found
 
 
+def _spanning(first: Source, last: Source) -> Source:
+    """The lines from ``first``'s to ``last``'s (two sub-rules in a row), columns only within one line."""
+    if first == last:
+        return first
+    one_line = first.line_start == last.line_end
+    return Source(first.file, first.line_start, last.line_end,
+                  first.col_start if one_line else None, last.col_end if one_line else None)
+
+
 def _effective(profile: Profile) -> str:
     """The profile's effective date (ISO), or "" for an undated document (sorted last)."""
     return profile.effective if re.fullmatch(r"\d{4}-\d{2}-\d{2}", profile.effective) else ""
@@ -58,8 +69,9 @@ def keyword_records(records: list[Record], profiles: dict[str, Profile]) -> list
     out = []
     for slug, defs in gathered.items():
         name, first = defs[0]
-        # The keyword reads as its first definition: the rule's first sub-rule, or the rule itself.
-        body = by_id[first.children[0]] if first.children else first
+        # The keyword reads as its first definition: the rule's first sub-rule (and the next when the first only
+        # says what kind of ability it is: "Menace is an evasion ability."), or the rule itself.
+        body = leading([by_id[c] for c in first.children[:2]], attrgetter("text")) or [first]
         refs = tuple(
             Ref(f"{profiles[rule.doc].title} {rule.number}", rule.id, field="definitions")
             for _, rule in defs
@@ -69,8 +81,8 @@ def keyword_records(records: list[Record], profiles: dict[str, Profile]) -> list
             doc=KEYWORDS_DOC,
             kind="keyword",
             title=name,
-            text=body.text,
-            source=body.source,
+            text=" ".join(filter(None, (r.text for r in body))),
+            source=_spanning(body[0].source, body[-1].source),
             refs=refs,
         ))
     return sorted(out, key=lambda r: r.id)

@@ -19,11 +19,12 @@ import threading
 from datetime import date
 from difflib import SequenceMatcher
 from functools import cached_property
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
 from kb.ids import dated_url, record_url
-from kb.snippet import clip
+from kb.snippet import clip, leading
 
 __all__ = ["History", "HISTORY_FILE", "word_diff", "typography", "parse_date", "DateError", "dated_matches",
            "span_ref", "span_text"]
@@ -300,9 +301,10 @@ def dated_matches(history: History | None, query: Any) -> tuple[list[dict[str, A
         for span in spans:
             now = history.now(span["lineage"])
             # what it said then, as a current match's summary (a range unfurled as "702.19b-c@2024-01-01: 2 rules");
-            # a heading without words of its own, its first sub-rule's
-            said = span["text"] or next((" ".join(filter(None, [s["number"], s["title"], s["text"]]))
-                                         for s in history.below(span, release["index"])), "")
+            # a heading without words of its own, its first sub-rule's (and the next: kb.snippet.leading)
+            said = span["text"] or " ".join(
+                filter(None, (part for s in leading(history.below(span, release["index"]), itemgetter("text"))
+                              for part in (s["number"], s["title"], s["text"]))))
             out.append({"id": None, "doc": "cr", "number": span["number"], "date": query.date,
                         "effective": release["effective"], "url": dated_url(query.date, span_ref(span)),
                         "title": " ".join(filter(None, [span["number"], span["title"]])),

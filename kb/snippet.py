@@ -10,13 +10,17 @@ import html
 import re
 from array import array
 from bisect import bisect_left
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
+from operator import attrgetter
+from typing import TypeVar
 
 from kb.model import Record
 from kb.words import TOKEN_RE, fold, stem
 
+T = TypeVar("T")
+
 # stem and TOKEN_RE are kb.words', named here too for the modules that import them from snippets.
-__all__ = ["snippet", "clip", "stem", "Positions", "TOKEN_RE", "translation", "shown"]
+__all__ = ["snippet", "clip", "stem", "Positions", "TOKEN_RE", "translation", "shown", "only_kind", "leading"]
 
 # A rule whose only line is its name in another language (Treachery 702.187: French: "Dévoilement.").
 _TRANSLATION = re.compile(r'^(?P<language>[A-Z][a-z]+): [“"](?P<words>[^"”\n]+?)\.?[”"]$')
@@ -28,6 +32,23 @@ def translation(text: str | None) -> tuple[str, str] | None:
     return (m.group("language"), m.group("words")) if m else None
 
 
+# A sub-rule that says only what kind of ability or action its keyword is ("Menace is an evasion ability.",
+# "Hexproof is a static ability.": fifteen of the official keywords open so): alone, a preview of the keyword
+# would say nothing of what it does.
+_ONLY_KIND = re.compile(r"[^.]{1,60}\bis an? [\w -]{0,40}\b(?:ability|action)\.")
+
+
+def only_kind(text: str | None) -> bool:
+    return bool(_ONLY_KIND.fullmatch(" ".join((text or "").split())))
+
+
+def leading(items: Sequence[T], text: Callable[[T], str | None]) -> list[T]:
+    """The sub-rules a heading without words of its own previews (of ``items``, its sub-rules in order): the first,
+    and the next too when the first says only what kind of ability it is ("702.111a Menace is an evasion
+    ability. 702.111b A creature with menace can't be blocked except by two or more creatures.")."""
+    return list(items[:2]) if len(items) > 1 and only_kind(text(items[0])) else list(items[:1])
+
+
 def shown(record: Record, records: Mapping[str, Record]) -> str:
     """The words a search hit's snippet (or a chat choice) is cut from: the record's own, or for a heading
     without words of its own its first sub-rule's: no text (702.2 Deathtouch, 405 Stack), its title again
@@ -35,8 +56,8 @@ def shown(record: Record, records: Mapping[str, Record]) -> str:
     whose hit said only 'French: "Dévoilement."'), as web.render.preview reads them."""
     text = record.text or record.rules_text
     if (not text or text == record.title or translation(text)) and record.children:
-        first = records.get(record.children[0])
-        text = first.text if first is not None else ""
+        below = [r for r in map(records.get, record.children[:2]) if r is not None]
+        text = " ".join(filter(None, (r.text for r in leading(below, attrgetter("text")))))
     return text or ""
 
 

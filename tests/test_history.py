@@ -179,6 +179,11 @@ def test_a_dated_range_unfurls_with_its_first_rule_s_words_as_they_stood(hclient
     assert said.startswith("702.19b-c@2024-01-01: 2 rules — 702.19b: " + " ".join(then.split()[:8]))
     matches = hclient.get("/api/resolve", query_string={"ref": "702.18-702.19@2024-01-01"}).get_json()["matches"]
     assert matches[1]["summary"].startswith("702.19a Trample is a static ability")  # a heading: its first sub-rule
+    # one whose first sub-rule says only what kind of ability it is, the next one too, on the API and the page
+    hexproof = hclient.get("/api/resolve", query_string={"ref": "702.11@2024-01-01"}).get_json()["matches"][0]
+    assert hexproof["summary"].startswith("702.11a Hexproof is a static ability. 702.11b “Hexproof” on a permanent")
+    page = soup(hclient.get("/cr@2024-01-01/702.11")).select_one('meta[property="og:description"]')["content"]
+    assert page.startswith("702.11a Hexproof is a static ability. 702.11b “Hexproof” on a permanent means")
 
 
 def test_a_day_still_to_come_is_the_newest_release_and_said_so(hclient):

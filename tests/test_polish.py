@@ -284,3 +284,29 @@ def test_a_translation_line_alone_is_never_a_snippet_or_a_preview(cr_client, cr_
     assert [m["summary"][:24] for m in both if m["doc"] == "treachery"] == ["702.187a Unveil is a sta"]
     # completions are labels only
     assert not any("Dévoilement" in str(c) for c in cr_client.get("/api/autocomplete?q=unveil").get_json())
+
+
+# -- session 12: a keyword whose first sub-rule says only what kind of ability it is ----------------
+def test_only_a_kind_of_ability_is_read_on_past():
+    from kb.snippet import leading, only_kind
+
+    assert only_kind("Hexproof is a static ability.") and only_kind("Menace is an evasion ability.")
+    assert only_kind("Goad is a keyword action.") and not only_kind("Trample is a static ability that modifies …")
+    assert not only_kind("Ward is a triggered ability. Ward [cost] means …") and not only_kind(None)
+    texts = ["Menace is an evasion ability.", "A creature with menace can’t be blocked …", "A third."]
+    assert leading(texts, str) == texts[:2] and leading(texts[1:], str) == texts[1:2] and leading([], str) == []
+    assert leading(texts[:1], str) == texts[:1]  # nothing after it to read
+
+
+def test_a_keyword_heading_previews_what_the_keyword_does(cr_client):
+    """/cr/702.11 (and a hover on a link to it, a chat unfurl, the API's summary) said "702.11a Hexproof is a static
+    ability." and no more: the preview reads on into 702.11b, which says what hexproof does."""
+    does = "This permanent can’t be the target of spells or abilities your opponents control."
+    og = soup(cr_client.get("/cr/702.11")).find("meta", property="og:description")["content"]
+    assert og.startswith("702.11a Hexproof is a static ability. 702.11b") and does[:40] in og
+    assert does in cr_client.get("/api/records/cr/702.11").get_json()["summary"]
+    short = soup(cr_client.get("/r/702.111", follow_redirects=True)).find("meta", property="og:description")["content"]
+    assert "can’t be blocked except by two or more creatures" in short
+    # a heading whose first sub-rule says what it does previews that one alone
+    trample = cr_client.get("/api/records/cr/702.19").get_json()["summary"]
+    assert trample.startswith("702.19a Trample is a static ability that modifies") and "702.19b" not in trample

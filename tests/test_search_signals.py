@@ -475,7 +475,24 @@ def test_a_heading_without_text_shows_its_first_sub_rule(cr_searcher):
     hit = next(h for h in cr_searcher.search("deathtouch").hits if h.id == "cr/702.2")
     assert hit.snippet.startswith("Deathtouch is a static ability")  # 702.2a, not an empty snippet
     stack = next(h for h in cr_searcher.search("stack").hits if h.id == "cr/405")
-    assert stack.snippet
+    assert stack.snippet.startswith("When a spell is cast")  # 405.1, which says more than a kind of ability
+    assert "static ability" not in stack.snippet
+
+
+@pytest.mark.parametrize(("query", "heading", "says"), [
+    ("hexproof", "cr/702.11", "can’t be the target of spells or abilities your opponents control"),  # 702.11b
+    ("menace", "cr/702.111", "can’t be blocked except by two or more creatures"),  # 702.111b
+    ("deathtouch", "cr/702.2", "dealt damage by a source with deathtouch"),  # 702.2b
+])
+def test_a_keyword_whose_first_sub_rule_only_names_its_kind_shows_what_it_does(cr_searcher, query, heading, says):
+    """Fifteen official keywords open with a sub-rule that says only what kind of ability they are ("Hexproof is a
+    static ability."): the first hit for the keyword said nothing of what it does. Its snippet, and its keyword
+    page's, read on into the next sub-rule."""
+    hits = {h.id: h for h in cr_searcher.search(query).hits}
+    assert says in hits[heading].snippet and says in hits[f"keywords/{query}"].snippet
+    assert says in cr_searcher.store.records[f"keywords/{query}"].text
+    trample = cr_searcher.store.records["keywords/trample"].text  # 702.19a says what trample does: alone
+    assert trample == cr_searcher.store.records["cr/702.19a"].text
 
 
 def test_a_quoted_2007_heading_shows_its_first_sub_rule_not_its_title_again(searcher):

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import re
 from datetime import date
+from operator import itemgetter
 from typing import Any
 from urllib.parse import quote
 
@@ -26,7 +27,7 @@ from werkzeug.exceptions import BadRequest, NotFound
 
 from kb.cache import ByteLRU
 from kb.ids import dated_url, record_url
-from kb.snippet import clip
+from kb.snippet import clip, leading
 from kb.history import DateError, History, parse_date, span_ref, span_text, typography, word_diff
 from kb.kbase import Opened
 from web.render import mana
@@ -252,8 +253,9 @@ def rule_at(day: str, number: str):
     # As record pages' previews read: "label: text…", cut after a whole word, and the release it stood in.
     label = " ".join(filter(None, [data["number"], data["title"]]))
     # A heading without words of its own previews its first sub-rule, as the current rule's page does.
-    first = next((r for r in data["rules"] if r["text"]), None)
-    said = f"{label}: {data['text']}" if data["text"] else f"{first['number']} {first['text']}" if first else label
+    first = leading([r for r in data["rules"] if r["text"]], itemgetter("text"))
+    said = (f"{label}: {data['text']}" if data["text"]
+            else " ".join(f"{r['number']} {r['text']}" for r in first) if first else label)
     return render_page("cr_at.html", title=f"{data['number']} as of {data['effective']} — Comprehensive Rules",
                        description=clip(said, 200) + f" — Comprehensive Rules as of {data['effective']}",
                        alternate=f"/api/cr@{day}/{quote(number)}", data=data, twin=data, **extra)

@@ -14,6 +14,7 @@ import re
 import threading
 from urllib.parse import quote, urlencode
 from collections.abc import Mapping
+from operator import attrgetter
 
 import markdown
 from markdown.inlinepatterns import SimpleTagInlineProcessor
@@ -21,7 +22,7 @@ from markupsafe import Markup
 
 from kb.ids import dated_url, record_url
 from kb.model import Record, Ref
-from kb.snippet import translation  # search's snippets read it too
+from kb.snippet import leading, translation  # search's snippets read them too
 
 __all__ = ["render_text", "render_inline", "mana", "preview", "summary", "body_text", "translation"]
 
@@ -81,17 +82,19 @@ _EMPHASIS = re.compile(r"(?<![\w*_])[*_](?=[^\s*_])([^*_\n]*?[^\s*_])[*_](?![\w*
 
 
 def _summary(record: Record, records: Mapping[str, Record] | None) -> str:
-    """What a preview says: the body, else the first ruling with a count, else the first sub-rule."""
+    """What a preview says: the body, else the first ruling with a count, else the first sub-rule (and the next
+    when the first only says what kind of ability it is: kb.snippet.leading)."""
     body = body_text(record, records) or (record.rules_text or "" if record.kind == "card" else "")
     if body or not record.children or records is None:
         return body or ("" if translation(record.text) else record.text or "")
-    first = records.get(record.children[0])
-    if first is None:
+    below = [r for r in map(records.get, record.children[:2]) if r is not None]
+    if not below:
         return ""
     if record.kind == "card":
         n = len(record.children)
-        return f"{n} ruling{'s' if n != 1 else ''}. {first.text}"
-    return " ".join(filter(None, [first.number, first.title, first.text]))
+        return f"{n} ruling{'s' if n != 1 else ''}. {below[0].text}"
+    return " ".join(filter(None, (part for r in leading(below, attrgetter("text"))
+                                  for part in (r.number, r.title, r.text))))
 
 
 def summary(record: Record, records: Mapping[str, Record] | None = None, n: int = 600) -> str:
