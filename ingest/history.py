@@ -4,7 +4,7 @@ Input: every release, parsed (ingest.releases). Output: ``history.sqlite``
 beside the build's records, read lazily by kb.history.
 
 **Identity across renumbering.** Consecutive releases are matched rule by
-rule (numbered records: chapters, sections, rules, sub-rules), in four steps,
+rule (numbered records: chapters, sections, rules, sub-rules), in five steps,
 each only over what the earlier steps left unmatched:
 
 1. same number, same text once rule numbers inside it are masked
@@ -20,7 +20,9 @@ each only over what the earlier steps left unmatched:
    if step 4 paired neither rule otherwise (2026-08-07: 704.5w became
    704.5x with a sentence added; number first paired the two 704.5x);
 4. another number, similar text (>= 0.75, each the other's best): moved
-   and edited.
+   and edited;
+5. a number both releases still leave unmatched: rewritten in place when
+   alike enough by other measures (``_Matching.rewritten``).
 
 What no step matches is new (in the newer release) or deleted (in the older).
 A lineage is the chain of matched rules; each keeps its spans: consecutive
@@ -52,6 +54,16 @@ __all__ = ["Lineages", "match_releases", "write_history", "mask_numbers", "simil
 _NUMBER = re.compile(r"\b\d{3}(?:\.\d+[a-z]{0,2})?\b")
 SAME_NUMBER_SIMILARITY = 0.5
 MOVED_SIMILARITY = 0.75
+CONTAINED = 0.8  # step 5: the share of the shorter text's words found, in order, in the longer
+
+
+_PLAIN_WORD = re.compile(r"[\w#{}+/']+")
+_TYPOGRAPHY = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "—": " ", "–": " "})
+
+
+def _plain_words(text: str) -> list[str]:
+    """A text's words without punctuation, curly quotes read as straight and dashes as spaces (step 5)."""
+    return _PLAIN_WORD.findall(text.lower().translate(_TYPOGRAPHY))
 
 
 def mask_numbers(text: str) -> str:
@@ -120,11 +132,12 @@ def match_releases(old: list[_Rule], new: list[_Rule]) -> dict[int, tuple[int, s
     m.edited()
     m.moved_and_edited()
     m.edited_deferred()
+    m.rewritten()
     return m.matched
 
 
 class _Matching:
-    """The four steps of the module docstring, each over what the earlier ones left."""
+    """The five steps of the module docstring, each over what the earlier ones left."""
 
     def __init__(self, old: list[_Rule], new: list[_Rule]):
         self.old, self.new = old, new
@@ -178,6 +191,39 @@ class _Matching:
         for n, o, score in self.deferred:
             if n not in self.matched and o not in self.used:
                 self.take(n, o, "edited", score)
+
+    def rewritten(self) -> None:
+        """Step 5: a number both releases still leave unmatched, same kind, is one rule rewritten in place when its
+        words, read without punctuation, are at least half alike (2019-07-12 changed only quotation marks and
+        dashes: "once-the next time" -> "once—the next time", 0.49 with them), when one of the two holds the other
+        nearly whole (``CONTAINED``: a sentence added or an example dropped; 2020-04-17 expanded 100.5 "There is no
+        maximum deck size." into three sentences, similarity 0.27, and it read as deleted then and new since), or
+        when most of a heading's sub-rules continue the old one's (a heading renamed: 2024-06-07 308 Tribals ->
+        Kindreds, 2019-08-23 716 Ending the Turn -> Ending Turns and Phases)."""
+        old_at = {r.id: o for o, r in enumerate(self.old) if o not in self.used}
+        below_old: dict[str, set[int]] = {}
+        for o, r in enumerate(self.old):
+            if r.parent:
+                below_old.setdefault(r.parent, set()).add(o)
+        below_new: dict[str, list[int]] = {}
+        for n, r in enumerate(self.new):
+            if r.parent:
+                below_new.setdefault(r.parent, []).append(n)
+        for n, r in enumerate(self.new):
+            found = old_at.get(r.id)
+            if n in self.matched or found is None or found in self.used or self.old[found].kind != r.kind:
+                continue
+            o = found
+            a, b = _plain_words(self.old[o].masked), _plain_words(r.masked)
+            blocks = SequenceMatcher(None, a, b, autojunk=False)
+            shared = sum(block.size for block in blocks.get_matching_blocks())
+            score = blocks.ratio()
+            children = below_new.get(r.id, [])
+            continued = sum(1 for c in children if c in self.matched and self.matched[c][0] in below_old.get(
+                self.old[o].id, ()))
+            if (score >= SAME_NUMBER_SIMILARITY or min(len(a), len(b)) and shared / min(len(a), len(b)) >= CONTAINED
+                    or children and 2 * continued > len(children)):
+                self.take(n, o, "rewritten", score)
 
     def _renumbered_fits_better(self, n: int, o: int, score: float, rest_old: list[int], rest_new: list[int]) -> bool:
         """Does either rule of a same-number pair read more like a rule under another number?

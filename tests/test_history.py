@@ -40,8 +40,26 @@ def test_restarting_the_game_keeps_its_identity_through_every_renumbering(hclien
 def test_old_numbers_map_to_where_their_text_lives_now(history):
     lives = {u["from"]: u["now"]["number"] for u in history.old_number("716.2")}
     assert lives["2016-07-22"] == "727.2"
-    deleted = [u for u in history.old_number("700.2") if u["now"]["number"] is None]
-    assert deleted and deleted[0]["now"]["deleted_in"] == "2016-07-22"
+    # 700.2 (modal) was reworded on 2016-07-22 ("preceded by instructions for a player to choose ..."): edited,
+    # not deleted (it read as deleted until the twelfth session); damage assignment order (509.2) went on 2024-11-08
+    assert {u["now"]["number"] for u in history.old_number("700.2")} == {"700.2"}
+    deleted = [u for u in history.old_number("509.2") if u["now"]["number"] is None]
+    assert [u["now"]["deleted_in"] for u in deleted] == ["2024-11-08"]
+
+
+@pytest.mark.parametrize(("number", "day", "then"), [
+    ("100.5", "2019-01-25", "There is no maximum deck size."),  # 2020-04-17: two sentences added around it
+    ("603.7b", "2019-01-25", "A delayed triggered ability will trigger only once"),  # 2019-07-12: quotes, dashes
+    ("118.3c", "2024-09-20", "Activating mana abilities is not mandatory"),  # 2024-11-08: its example dropped
+])
+def test_a_rule_rewritten_in_place_keeps_its_history(hclient, number, day, then):
+    """A rule whose wording changed past the similarity bar under the same number read as deleted, and the new text as
+    a new rule "first seen" on the day of the change: /cr@2019-01-25/100.5 said "deleted: the rule's last release
+    was 2020-01-24" with no link to today's 100.5, whose history started on 2020-04-17."""
+    data = hclient.get(f"/api/cr/{number}/history").get_json()
+    assert data["first_seen"] <= day and any(s["text"].startswith(then) for s in data["spans"])
+    dated = hclient.get(f"/api/cr@{day}/{number}").get_json()
+    assert dated["text"].startswith(then) and dated["now"]["number"] == number
 
 
 def test_rules_taking_turns_at_a_number_are_listed_turn_by_turn(history, hclient):
