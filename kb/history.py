@@ -25,6 +25,7 @@ from typing import Any
 
 from kb.ids import dated_url, record_url
 from kb.snippet import clip, leading
+from kb.words import typed
 
 __all__ = ["History", "HISTORY_FILE", "word_diff", "typography", "parse_date", "DateError", "dated_matches",
            "span_ref", "span_text"]
@@ -61,8 +62,10 @@ class DateError(ValueError):
 
 
 def parse_date(text: str) -> str:
-    """Check an ISO date ("2016-07-22"); raise DateError with a message a reader can act on."""
-    if not _ISO.match(text or ""):
+    """Check an ISO date ("2016-07-22"; digits of any script read as ASCII); raise DateError with a message a reader
+    can act on."""
+    text = typed(text or "")
+    if not _ISO.match(text):
         raise DateError(f"{text[:40]!r} is not a date: write it as YYYY-MM-DD, e.g. 2016-07-22")
     try:
         date.fromisoformat(text)

@@ -19,6 +19,7 @@ from kb.aliases import alias
 from kb.docnames import doc_names
 from kb.refs import RefQuery, neighbours, parse_ref
 from kb.store import Store
+from kb.words import typed
 
 __all__ = ["Resolution", "Resolver", "edit_distance"]
 
@@ -177,7 +178,7 @@ class Resolver:
         """What ``text`` names. With ``prefer_only`` a document the reference names by its prefix ("CR 702.187c":
         the official rules) answers alone when it has the rule, as a short link or the resolve API reads it;
         search lists the other documents' rule after it (without, both match, the preferred first)."""
-        query = parse_ref(text, sections=self.section_titles, bare_numbers=True, doc_names=self.doc_names)
+        query = parse_ref(typed(text), sections=self.section_titles, bare_numbers=True, doc_names=self.doc_names)
         if query is None:
             return Resolution(text, note=f"{text.strip()[:80]!r} is not a rule reference")
         if query.section:

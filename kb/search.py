@@ -52,7 +52,7 @@ from kb.snippet import Positions, clip, shown, snippet, stem, translation
 from kb.spelling import Spelling
 from kb.store import Store
 from kb.vocabulary import SEE_ENTRY, Expansion, Vocabulary
-from kb.words import FILLER_WORDS, QUESTION_WORDS, words
+from kb.words import FILLER_WORDS, QUESTION_WORDS, typed, words
 
 __all__ = ["Searcher", "Results", "Hit", "QueryError", "MAX_QUERY", "MAX_LIMIT", "MAX_OFFSET"]
 
@@ -386,6 +386,7 @@ class Searcher:
     def search(self, q: str, doc: str | None = None, kind: str | None = None,
                limit: int = 10, offset: int = 0) -> Results:
         """Answer a query (see the module docstring); repeated queries come from a small cache."""
+        q = typed(q)  # "７０２.１９", "\u200f702.19": the digits and marks the documents use
         if self._cached is None:
             return self._search(q, doc, kind, limit, offset)
         key = (q, doc, kind, limit, offset)
@@ -976,7 +977,7 @@ class Searcher:
 
     def autocomplete(self, q: str, limit: int = 10) -> list[dict]:
         """Up to ``limit`` labels starting with ``q`` (or with a word starting with it)."""
-        key = _TRAILING_PUNCTUATION.sub("", " ".join(fold(q).lower().split()))  # "trample." as "trample"
+        key = _TRAILING_PUNCTUATION.sub("", " ".join(fold(typed(q)).lower().split()))  # "trample." as "trample"
         if _TYPED_NUMBER.search(key):
             # as the search box reads a number: "702.19b." (a phone's full stop), "702,19b" (a European keyboard)
             key = _TYPED_NUMBER.sub(lambda m: m.group(1) + "." + m.group(2), key.rstrip(".,;:!?"))

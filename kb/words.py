@@ -20,8 +20,8 @@ from functools import lru_cache
 
 from whoosh.lang.snowball.english import EnglishStemmer
 
-__all__ = ["TOKEN", "TOKEN_RE", "STOP_WORDS", "QUESTION_WORDS", "FILLER_WORDS", "fold", "plain", "words", "stem",
-           "stems"]
+__all__ = ["TOKEN", "TOKEN_RE", "STOP_WORDS", "QUESTION_WORDS", "FILLER_WORDS", "fold", "typed", "plain", "words",
+           "stem", "stems"]
 
 TOKEN = r"[^\W_]+(?:\.[^\W_]+)*"  # letters and digits; "_" is markup (_Future Sight_), not a letter
 TOKEN_RE = re.compile(TOKEN)
@@ -59,6 +59,28 @@ _LIGATURES = str.maketrans({
 })
 _MARKUP = re.compile(r"(?<!\w)_(?=[^\s_])|(?<=[^\s_])_(?!\w)|\*{3}")  # a blank of underscores stays
 _STEM = EnglishStemmer().stem
+
+
+def typed(text: str) -> str:
+    """What a reader typed, in the characters the documents use: digits of any script as ASCII digits ("７０２.１９",
+    Arabic-Indic "٢٢"), full-width punctuation and letters as ASCII ("７０２．１９"), and invisible format characters
+    (a right-to-left mark a phone put before "702.19", a zero-width space) removed. Search, references, autocomplete
+    and dates read a query through it: "７０２.１９" was a rule reference no document had."""
+    if text.isascii():
+        return text
+    out = []
+    for c in text:
+        if c.isascii():
+            out.append(c)
+        elif c.isdecimal():
+            out.append(str(unicodedata.decimal(c)))
+        elif "\uff01" <= c <= "\uff5e":  # full-width ASCII
+            out.append(chr(ord(c) - 0xFEE0))
+        elif c == "\u3000":  # ideographic space
+            out.append(" ")
+        elif unicodedata.category(c) != "Cf":
+            out.append(c)
+    return "".join(out)
 
 
 def fold(text: str) -> str:

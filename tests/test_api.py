@@ -436,3 +436,91 @@ def test_linkify_counts_distinct_texts_against_its_bound(client):
     # an unknown [[name]] is read as a card and then as a rule: it counted twice, so 200 became 100
     text = " ".join(f"[[zzq{k}]]" for k in range(201))
     assert client.post("/api/linkify", json={"text": text}).get_json()["note"].startswith("1 more distinct")
+
+
+# -- session 12: the API against its own contract (found by schemathesis and a reviewer) --------------------
+def test_search_results_match_their_schema_where_a_field_is_null(client):
+    """A keyword page has no number and a sub-rule no title: the spec typed both as plain strings."""
+    spec = client.get("/api/openapi.json", follow_redirects=True).get_json()
+    item = spec["components"]["schemas"]["SearchResults"]["properties"]["results"]["items"]["properties"]
+    hits = client.get("/api/search?q=trample&limit=5").get_json()["results"]
+    assert any(h["number"] is None for h in hits) and item["number"].get("nullable") is True
+    assert item["title"].get("nullable") is True
+    for h in hits:
+        for name, field in item.items():
+            if h.get(name) is None:
+                assert field.get("nullable"), name
+
+
+def test_the_spec_says_the_bounds_the_server_enforces(client):
+    spec = client.get("/api/openapi.json", follow_redirects=True).get_json()
+    params = {p["name"]: p for p in spec["paths"]["/api/search"]["get"]["parameters"]}
+    limit = params["limit"]["schema"]
+    assert client.get(f"/api/search?q=x&limit={limit['maximum']}").status_code == 200
+    assert client.get(f"/api/search?q=x&limit={limit['maximum'] + 1}").status_code == 400
+    assert client.get(f"/api/search?q=x&limit={limit['minimum'] - 1}").status_code == 400
+    longest = params["q"]["schema"]["maxLength"]
+    assert client.get("/api/search", query_string={"q": "a" * longest}).status_code == 200
+    assert client.get("/api/search", query_string={"q": "a" * (longest + 1)}).status_code == 400
+    ref = {p["name"]: p for p in spec["paths"]["/api/resolve"]["get"]["parameters"]}["ref"]["schema"]
+    assert client.get("/api/resolve", query_string={"ref": "1" * (ref["maxLength"] + 1)}).status_code == 400
+    auto = {p["name"]: p for p in spec["paths"]["/api/autocomplete"]["get"]["parameters"]}["q"]
+    assert auto["required"] is False and client.get("/api/autocomplete").get_json() == []
+
+
+def test_search_without_words_answers_nothing_as_its_schema_says(client):
+    """q was declared required and not enforced: it is optional, and no words answer no results (the search page's
+    empty box shows help, and its JSON twin is this answer)."""
+    spec = client.get("/api/openapi.json", follow_redirects=True).get_json()
+    q = {p["name"]: p for p in spec["paths"]["/api/search"]["get"]["parameters"]}["q"]
+    assert q["required"] is False
+    for url in ("/api/search", "/api/search?q=", "/api/search?q=%20%20"):
+        answer = client.get(url)
+        assert answer.status_code == 200 and answer.get_json()["results"] == [] and answer.get_json()["total"] == 0
+
+
+def test_an_upper_case_api_path_is_no_endpoint(client):
+    """/API/health was a 405 with an empty list of methods (a record page's catch-all lowercased it)."""
+    for path in ("/API/health", "/Api/search?q=x", "/API/linkify"):
+        answer = client.get(path)
+        assert answer.status_code == 404 and answer.get_json()["error"]["message"].startswith("no API endpoint")
+
+
+def test_an_offset_past_the_last_result_is_past_the_end(client):
+    total = client.get("/api/search?q=token").get_json()["total"]
+    at_end = client.get(f"/api/search?q=token&offset={total}").get_json()
+    assert at_end["results"] == [] and at_end["pagination"]["past_end"] is True
+    before = client.get(f"/api/search?q=token&offset={total - 1}").get_json()
+    assert len(before["results"]) == 1 and before["pagination"]["past_end"] is False
+
+
+def test_digits_of_any_script_and_invisible_marks_read_as_typed(cr_client):
+    """"７０２.１９" was read as a rule reference no document had ("no rule ７０２.１９ in ..."), and a right-to-left
+    mark before "702.19" made it no reference at all."""
+    for typed in ("７０２.１９", "\u200f702.19", "702.19\u200b", "７０２．１９"):
+        matches = cr_client.get("/api/resolve", query_string={"ref": typed}).get_json()["matches"]
+        assert [m["id"] for m in matches] == ["cr/702.19"], typed
+        first = cr_client.get("/api/search", query_string={"q": typed, "noredirect": 1}).get_json()["results"][0]
+        assert first["id"] == "cr/702.19", typed
+    completions = cr_client.get("/api/autocomplete", query_string={"q": "７０２.１９"}).get_json()
+    assert completions[0]["id"] == "cr/702.19"
+
+
+def test_a_missing_short_link_answers_json_in_the_error_shape(client):
+    answer = client.get("/r/907.99", headers={"Accept": "application/json"})
+    body = answer.get_json()
+    assert answer.status_code == 404 and body["error"]["code"] == "not_found" and "907.99" in body["error"]["message"]
+    assert body["matches"] == [] and "suggestions" in body  # what the resolution says, kept beside the error
+
+
+@pytest.mark.parametrize("host", ["a b", "évil.example", "a" * 300, "x/y", "[::1", "host:port"])
+def test_a_host_header_that_is_no_host_is_refused(client, host):
+    """Absolute links are made from Host when KB_PUBLIC_URL is unset: "Host: a b" made "http:/cr/702.19"."""
+    answer = client.post("/api/linkify", json={"text": "702.19"}, headers={"Host": host})
+    assert answer.status_code == 400 and "Host" in answer.get_json()["error"]["message"]
+
+
+def test_a_host_header_that_is_a_host_makes_the_links(client):
+    for host, base in (("rules.example:8080", "http://rules.example:8080"), ("[::1]:80", "http://[::1]")):
+        links = client.post("/api/linkify", json={"text": "907.4b"}, headers={"Host": host}).get_json()["links"]
+        assert links[0]["url"] == base + "/treachery/907.4b"

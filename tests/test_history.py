@@ -636,3 +636,12 @@ def test_the_search_page_says_why_a_dated_reference_opens_no_page(hclient):
     # the JSON said it, the page's note did not
     page = soup(hclient.get("/search", query_string={"q": "702.1@2016-02-30"}))
     assert "'2016-02-30' is not a day of the calendar" in page.select_one(".note").get_text()
+
+
+def test_a_day_in_other_digits_is_the_same_day(hclient):
+    """"/api/cr@２０１６-07-22/716.2" said "is not a day of the calendar"; "/api/cr/７２７.2/history" "no official
+    rule"."""
+    same = hclient.get("/api/cr@2016-07-22/716.2").get_json()
+    assert hclient.get("/api/cr@２０１６-07-22/716.2").get_json()["text"] == same["text"]
+    assert hclient.get("/api/cr@2016-07-٢٢/716.2").get_json()["text"] == same["text"]
+    assert hclient.get("/api/cr/７２７.2/history").get_json()["number"] == "727.2"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from urllib.parse import quote
 
 from flask import Flask, current_app, jsonify, redirect, request
@@ -80,6 +81,16 @@ def create_app(config: dict | None = None) -> Flask:
             request.get_data(cache=True)
 
     @app.before_request
+    def _host_is_a_host():
+        # Absolute URLs (linkify's links, the OpenAPI document's server, og:url) are made from the Host header when
+        # KB_PUBLIC_URL is unset: "Host: a b" made links to "http:/cr/702.19". A Host that is no host name, IP
+        # address or bracketed IPv6 literal (with an optional port) is refused.
+        host = request.headers.get("Host", "")
+        if host and not _HOST.fullmatch(host):
+            return error_response(400, "bad_request", "the Host header is not a host name (with an optional port)")
+        return None
+
+    @app.before_request
     def _no_trailing_slash():
         # No route ends in a slash: "/cr/glossary/" and "/api/documents/" are their pages, not 404s
         # (the record pages already read "/cr/702.19b/" as "/cr/702.19b").
@@ -131,6 +142,9 @@ def prefers_json() -> bool:
     return request.accept_mimetypes.best == "application/json"
 
 
+_HOST = re.compile(r"[A-Za-z0-9._-]{1,253}(?::\d{1,5})?|\[[0-9A-Fa-f:.]{2,45}\](?::\d{1,5})?")  # no nested repeats
+
+
 def http_error(exc: HTTPException):
     """An HTTP error in the one error shape, with what werkzeug's own words leave out."""
     if exc.code == 413:  # werkzeug's own words name no limit
@@ -138,7 +152,8 @@ def http_error(exc: HTTPException):
                               f"the body is over {current_app.config['MAX_CONTENT_LENGTH']} bytes")
     if exc.code == 405:  # say which methods the path answers (its own rules', not the pages' catch-all GET)
         own = sorted(methods_of(request.path))
-        if request.path.startswith("/api/") and not own:  # only the pages' catch-all took it: no such endpoint
+        # only the pages' catch-all took it (/API/health too: the API's paths are lower case): no such endpoint
+        if request.path.lower().startswith("/api/") and not own:
             return no_api_endpoint(request.path)
         methods = own or [m for m in getattr(exc, "valid_methods", None) or () if m not in ("HEAD", "OPTIONS")]
         answer = error_response(405, "method_not_allowed", f"{request.path} answers {' and '.join(methods)}")
@@ -160,7 +175,7 @@ def methods_of(path: str) -> set[str]:
 
 def error_response(status: int, code: str, message: str):
     """One error shape for the API; the same facts as a page for browsers."""
-    if request.path.startswith(("/api/", "/discord/")) or prefers_json():  # Discord reads JSON, never a page
+    if request.path.lower().startswith(("/api/", "/discord/")) or prefers_json():  # Discord reads JSON, never a page
         response = jsonify({"error": {"code": code, "message": message}})
         response.status_code = status
         return response

@@ -453,9 +453,10 @@ def _adding(asked: dict[str, str], name: str, base: str | None = None):
 def _pagination(offset: int, limit: int, total: int, asked: dict[str, str], base: str | None = None) -> dict[str, Any]:
     """Which page of how many, the pages before and after (their URLs, or null), and the last page's URL.
 
-    A page past the last (page 40 of 31) is ``past_end``: its previous page is the last one."""
+    A page past the last (page 40 of 31), or an offset past the last result (offset 96 of 96 results), is
+    ``past_end``: its previous page is the last one."""
     page, pages = offset // limit + 1, max(1, -(-total // limit))
-    past_end = page > pages
+    past_end = page > pages or 0 < total <= offset
     at = _adding(asked, "page", base)  # _search_url({**asked, "page": n})
     return {"page": page, "pages": pages, "past_end": past_end,
             "previous": at(min(page - 1, pages)) if page > 1 else None,

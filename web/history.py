@@ -28,6 +28,7 @@ from werkzeug.exceptions import BadRequest, NotFound
 from kb.cache import ByteLRU
 from kb.ids import dated_url, record_url
 from kb.snippet import clip, leading
+from kb.words import typed
 from kb.history import DateError, History, parse_date, span_ref, span_text, typography, word_diff
 from kb.kbase import Opened
 from web.render import mana
@@ -63,7 +64,7 @@ def _history(kb: Opened) -> History:
 
 
 def _number(number: str) -> str:
-    number = number.strip().lower().rstrip(".")
+    number = typed(number).strip().lower().rstrip(".")
     if not _NUMBER.match(number):
         raise NotFound(f"{number[:40]!r} is not an official rule number (like 727.2 or 702.19c)")
     return number

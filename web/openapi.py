@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from kb.search import MAX_LIMIT, MAX_OFFSET, MAX_QUERY
+
 __all__ = ["spec", "CONVENTIONS"]
 
 SNIPPET = ("HTML, not text: the record's text escaped, with <mark> around the words that matched. "
@@ -38,7 +40,19 @@ _PATH_PARAMS = ("id", "slug", "day", "number", "span")
 # The history endpoints answer on a server started with the official releases; a 404 otherwise.
 WITH_HISTORY = " (with the rules history loaded: kb serve --cr-history DIR; a 404 otherwise)"
 
-def _get(summary: str, params: Sequence[tuple[str, str, bool]] = (), schema: str = "Object") -> dict:
+# What the server enforces of a parameter, said in the schema (a client's validator then agrees with the server):
+# by the path it belongs to and its name.
+_BOUNDS: dict[tuple[str, str], dict] = {
+    ("search", "q"): {"maxLength": MAX_QUERY},
+    ("search", "limit"): {"minimum": 1, "maximum": MAX_LIMIT},
+    ("search", "offset"): {"minimum": 0, "maximum": MAX_OFFSET},
+    ("search", "page"): {"minimum": 1},
+    ("resolve", "ref"): {"minLength": 1, "maxLength": 200},
+    ("autocomplete", "q"): {"maxLength": 100},
+}
+
+
+def _get(summary: str, params: Sequence[tuple[str, str, bool]] = (), schema: str = "Object", bounds: str = "") -> dict:
     return {
         "get": {
             "summary": summary,
@@ -48,7 +62,8 @@ def _get(summary: str, params: Sequence[tuple[str, str, bool]] = (), schema: str
                     "in": "path" if n in _PATH_PARAMS else "query",
                     "required": req or n in _PATH_PARAMS,
                     "description": d,
-                    "schema": {"type": "integer" if n in ("limit", "offset", "page") else "string"},
+                    "schema": {"type": "integer" if n in ("limit", "offset", "page") else "string",
+                               **_BOUNDS.get((bounds, n), {})},
                 }
                 for n, d, req in params
             ],
@@ -85,8 +100,9 @@ def spec(base_url: str) -> dict:
                 [
                     (
                         "q",
-                        "query: a rule reference, a card name or words; doc:/kind: filters and \"phrases\" allowed",
-                        True,
+                        "query: a rule reference, a card name or words; doc:/kind: filters and \"phrases\" allowed;"
+                        " none (or only spaces) answers no results, as the search page's empty box shows help",
+                        False,
                     ),
                     ("doc", "document slug", False),
                     ("kind", "record kind", False),
@@ -94,7 +110,7 @@ def spec(base_url: str) -> dict:
                     ("offset", "results to skip, 0-10000 (default 0)", False),
                     ("page", "1-based page of `limit` results; when given, it sets offset = (page - 1) * limit", False),
                 ],
-                "SearchResults",
+                "SearchResults", "search",
             ),
             "/api/records/{id}": _get(
                 "One record, in full", [("id", "record id, e.g. treachery/907.4b", True)], "Record"
@@ -102,7 +118,7 @@ def spec(base_url: str) -> dict:
             "/api/resolve": _get(
                 "What a reference means",
                 [("ref", "any reference form", True), ("doc", "the document the reader is in", False)],
-                "Resolution",
+                "Resolution", "resolve",
             ),
             "/api/documents": _get("Every document with its record counts", schema="Documents"),
             "/api/documents/{slug}": _get(
@@ -119,7 +135,9 @@ def spec(base_url: str) -> dict:
                 "Records",
             ),
             "/api/keywords": _get("Every keyword with its definitions", schema="Array"),
-            "/api/autocomplete": _get("Up to 10 completions", [("q", "what has been typed", True)], "Array"),
+            "/api/autocomplete": _get("Up to 10 completions (none for an empty q)",
+                                      [("q", "what has been typed", False)],
+                                      "Array", "autocomplete"),
             "/api/openapi.json": _get("This description"),
             "/api/cr@{day}/{number}": _get(
                 "An official rule as it stood in the release in force on a day (with where it is now)" + WITH_HISTORY,
@@ -204,7 +222,9 @@ def spec(base_url: str) -> dict:
                             "items": {
                                 "type": "object",
                                 "properties": {
-                                    **{k: {"type": "string"} for k in ("id", "doc", "kind", "number", "title")},
+                                    **{k: {"type": "string"} for k in ("id", "doc", "kind")},
+                                    # a keyword page or a card has no number; a sub-rule, a ruling no title
+                                    **{k: {"type": "string", "nullable": True} for k in ("number", "title")},
                                     "document": {"type": "string", "description": "the document's title"},
                                     "version": {"type": "string",
                                                 "description": "the document's version and effective date"},

@@ -168,9 +168,11 @@ def short_ref(ref: str):
         # a range unfurls with its first rule's words ("510.1c-d: 2 rules — 510.1c: A blocked creature ...")
         first = data["matches"][0]
         described = f"{data['what']} — {first['title']}: {first['summary']}"
+    # its JSON twin, a 404, carries the error shape every error has, beside what the resolution says (suggestions)
+    twin = {"error": {"code": "not_found", "message": described}, **data} if status == 404 else data
     return render_page("disambiguation.html", title=title, description=described,
                        alternate="/api/resolve?" + urlencode({"ref": ref, **({"doc": context} if context else {})}),
-                       data=data, twin=data, ref=ref, status=status)
+                       data=data, twin=twin, ref=ref, status=status)
 
 
 def _with_note(url: str, ref: str, note: str | None) -> str:
