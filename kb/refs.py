@@ -88,13 +88,15 @@ def _alternatives(names: tuple[str, ...]) -> str:
 def _ref_pattern(names: tuple[str, ...]) -> re.Pattern:
     """The reference regex for a set of document names."""
     alternatives = _alternatives(names)
-    doc = rf"(?P<doc>{alternatives})(?:/(?=\d)|\b[\s:]*)" if alternatives else r"(?P<doc>(?!))"  # "treachery/907.4b"
+    # "treachery/907.4b", and a chapter by its id: "treachery/7" (as "cr/7" is)
+    doc = (rf"(?P<doc>{alternatives})(?:(?P<slash>/)(?=\d)|\b[\s:]*)" if alternatives
+           else r"(?P<doc>(?!))(?P<slash>)")
     return re.compile(
         rf"""
         (?<![^\W_]|[.$€£¥/:#-])              # not inside a word, a price, a URL or a time (_italics_ are fine)
         (?:{doc})?
         (?P<pre>{_OFFICIAL_PREFIX}|{_PREFIX})?
-        (?:(?P<num>{_NUMBER})|(?(pre){_CHAPTER}|(?!)))
+        (?:(?P<num>{_NUMBER})|(?(pre)|(?(slash)|(?!))){_CHAPTER})
         (?![^\W_]|\.\d|:\d)                  # not 907.4bx, 3.5.1, 123:30
         """,
         re.IGNORECASE | re.VERBOSE,
