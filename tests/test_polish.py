@@ -130,6 +130,28 @@ def test_a_text_of_one_release_says_so(hclient):
     assert "this text in the 2016-07-22 release only" in text and "from 2016-07-22 to 2016-07-22" not in text
 
 
+def test_a_moved_rule_says_its_number_held_the_text_and_where_else_it_stood(hclient):
+    # /cr@2016-07-22/716.2 said "this text in the 2016-07-22 release only" of a text that stood as 714.2 before and
+    # as 717.2 ... 727.2 after: it is the number that held it once
+    page = soup(hclient.get("/cr@2016-07-22/716.2"))
+    meta = page.select_one("p.effective")
+    text = " ".join(meta.get_text(" ").split())
+    assert "716.2 held this text in the 2016-07-22 release only; the rule moved, and the same text stood as " \
+           "714.2 (2015-01-23), 717.2 (2016-08-26 to 2017-09-29), 718.2 (2018-07-13 to 2019-08-23)," in text
+    assert text.endswith("727.2 (2026-04-17 to 2026-08-07).")
+    links = {a.get_text(): a["href"] for a in meta.select("a")}
+    assert links["714.2"] == "/cr@2015-01-23/714.2" and links["727.2"] == "/cr@2026-04-17/727.2"
+    assert "716.2" not in links
+    for href in list(links.values())[:3]:
+        assert hclient.get(href).status_code == 200
+    elsewhere = hclient.get("/api/cr@2016-07-22/716.2").get_json()["elsewhere"]
+    assert elsewhere[0] == {"number": "714.2", "from": "2015-01-23", "to": "2015-01-23", "url": "/cr@2015-01-23/714.2"}
+    # a rule that never moved says what it said
+    unmoved = hclient.get("/api/cr@2021-02-15/107.2").get_json()
+    assert unmoved["elsewhere"] == []
+    assert "107.2 held" not in soup(hclient.get("/cr@2021-02-15/107.2")).get_text(" ")
+
+
 def test_the_contents_say_what_their_counts_are_once(cr_client):
     text = soup(cr_client.get("/cr")).get_text(" ")
     assert "read with their text" not in text and text.count("how many it holds") == 1
