@@ -44,16 +44,21 @@ def topic_of(number: str) -> str | None:
     return m.group(1) if m else None
 
 
+# Where a sentence ends: a full stop and a space, unless the stop is a section number's own and the sentence goes on
+# ("See 719. in the official Comprehensive Rules ..., and 720. for subgames"), or a line break.
+_SENTENCE_END = re.compile(r"\.(?= )(?<!\d{3}\.(?= [a-z]))|\n")
+
+
 def _sentence(text: str, start: int, end: int) -> str:
     """The citing sentence and the one before it; for a closing "See 719.2." the three before it
     ("If the game is restarted, ... See 719.2.")."""
-    left = max(text.rfind(". ", 0, start), text.rfind("\n", 0, start))
+    ends = [m.start() for m in _SENTENCE_END.finditer(text)]
+    left = max((i for i in ends if i < start), default=-1)
     before = 3 if text[left + 1 : start].strip().lower() in ("see", "(see") else 1
     for _ in range(before):
         if left > 0:
-            left = max(text.rfind(". ", 0, left), text.rfind("\n", 0, left))
-    right_candidates = [i for i in (text.find(". ", end), text.find("\n", end)) if i >= 0]
-    right = min(right_candidates) if right_candidates else len(text)
+            left = max((i for i in ends if i < left), default=-1)
+    right = min((i for i in ends if i >= end), default=len(text))
     return text[left + 1 : right]
 
 

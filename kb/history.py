@@ -32,7 +32,10 @@ __all__ = ["History", "HISTORY_FILE", "word_diff", "typography", "parse_date", "
 
 HISTORY_FILE = "history.sqlite"
 _ISO = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-_TOKENS = re.compile(r"\s+|\S+\s*")  # a word with the space after it: changes read as whole words
+# A word with the space after it (changes read as whole words), punctuation around it a token of its own: with
+# "player," one word, "player" gaining ", planeswalker," showed "~~player~~ player, planeswalker,". A word keeps
+# what is inside it ("702.19b", "face-down", "player’s") and a mana cost is one ("{3}{W}", shown as symbols).
+_TOKENS = re.compile(r"\s+|(?:\{[^{}\s]*\}|\w)(?:\S*[\w}])?\s*|[^\w\s{]+\s*|\{\s*")
 _NUMBER = re.compile(r"\b\d{3}(?:\.\d+[a-z]{0,2})?\b")
 _COPY = re.compile(r"-(\d+)$")  # a rule number printed twice in one release: its second copy's id ends "-2"
 

@@ -4,7 +4,8 @@ Rule references are found by the reference grammar (kb.refs), so plain
 numbers, prices and times are left alone; ``[[Card Name]]`` is Scryfall's
 chat convention, read as Scryfall's bots read it (kb.cardnames): a part of a
 name or a typo finds the card when only one fits, ``[[Name|FUT]]`` names the
-set, and several fits are listed under ``ambiguous`` instead of linked. A
+set, several fits are listed under ``ambiguous`` instead of linked, and a name
+nothing fits is listed under ``not_found`` (a bot can say "card not found"). A
 reference found in several documents links to the short link's
 disambiguation page.
 """
@@ -106,11 +107,13 @@ class _Lookups:
         return self.found[key]
 
 
-def _links(kb, text: str, ambiguous: list[dict] | None = None, lookups: _Lookups | None = None) -> list[dict]:
-    """The links of a text; ``ambiguous`` gathers the cards several names fit."""
+def _links(kb, text: str, ambiguous: list[dict] | None = None, lookups: _Lookups | None = None,
+           not_found: list[str] | None = None) -> list[dict]:
+    """The links of a text; ``ambiguous`` gathers the cards several names fit, ``not_found`` the [[names]] nothing
+    fits."""
     lookups = lookups or _Lookups()
     quiet = _Spans([(m.start(), m.end()) for m in _UNTOUCHED.finditer(text)])
-    found = _card_links(kb, text, quiet, ambiguous, lookups)
+    found = _card_links(kb, text, quiet, ambiguous, lookups, not_found)
     taken = quiet
     for f in found + (ambiguous or []):
         taken.add(f["start"], f["end"])
@@ -131,8 +134,10 @@ def _links(kb, text: str, ambiguous: list[dict] | None = None, lookups: _Lookups
     return sorted(found, key=lambda f: f["start"])
 
 
-def _card_links(kb, text: str, quiet: _Spans, ambiguous: list[dict] | None, lookups: _Lookups) -> list[dict]:
-    """The ``[[Card Name]]`` links of a text outside what it leaves alone (``quiet``)."""
+def _card_links(kb, text: str, quiet: _Spans, ambiguous: list[dict] | None, lookups: _Lookups,
+                not_found: list[str] | None = None) -> list[dict]:
+    """The ``[[Card Name]]`` links of a text outside what it leaves alone (``quiet``); the names that are neither a
+    card, several cards nor a rule go to ``not_found`` as written between the brackets."""
     found: list[dict] = []
     for m in _CARD.finditer(text):
         if quiet.overlaps(m.start(), m.end()):
@@ -153,6 +158,8 @@ def _card_links(kb, text: str, quiet: _Spans, ambiguous: list[dict] | None, look
                            m.start(), m.end(), m.group(0))
             if link:
                 found.append(link)
+            elif not_found is not None:  # [[The Abyss]]: no document holds it ("card not found")
+                not_found.append(m.group(1))
     return found
 
 
@@ -163,8 +170,9 @@ def _placed(link: dict | None, start: int, end: int, match: str) -> dict | None:
 
 def linkify(kb, text: str, fmt: str = "markdown", base_url: str = "") -> dict:
     ambiguous: list[dict] = []
+    not_found: list[str] = []
     lookups = _Lookups()
-    links = _links(kb, text, ambiguous, lookups)
+    links = _links(kb, text, ambiguous, lookups, not_found)
     out, pos = [], 0
     for link in links:
         plain = text[pos:link["start"]]
@@ -187,6 +195,7 @@ def linkify(kb, text: str, fmt: str = "markdown", base_url: str = "") -> dict:
         "ambiguous": [{"match": a["match"], "start": a["start"], "end": a["end"], "note": a["note"],
                        "candidates": [{"id": c["id"], "title": c["title"], "url": base_url + c["path"]}
                                       for c in a["candidates"]]} for a in ambiguous],
+        "not_found": list(dict.fromkeys(not_found)),  # each name once, in the order written
         "note": f"{left} more distinct references or cards left as written: at most {MAX_LOOKUPS} are looked up "
                 "in one text" if left else None,
     }

@@ -34,7 +34,7 @@ Things that must not parse: ``3.5 mana``, ``12:30``, ``2 words``, ``$3.50``.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import pairwise
 from collections.abc import Mapping
@@ -88,13 +88,15 @@ def _alternatives(names: tuple[str, ...]) -> str:
 def _ref_pattern(names: tuple[str, ...]) -> re.Pattern:
     """The reference regex for a set of document names."""
     alternatives = _alternatives(names)
-    doc = rf"(?P<doc>{alternatives})(?:/(?=\d)|\b[\s:]*)" if alternatives else r"(?P<doc>(?!))"  # "treachery/907.4b"
+    # "treachery/907.4b", and a chapter by its id: "treachery/7" (as "cr/7" is)
+    doc = (rf"(?P<doc>{alternatives})(?:(?P<slash>/)(?=\d)|\b[\s:]*)" if alternatives
+           else r"(?P<doc>(?!))(?P<slash>)")
     return re.compile(
         rf"""
         (?<![^\W_]|[.$€£¥/:#-])              # not inside a word, a price, a URL or a time (_italics_ are fine)
         (?:{doc})?
         (?P<pre>{_OFFICIAL_PREFIX}|{_PREFIX})?
-        (?:(?P<num>{_NUMBER})|(?(pre){_CHAPTER}|(?!)))
+        (?:(?P<num>{_NUMBER})|(?(pre)|(?(slash)|(?!))){_CHAPTER})
         (?![^\W_]|\.\d|:\d)                  # not 907.4bx, 3.5.1, 123:30
         """,
         re.IGNORECASE | re.VERBOSE,
@@ -146,6 +148,14 @@ _DATED = re.compile(r"(?<!\s)(?:\s*@\s*|\s+(?:as\s+of|on)\s+|(?P<open>\s*\(\s*))
 _DATED_COPY = re.compile(r"-[2-9](?=\s*@\s*\d{4}-\d{2}-\d{2})")
 # "@" and a day right after a number: a dated citation, whatever the number's shape ("716@2016-07-22", a section)
 _AT_DAY = re.compile(r"(?:[-–]\d{1,3})?\s*@\s*\d{4}-\d{2}-\d{2}")  # "702.175-1@2024-09-20": a copy there is not
+
+# A section's title quoted after its number, as the official rules cite one: "See 706, “Rolling a Die.”"
+_QUOTED_TITLE = re.compile(r',\s*[“"]\s*[A-Z]')
+# A bare section later in a sentence that cited a section, joined by a conjunction, is a section of the same citation:
+# "See 719. in the official Comprehensive Rules for rules on restarting the game, and 720. for subgames",
+# "Renamed rule 115 into 116" (the first number's prefix or suffix is not written again).
+_JOINED_SECTION = re.compile(r"(?:,\s*)?\b(?:and|or|into)\s+$", re.IGNORECASE)
+_SENTENCE_END = re.compile(r'[.!?]["”’)]*\s+[A-Z]|\n')
 
 MAX_EXPANSION = 30  # a range longer than this is not a citation anyone means
 
@@ -328,8 +338,9 @@ def _is_reference(text: str, m: re.Match, number: str, bare: bool) -> bool:
     if bare or "." in number:
         return True
     # "719. in the official Comprehensive Rules", "716@2016-07-22": the suffix or the day makes a bare section a
-    # citation.
-    return bool(_OFFICIAL_SUFFIX.match(text, m.end()) or _AT_DAY.match(text, m.end()))
+    # citation, and so does the title the rules quote after one ("See 718, “Prototype Cards.”").
+    return bool(_OFFICIAL_SUFFIX.match(text, m.end()) or _AT_DAY.match(text, m.end())
+                or _QUOTED_TITLE.match(text, m.end()))
 
 
 def _match_at(text: str, m: re.Match, bare: bool, doc_names: Mapping[str, str]) -> list[RefMatch]:
@@ -374,6 +385,22 @@ def _match_at(text: str, m: re.Match, bare: bool, doc_names: Mapping[str, str]) 
     return found
 
 
+def _joined_section(text: str, m: re.Match, found: list[RefMatch], doc_names: Mapping[str, str]) -> list[RefMatch]:
+    """A bare section joined to the section its sentence cited ("719. in the official Comprehensive Rules ..., and
+    720."): a citation as the first one is (official, of its document), or [] if it is not one."""
+    if not found or m.group("pre") or m.group("doc") or "." in m.group("num") or not m.group("num").isdigit():
+        return []
+    last = found[-1]
+    between = text[last.end:m.start()]
+    if (not _JOINED_SECTION.search(between) or _SENTENCE_END.search(between)
+            or not all(n.isdigit() and len(n) == 3 for n in last.query.numbers)):
+        return []
+    first = last.query
+    return [replace(r, text=r.text, query=replace(r.query, official=first.official or r.query.official,
+                                                   prefer=r.query.prefer or first.prefer, doc=r.query.doc or first.doc))
+            for r in _match_at(text, m, True, doc_names)]
+
+
 def _doc_after(text: str, pos: int, m: re.Match, last: str, doc_names: Mapping[str, str]) -> re.Match | None:
     """A document name after a reference no prefix gave a document ("CR 702.187c treachery" stays official), unless
     it is the last number's suffix written apart ("116.2 tr" is 116.2tr, as a whole query reads it)."""
@@ -407,7 +434,7 @@ def find_refs(text: str, sections: tuple[str, ...] | list[str] = (), doc_names: 
     for m in _ref_pattern(tuple(names)).finditer(text):
         if found and m.start() < found[-1].end:
             continue  # inside a list or range already read
-        found += _match_at(text, m, False, names)
+        found += _match_at(text, m, False, names) or _joined_section(text, m, found, names)
     if sections:
         pattern = _section_pattern(tuple(sections), running=True, loose=loose_sections)
         for m in pattern.finditer(text):

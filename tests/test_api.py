@@ -347,6 +347,19 @@ def test_linkify_leaves_links_urls_and_code_alone(client, text):
         assert body["links"] == [] and body["ambiguous"] == []
 
 
+def test_linkify_lists_the_names_nothing_fits(client):
+    # "[[The Abyss]]" (a real card no document holds) was left as written and listed nowhere: a bot could not say
+    # "card not found"
+    text = "[[The Abyss]], [[The Metamorph]], [[Magus of the]], [[the abyss]], [[The Abyss]] and `[[Nope]]`"
+    body = client.post("/api/linkify", json={"text": text}).get_json()
+    assert body["not_found"] == ["The Abyss", "the abyss"]  # each as written, once; never a card found, an
+    assert [a["match"] for a in body["ambiguous"]] == ["[[Magus of the]]"]  # ambiguous one or one in code
+    assert [link["match"] for link in body["links"]] == ["[[The Metamorph]]"]
+    assert client.post("/api/linkify", json={"text": "[[Token Cards g)]] 907.4b"}).get_json()["not_found"] == []
+    schema = client.get("/api/openapi.json").get_json()["components"]["schemas"]["Linkified"]
+    assert "not_found" in schema["required"] and schema["properties"]["not_found"]["items"] == {"type": "string"}
+
+
 def test_linkify_twice_changes_nothing(client):
     once = client.post("/api/linkify", json={"text": "907.4b and [[The Metamorph]]"}).get_json()["text"]
     assert client.post("/api/linkify", json={"text": once}).get_json()["text"] == once

@@ -76,6 +76,9 @@ def test_ref_offsets_point_at_the_text_as_written(records):
     ("treachery/907.4b", "rule 702.187", "treachery/702.187"),
     ("treachery/109.4tr", "rules 372.5", "treachery/372.5"),
     ("treachery/116.2tr", "rule 907.4b", "treachery/907.4b"),
+    # the second section of "Renamed rule 115 into 116, and rule 314 into 372" (it was plain text)
+    ("treachery/history/4-0", "116", "treachery/116"),
+    ("treachery/history/4-0", "372", "treachery/372"),
 ])
 def test_rule_references_resolve_in_their_own_document(records, record_id, written, target):
     assert any(ref.text == written and ref.target == target for ref in records[record_id].refs)

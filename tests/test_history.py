@@ -286,6 +286,30 @@ def test_word_diff_escapes_and_marks():
     assert word_diff("one two three", "one 2 three")[0] == "one <del>two </del><ins>2 </ins>three"
 
 
+def test_a_word_diff_keeps_a_word_that_only_gained_punctuation_after_it():
+    # "player" becoming "player, planeswalker," showed "~~player~~ player, planeswalker,": a word and the comma after
+    # it were one token
+    ops = word_diff("that player or player, except", "that player, planeswalker, or battle, except")[1]
+    assert ops == [["=", "that player"], ["+", ", planeswalker, "], ["=", "or "], ["-", "player"], ["+", "battle"],
+                   ["=", ", except"]]
+    # a rule number, a hyphenated word, a possessive and a mana cost stay whole
+    assert word_diff("see 702.19b, face-down {3}{W}", "see 702.19c, face-up {2}{W}")[1] == [
+        ["=", "see "], ["-", "702.19b"], ["+", "702.19c"], ["=", ", "], ["-", "face-down {3}{W}"],
+        ["+", "face-up {2}{W}"]]
+    for text in ("({3}{W}), {T}: “Timing.” a <b> c { x", "a{b }} —", " lead  trail "):
+        assert "".join(op[1] for op in word_diff("", text)[1]) == text
+
+
+def test_a_history_marks_only_what_a_list_gained(hclient):
+    # 2023-04-14: trample's "the player or planeswalker" became "the player, planeswalker, or battle"
+    span = next(s for s in hclient.get("/api/cr/702.19b/history").get_json()["spans"] if s["from"] == "2023-04-14")
+    changed = [op for op in span["diff"] if op[0] != "="]
+    assert changed == [["+", ", planeswalker, "], ["-", "planeswalker "], ["+", "battle "]]
+    assert span["diff"][0][1].endswith("blocking creatures and the player")
+    assert "the player<ins>, planeswalker, </ins>or <del>planeswalker </del><ins>battle </ins>the creature" in \
+        hclient.get("/cr/702.19b/history").get_data(as_text=True)
+
+
 # -- dated references ---------------------------------------------------------------------------------
 @pytest.mark.parametrize("text, numbers, date", [
     ("716.2@2016-07-22", ("716.2",), "2016-07-22"),
@@ -373,6 +397,9 @@ def test_treachery_716_2_was_written_for_july_2016(hclient):
      "/cr@2020-04-17/719.2"),
     ("/uncommander/merge-mutate-and-combined-permanents/a", "702.139 in the official Comprehensive Rules",
      "/cr/702.140", "/cr@2020-04-17/702.139"),
+    # the second section of "See 719. in the official Comprehensive Rules ..., and 720. for subgames" (it was plain
+    # text), dated by its own words: 720 was Subgames from 2019-10-04 to 2021-06-18
+    ("/uncommander/the-game-separate-games-and-external-people/a/i", "720", "/cr/729", "/cr@2020-04-17/720"),
 ])
 def test_a_dated_citation_links_what_it_meant(hclient, url, written, now, then):
     page = soup(hclient.get(url))
@@ -450,7 +477,7 @@ def test_typography_only_is_no_change():
     from kb.history import typography
 
     html, ops = word_diff('See rule 116, "Timing and Priority."', "See rule 117, “Timing and Priority.”")
-    assert [op for op in ops if op[0] != "="] == [["-", "116, "], ["+", "117, "]]
+    assert [op for op in ops if op[0] != "="] == [["-", "116"], ["+", "117"]]  # the comma unchanged
     assert "“Timing" in html and typography("{rN}—[Effect] Odyssey™") == typography("{rN}-[Effect] Odyssey(tm)")
 
 

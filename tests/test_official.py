@@ -42,6 +42,14 @@ def test_rules_inside_the_cr_link_to_each_other(cr_store):
     assert cr_store.get("cr/702.187").cited_by == ("cr/glossary/mayhem", "keywords/mayhem")
 
 
+def test_a_section_the_cr_cites_by_its_title_is_linked(cr_store):
+    # 'See 706, “Rolling a Die.”': a bare section with its quoted title was plain text (three such in the rules)
+    assert refs_of(cr_store, "cr/901.9d")["706"].target == "cr/706"
+    assert refs_of(cr_store, "cr/702.160a")["718"].target == "cr/718"
+    assert refs_of(cr_store, "cr/701.27g")["730"].target == "cr/730"
+    assert "cr/701.27g" in cr_store.get("cr/730").cited_by
+
+
 def test_keywords_gather_every_document(cr_store):
     assert [ref.target for ref in cr_store.get("keywords/unveil").refs] == ["treachery/702.187"]
     assert [ref.target for ref in cr_store.get("keywords/mayhem").refs] == ["cr/702.187"]

@@ -35,14 +35,31 @@ def test_every_short_link_resolves_to_its_record(cr_client):
     assert wrong == []
 
 
-@pytest.mark.parametrize("record, short", [
-    ("/cr/5", "/r/5"), ("/treachery/7", "/r/treachery%20rule%207"), ("/treachery/116", "/r/treachery%20116"),
-    ("/cr/116", "/r/CR%20116"), ("/futuresight/502.4", "/r/futuresight%20502.4"), ("/treachery/907.4b", "/r/907.4b"),
+# A number two documents use carries its document as the record's address writes it: /r/cr/702.187c, not
+# /r/CR%20702.187c (shown and copied with an escaped space); the old forms still resolve.
+@pytest.mark.parametrize("record, short, old", [
+    ("/cr/5", "/r/5", None), ("/treachery/7", "/r/treachery/7", "/r/treachery%20rule%207"),
+    ("/treachery/116", "/r/treachery/116", "/r/treachery%20116"), ("/cr/116", "/r/cr/116", "/r/CR%20116"),
+    ("/cr/702.187c", "/r/cr/702.187c", "/r/CR%20702.187c"),
+    ("/futuresight/502.4", "/r/futuresight/502.4", "/r/futuresight%20502.4"), ("/treachery/907.4b", "/r/907.4b", None),
 ])
-def test_the_page_shows_its_short_link(cr_client, record, short):
+def test_the_page_shows_its_short_link(cr_client, record, short, old):
     page = soup(cr_client.get(record))
     assert page.select_one("a.short-link")["href"] == short
+    assert page.select_one("button.copy-short")["data-copy"] == "http://localhost" + short
     assert cr_client.get(short).headers["Location"] == record
+    if old:
+        assert cr_client.get(old).headers["Location"] == record
+
+
+def test_no_short_link_has_an_escaped_space(cr_client):
+    from web import data as D
+
+    app = cr_client.application
+    with app.app_context():
+        kb = app.extensions["kb"].current()
+        shorts = [D.short_link(kb, r, kb.store.label(r)) for r in kb.store.records.values()]
+    assert [s for s in shorts if s and "%" in s] == []
 
 
 def test_a_bare_chapter_number_is_the_chapter_when_one_document_has_it(cr_client):
@@ -111,6 +128,28 @@ def test_one_rule_is_one_rule(client):
 def test_a_text_of_one_release_says_so(hclient):
     text = soup(hclient.get("/cr@2016-07-22/716.2")).get_text(" ")
     assert "this text in the 2016-07-22 release only" in text and "from 2016-07-22 to 2016-07-22" not in text
+
+
+def test_a_moved_rule_says_its_number_held_the_text_and_where_else_it_stood(hclient):
+    # /cr@2016-07-22/716.2 said "this text in the 2016-07-22 release only" of a text that stood as 714.2 before and
+    # as 717.2 ... 727.2 after: it is the number that held it once
+    page = soup(hclient.get("/cr@2016-07-22/716.2"))
+    meta = page.select_one("p.effective")
+    text = " ".join(meta.get_text(" ").split())
+    assert "716.2 held this text in the 2016-07-22 release only; the rule moved, and the same text stood as " \
+           "714.2 (2015-01-23), 717.2 (2016-08-26 to 2017-09-29), 718.2 (2018-07-13 to 2019-08-23)," in text
+    assert text.endswith("727.2 (2026-04-17 to 2026-08-07).")
+    links = {a.get_text(): a["href"] for a in meta.select("a")}
+    assert links["714.2"] == "/cr@2015-01-23/714.2" and links["727.2"] == "/cr@2026-04-17/727.2"
+    assert "716.2" not in links
+    for href in list(links.values())[:3]:
+        assert hclient.get(href).status_code == 200
+    elsewhere = hclient.get("/api/cr@2016-07-22/716.2").get_json()["elsewhere"]
+    assert elsewhere[0] == {"number": "714.2", "from": "2015-01-23", "to": "2015-01-23", "url": "/cr@2015-01-23/714.2"}
+    # a rule that never moved says what it said
+    unmoved = hclient.get("/api/cr@2021-02-15/107.2").get_json()
+    assert unmoved["elsewhere"] == []
+    assert "107.2 held" not in soup(hclient.get("/cr@2021-02-15/107.2")).get_text(" ")
 
 
 def test_the_contents_say_what_their_counts_are_once(cr_client):

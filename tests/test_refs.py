@@ -56,6 +56,9 @@ FORMS = [
     ("Treachery 907.5a", N("907.5a", doc="treachery")),
     ("treachery: 907.5a", N("907.5a", doc="treachery")),
     ("treachery rule 907.5a", N("907.5a", doc="treachery")),
+    ("treachery/907.5a", N("907.5a", doc="treachery")),
+    ("treachery/7", N("7", doc="treachery")),  # a chapter by its id, as /r/treachery/7 writes it
+    ("cr/7", N("7", prefer="cr")),
     ("futuresight 502.68", N("502.68", doc="futuresight")),
     ("future sight 502.68a", N("502.68a", doc="futuresight")),
     ("official rule 708", N("708", official=True)),
@@ -295,6 +298,22 @@ def spans(text, sections=()):
     ("907.4b and 702.TrUnv-1", [("907.4b", ("907.4b",), False), ("702.TrUnv-1", ("702.trunv-1",), False)]),
     ("See 719. in the official Comprehensive Rules for",
      [("719. in the official Comprehensive Rules", ("719",), True)]),
+    # a bare section joined to the section its sentence cited is one too, as that one is (official, its document)
+    ("See 719. in the official Comprehensive Rules for rules on restarting the game, and 720. for subgames.",
+     [("719. in the official Comprehensive Rules", ("719",), True), ("720", ("720",), True)]),
+    ("Renamed rule 115 into 116, and rule 314 into 372.",
+     [("rule 115", ("115",), False), ("116", ("116",), False), ("rule 314", ("314",), False),
+      ("372", ("372",), False)]),
+    # ... in that sentence only, and only after a section ("rule 704.5a" cites no section)
+    ("See 719. in the official Comprehensive Rules. And 720 more.",
+     [("719. in the official Comprehensive Rules", ("719",), True)]),
+    ("See rule 704.5a, which says 3 players or 100 more.", [("rule 704.5a", ("704.5a",), False)]),
+    ("Rule 103 says x.\nAnd 100 cards.", [("Rule 103", ("103",), False)]),
+    # the title the official rules quote after a section makes it a citation
+    ("See 718, “Prototype Cards.”", [("718", ("718",), False)]),
+    ('See rules 701.42, “Meld,” and 730, "Merging with Permanents."',
+     [("rules 701.42", ("701.42",), False), ("730", ("730",), False)]),
+    ("We had 100, “so many” cards.", []),
     # quantities, prices, dates, versions and times are not references
     ("It costs 3.5 mana at 12:30 with 100 life, $3.50, version 2.0.5 on 2018-05-08.", []),
     ("Your life total becomes 907 or 20.", []),

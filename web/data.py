@@ -134,14 +134,15 @@ def _read(kb: Opened, r: Record, depth: int, text: str | None) -> dict[str, Any]
 def short_link(kb: Opened, r: Record, label: str) -> str | None:
     """The chat-sized, readable address of a record, which /r/ (or /c/) resolves to that record alone.
 
-    /r/907.4b for numbered rules no other document numbers so, else with the document's name
-    (/r/treachery%20116, /r/CR%20116; a chapter too: /r/5, /r/treachery%20rule%207); /r/token-cards-j and
+    /r/907.4b for numbered rules no other document numbers so, else with the document, as the record's own address
+    writes it (/r/treachery/116, /r/cr/116; a chapter too: /r/5, /r/treachery/7: no escaped space to copy, where
+    /r/CR%20116 was); /r/token-cards-j and
     /r/die-rolls-and-coin-flips-d-iii for rules numbered inside a section;
     /c/venser-shaper-savant for cards and /c/the-aetherist/2 for their rulings.
     """
     if r.number and r.id == f"{r.doc}/{r.number.lower()}":
         name = "CR" if r.doc == "cr" else r.doc
-        for form in (r.number, f"{name} {r.number}", f"{name} rule {r.number}"):  # the last for a chapter
+        for form in (r.number, r.id, f"{name} {r.number}", f"{name} rule {r.number}"):  # the last for a chapter
             if [m.id for m in resolution(kb, form).matches] == [r.id]:
                 return "/r/" + quote(form)
         return None

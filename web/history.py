@@ -116,6 +116,7 @@ def rule_at_data(kb: Opened, day: str, number: str) -> tuple[dict[str, Any], dic
         first -= 1
     while last + 1 < len(lineage) and restyled(last + 1):
         last += 1
+    elsewhere = _same_text_elsewhere(lineage, first, last, span["number"], same)
     banner = None
     if now["number"] is None:
         banner = f"deleted: the rule's last release was {now['deleted_after']}"
@@ -138,11 +139,33 @@ def rule_at_data(kb: Opened, day: str, number: str) -> tuple[dict[str, Any], dic
         # 2099-01-01")
         "future": day > date.today().isoformat(),
         "span": {"from": lineage[first]["from"], "to": lineage[last]["to"]},
+        "elsewhere": elsewhere,
         "now": now, "banner": banner,
         "url": dated_url(release["effective"], span_ref(span)),
         "current_url": f"/{now['id']}" if now["id"] else None,
         "history_url": f"/cr/{now['number']}/history" if now["number"] else None,
     }, {}
+
+
+def _same_text_elsewhere(lineage: list[dict], first: int, last: int, number: str, same: str) -> list[dict]:
+    """The numbers the same text (typography aside) stood under right before and after this number held it, each
+    run once with its releases and its first dated page: /cr@2016-07-22/716.2 said "this text in the 2016-07-22
+    release only" of a text that stood as 714.2 in 2015 and as 717.2 ... 727.2 since (the rule moved)."""
+    lo, hi = first, last
+    while lo > 0 and typography(span_text(lineage[lo - 1])) == same:
+        lo -= 1
+    while hi + 1 < len(lineage) and typography(span_text(lineage[hi + 1])) == same:
+        hi += 1
+    runs: list[dict] = []
+    for s in lineage[lo:first] + lineage[last + 1:hi + 1]:
+        if s["number"] == number:
+            continue
+        if runs and runs[-1]["number"] == s["number"] and runs[-1]["last"] + 1 == s["first"]:
+            runs[-1].update(to=s["to"], last=s["last"])
+        else:
+            runs.append({"number": s["number"], "from": s["from"], "to": s["to"], "last": s["last"],
+                         "url": dated_url(s["from"], span_ref(s))})
+    return [{k: v for k, v in r.items() if k != "last"} for r in runs]
 
 
 # (build, number) -> a rule's history: its word diffs took ~50 ms a request for a rule with many versions (205.3m),

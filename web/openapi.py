@@ -338,7 +338,7 @@ def spec(base_url: str) -> dict:
                 },
                 "Linkified": {
                     "type": "object",
-                    "required": ["text", "links", "ambiguous"],
+                    "required": ["text", "links", "ambiguous", "not_found"],
                     "properties": {
                         "text": {"type": "string", "description": "the message with links, in the format asked for"},
                         "links": {
@@ -350,6 +350,12 @@ def spec(base_url: str) -> dict:
                             "type": "array",
                             "description": "each [[name]] that fits several cards, left as written: "
                                            "{match, start, end, note, candidates: [{id, title, url}]}",
+                        },
+                        "not_found": {
+                            "type": "array", "items": {"type": "string"},
+                            "description": "each [[name]] that fits no card (nor a rule), left as written: the name "
+                                           "between the brackets, once each, in the order written "
+                                           "(\"[[The Abyss]]\" -> \"The Abyss\"), for a bot to say it was not found",
                         },
                         "note": {
                             "type": "string", "nullable": True,
