@@ -52,7 +52,7 @@ from kb.snippet import Positions, clip, shown, snippet, stem, translation
 from kb.spelling import Spelling
 from kb.store import Store
 from kb.vocabulary import SEE_ENTRY, Expansion, Vocabulary
-from kb.words import FILLER_WORDS, QUESTION_WORDS, words
+from kb.words import FILLER_WORDS, QUESTION_WORDS, TOKEN_RE, words
 
 __all__ = ["Searcher", "Results", "Hit", "QueryError", "MAX_QUERY", "MAX_LIMIT", "MAX_OFFSET"]
 
@@ -532,10 +532,24 @@ class Searcher:
         fits = [r for r in found.records if r.kind == "rule" and stems & self._family_stems(r)]
         if not fits:
             return None
-        best = fits[0]
+        best = self._named_sub_rule(fits[0], stems)
         family = self._with_family([best])
         listed = {r.id for r in family}  # the other matches' families cite or hold records of its family too
         return _Lead(family + [r for r in found.records if r.id not in listed], "reference", redirect=best.id)
+
+    def _named_sub_rule(self, rule: Record, stems: set[str]) -> Record:
+        """The rule or the sub-rule of it whose own words (its heading and text, not its parents') weigh most of
+        the words typed beside its number: "704.5 legend rule" is 704.5j, "704.5 poison counters" 704.5c (the
+        parent's family holds every word its sub-rules say, so it fitted first). A tie keeps the one nearest
+        the number typed ("702.19 trample" is 702.19, whose sub-rules all say trample)."""
+        weight = rank.weights(self.searcher, sorted(stems))
+        best, most = rule, 0.0
+        for record in [rule, *self._descendants(rule)]:
+            own = {stem(w.lower()) for w in TOKEN_RE.findall(plain(f"{record.title or ''} {record.text or ''}"))}
+            said = sum(weight[s] for s in stems & own)
+            if said > most + 1e-9:
+                best, most = record, said
+        return best
 
     def _family_stems(self, record: Record) -> frozenset[str]:
         stems = set(self.ranker.stems(record))

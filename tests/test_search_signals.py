@@ -62,6 +62,17 @@ def test_a_number_with_words_takes_the_reference_when_the_words_fit(cr_searcher,
     assert len(listed) == len(set(listed)), f"a record listed twice: {listed}"  # 702.187f, for "unveil 702.187c"
 
 
+@pytest.mark.parametrize("query, rule", [("704.5 legend rule", "cr/704.5j"), ("704.5 legend", "cr/704.5j"),
+                                         ("704.5 poison counters", "cr/704.5c"), ("704.5 deathtouch", "cr/704.5h"),
+                                         ("704.5 world", "cr/704.5k"), ("704.5 saga", "cr/704.5s"),
+                                         ("704.5 state-based actions", "cr/704.5")])
+def test_the_words_beside_a_number_pick_the_sub_rule_they_name(cr_searcher, query, rule):
+    # 704.5's family holds every word of its sub-rules, so it fitted first and was opened for all but the
+    # sub-rules past its twelfth ("704.5 saga"); the sub-rule that says the words is what a judge means
+    results = cr_searcher.search(query, limit=50)
+    assert results.matched_by == "reference" and results.redirect == rule and ids(results)[0] == rule
+
+
 def test_a_number_with_words_that_do_not_fit_searches_the_words(cr_searcher):
     results = cr_searcher.search("702.9 trample")
     top = ids(results, 3)
