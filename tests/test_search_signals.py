@@ -73,6 +73,17 @@ def test_the_words_beside_a_number_pick_the_sub_rule_they_name(cr_searcher, quer
     assert results.matched_by == "reference" and results.redirect == rule and ids(results)[0] == rule
 
 
+@pytest.mark.parametrize("query, plain", [("define permanent", "what is a permanent"),
+                                          ("permanent definition", "what is a permanent"),
+                                          ("meaning of permanent", "what is a permanent"),
+                                          ("definition of a permanent", "what is a permanent"),
+                                          ("define trample", "trample"), ("what is the meaning of trample", "trample")])
+def test_define_definition_and_meaning_only_ask(cr_searcher, query, plain):
+    # "define permanent" searched for "define" too and led with UnCommander's combined permanents
+    asked, typed = cr_searcher.search(query), cr_searcher.search(plain)
+    assert ids(asked, 3) == ids(typed, 3) and ids(asked)[0] in {"cr/110", "cr/702.19"}
+
+
 def test_a_number_with_words_that_do_not_fit_searches_the_words(cr_searcher):
     results = cr_searcher.search("702.9 trample")
     top = ids(results, 3)
