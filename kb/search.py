@@ -117,12 +117,16 @@ class Results:
     limit: int = 10
     matched_by: str = "text"  # "reference", "card", "title" or "text"
     searched_for: str | None = None  # the query in the documents' words, when it was rewritten
+    # the hits are for ``did_you_mean`` already and the note says so ("spelling corrected: ..."): a page or a
+    # message offers it no second time (a judge read the two as two corrections)
+    did_you_mean_searched: bool = False
 
     def to_json(self) -> dict:
         return {"query": self.query, "total": self.total, "offset": self.offset, "limit": self.limit,
                 "results": [h.to_json() for h in self.hits], "facets": self.facets,
                 "did_you_mean": self.did_you_mean, "redirect": self.redirect and record_url(self.redirect),
-                "note": self.note, "matched_by": self.matched_by, "searched_for": self.searched_for}
+                "note": self.note, "matched_by": self.matched_by, "searched_for": self.searched_for,
+                "did_you_mean_searched": self.did_you_mean_searched}
 
 
 @dataclass
@@ -163,6 +167,9 @@ class _Found:
     terms: set[str] = field(default_factory=set)  # what snippets mark
     corrected: bool = False  # the hits are for the "did you mean" query, not the one typed
     fixed: str | None = None  # the query searched with its misspelt words corrected ("comander damage")
+    said_fixed: str | None = None  # that correction in the user's words, as the note names it
+    offered: bool = False  # ``suggestion`` was not searched: a "did you mean" only
+    unmatched: bool = False  # nothing matched as typed and the correction was not searched in its place
 
 
 def _natural(number: str) -> tuple:
@@ -747,18 +754,40 @@ class Searcher:
             fixed = self._said_again(query, text, fixed)
             text = found.fixed = fixed
             # said in the user's words, not the vocabulary's ("... if it got bounced", not "... return to owner's hand")
-            found.suggestion = self._fix_typos(query.text) if query.words.used else fixed
+            found.suggestion = found.said_fixed = self._fix_typos(query.text) if query.words.used else fixed
             found.terms |= self._terms(fixed)
         self._run(query, text, query.words.replaced, exclude, found)
         if found.total < 3:
             corrected = self._correction(query)
             if corrected:
                 found.suggestion = corrected
-                if not found.total:
+                if found.total or self._names_itself(query.text):
+                    # "lotus bloom" (a card no document holds) is not "locus blood": nothing matched as typed, and
+                    # the correction is no answer; offered only when some record holds all its words ("unvel morhp":
+                    # Treachery's unveil rule says morph; no record says locus and blood)
+                    found.offered, found.unmatched = True, not found.total
+                    if not found.total and not self._said_together(corrected):
+                        found.suggestion = None
+                else:
                     found.terms = self._terms(corrected)
                     found.corrected = True
                     self._run(query, corrected, [], exclude, found)
         return found
+
+    def _said_together(self, text: str) -> bool:
+        """Some record holds every content word of ``text`` (in its title or body)."""
+        stems = _content_stems(text)
+        return bool(stems) and bool(self._scores(Q.And([Q.Or([Q.Term("body", s), Q.Term("title", s)])
+                                                         for s in stems]), None))
+
+    @staticmethod
+    def _names_itself(text: str) -> bool:
+        """A query no record matched that holds two words of four letters or more (question words aside) is as
+        likely a name no loaded document holds as two typos: "lotus bloom" (a card) was searched as "locus blood"
+        with the rules loaded, "lotus blood" without (The Blood Empress first). One such word is a typo
+        ("gravstrom" -> gravestorm, "nope" -> note, "what is unvel")."""
+        said = [w for w in re.findall(r"\w+", fold(text).lower()) if len(w) >= 4 and w not in _ONLY_ASKING]
+        return len(said) >= 2
 
     def _run(self, query: _Query, text: str, extra: list[str], exclude: set[str], found: _Found) -> None:
         everything = _unquoted_stems(text)  # with the words naming a document: they weigh a common question's match
@@ -924,6 +953,8 @@ class Searcher:
         searched_for = None
         if found.corrected and not lead.records:
             note = f"nothing matched {query.text!r}; showing results for {found.suggestion!r}"
+        elif found.unmatched and not lead.records:
+            note = f"nothing matched {query.text!r}"
         elif (query.words.used or found.fixed) and not lead.complete:
             searched_for = lead.corrected_to or found.fixed or query.words.text
             if query.words.used and not (lead.matched_by == "card" and note):
@@ -931,15 +962,17 @@ class Searcher:
                 note = "; ".join(filter(None, [note, f"showing results for {query.words.note}"]))
             # "showing Tarmogoyf for 'tarmogyof'", or a title's correction already said
             if found.fixed and not (lead.matched_by == "card" and note) and not lead.corrected_to:
-                note = "; ".join(filter(None, [note, f"spelling corrected: {found.suggestion or found.fixed!r}"]))
+                note = "; ".join(filter(None, [note, f"spelling corrected: {found.said_fixed or found.fixed!r}"]))
         outside = next((f"{about} is not in these documents: see {see}" for said, about, see in self._outside
                         if said.search(query.text)), None)  # "drew 8 cards by mistake, what's the penalty"
         note = "; ".join(filter(None, [note, query.limited, outside]))
-        return Results(query.raw, len(lead.records) + found.total, page, facets,
-                       did_you_mean=(lead.corrected_to or found.suggestion) if not lead.records or lead.mistyped
-                       else None,
+        did_you_mean = (lead.corrected_to or found.suggestion) if not lead.records or lead.mistyped else None
+        # searched already, and the note says so: a title found once corrected, a typo fixed before the
+        # full-text search, or nothing matched and the correction's results are shown
+        searched = bool(did_you_mean) and (bool(lead.corrected_to) or not found.offered)
+        return Results(query.raw, len(lead.records) + found.total, page, facets, did_you_mean=did_you_mean,
                        redirect=lead.redirect, note=note or None, offset=query.offset, limit=query.limit,
-                       matched_by=lead.matched_by, searched_for=searched_for)
+                       matched_by=lead.matched_by, searched_for=searched_for, did_you_mean_searched=searched)
 
     def _hit(self, c: Candidate, terms: set[str]) -> Hit:
         """A result for the page: the record's fields and a highlighted snippet."""

@@ -84,6 +84,11 @@ def test_define_definition_and_meaning_only_ask(cr_searcher, query, plain):
     assert ids(asked, 3) == ids(typed, 3) and ids(asked)[0] in {"cr/110", "cr/702.19"}
 
 
+def test_a_name_no_document_holds_is_not_searched_as_two_other_words(cr_searcher):
+    results = cr_searcher.search("lotus bloom")  # it was "showing results for 'locus blood'", the Blood token first
+    assert results.hits == [] and results.note == "nothing matched 'lotus bloom'" and results.did_you_mean is None
+
+
 def test_a_number_with_words_that_do_not_fit_searches_the_words(cr_searcher):
     results = cr_searcher.search("702.9 trample")
     top = ids(results, 3)

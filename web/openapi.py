@@ -223,6 +223,9 @@ def spec(base_url: str) -> dict:
                         },
                         "facets": obj,
                         "did_you_mean": {"type": "string", "nullable": True},
+                        "did_you_mean_searched": {"type": "boolean", "description": (
+                            "did_you_mean was searched already and the note says so (\"spelling corrected: ...\", "
+                            "\"showing results for ...\"): the results are for it, and it is no further offer")},
                         "did_you_mean_url": {"type": "string", "nullable": True,
                                              "description": "the search page for did_you_mean; " + RELATIVE},
                         "pagination": {"type": "object", "description": (
