@@ -96,12 +96,13 @@ class Hit:
     document: str = ""  # the document's title ("Future Sight FAQ")
     version: str = ""  # its version and date ("last modified March 25, 2007 (2007-05-04)")
     asked: str | None = None  # the common question it answers that the query matched (kb.asked)
+    cites: str | None = None  # listed after a rule number's own records because it cites that rule ("613.1c")
 
     def to_json(self) -> dict:
         return {"id": self.id, "doc": self.doc, "kind": self.kind, "number": self.number,
                 "title": self.title, "label": self.label, "snippet": self.snippet, "url": record_url(self.id),
                 "document": self.document, "version": self.version, "score": round(self.score, 3),
-                "asked": self.asked}
+                "asked": self.asked, "cites": self.cites}
 
 
 @dataclass
@@ -155,6 +156,7 @@ class _Lead:
     complete: bool = False  # the answer is these records: no full-text search
     mistyped: bool = False  # a title found once a typo was corrected ("deathtuch"): the answer says "did you mean"
     corrected_to: str | None = None  # that correction, when the full-text search would not make it ("first strke")
+    cites: dict[str, str] = field(default_factory=dict)  # a record listed as citing the reference -> what it cites
 
 
 @dataclass
@@ -475,26 +477,36 @@ class Searcher:
             return _Lead([], "reference", res.note)
         note = res.note
         docs = list(dict.fromkeys(r.doc for r in matches))
+        # One number lists the records citing it after its own (labelled); a range or list ("613.1a-g") is
+        # exactly the rules asked for, as its short link /r/613.1a-g shows them: the four records citing a
+        # layer were listed after the seven layers with nothing to say why
+        cites: dict[str, str] | None = {} if len(parsed.numbers) <= 1 else None
         if parsed.prefer and matches[0].doc == parsed.prefer and len(matches) == len(docs):
             # "CR 702.187c", "CR 116": the prefix asks for the official rule, as its short link reads it; the
             # other documents' rule of that number still follows it in the list
-            return _Lead(self._with_family(matches), "reference", note, matches[0].id)
+            return _Lead(self._with_family(matches, cites), "reference", note, matches[0].id, cites=cites or {})
         if len(docs) > 1 and not note and len(matches) == len(docs):
             # "702.187c": Treachery's Unveil and the official rules' Mayhem, both first; say so
             titles = [self.versions.get(d, (d, ""))[0] for d in docs]
             note = (f"{matches[0].number} is a rule of {len(docs)} documents: {', '.join(titles)}; "
                     f"“CR {matches[0].number}” or “{docs[0]} {matches[0].number}” asks for one")
-        return _Lead(self._with_family(matches) + [s for s in res.suggestions if s not in matches], "reference",
-                     note, matches[0].id if len(matches) == 1 else None)
+        return _Lead(self._with_family(matches, cites) + [s for s in res.suggestions if s not in matches],
+                     "reference", note, matches[0].id if len(matches) == 1 else None, cites=cites or {})
 
-    def _with_family(self, matches: list[Record]) -> list[Record]:
+    def _with_family(self, matches: list[Record], cites: dict[str, str] | None = None) -> list[Record]:
         """The matches first (a number two documents use: both documents' rules in the first places),
-        then each one's sub-rules, then the records citing them."""
+        then each one's sub-rules, then, given ``cites`` to fill (citing record id -> the number it cites),
+        the records citing them."""
         records = list(matches)
         for r in matches:
             records += [c for c in self._descendants(r) if c not in records]
+        if cites is None:
+            return records
         for r in matches:
-            records += [self.store.records[c] for c in r.cited_by if self.store.records[c] not in records]
+            for c in r.cited_by:
+                if self.store.records[c] not in records:
+                    records.append(self.store.records[c])
+                    cites[c] = r.number or r.id
         return records
 
     def _descendants(self, record: Record) -> list[Record]:
@@ -540,9 +552,15 @@ class Searcher:
         if not fits:
             return None
         best = self._named_sub_rule(fits[0], stems)
-        family = self._with_family([best])
+        cites: dict[str, str] = {}
+        family = self._with_family([best], cites)
         listed = {r.id for r in family}  # the other matches' families cite or hold records of its family too
-        return _Lead(family + [r for r in found.records if r.id not in listed], "reference", redirect=best.id)
+        rest = [r for r in found.records if r.id not in listed]
+        # the sub-rule the words name and its own, then the rule typed and its own, then what cites either
+        # ("704.5 legend": 704.5j, 704.5 and its sub-rules, then the records citing 704.5j or 704.5)
+        return _Lead([r for r in family if r.id not in cites] + [r for r in rest if r.id not in found.cites]
+                     + [r for r in family if r.id in cites] + [r for r in rest if r.id in found.cites],
+                     "reference", redirect=best.id, cites={**found.cites, **cites})
 
     def _named_sub_rule(self, rule: Record, stems: set[str]) -> Record:
         """The rule or the sub-rule of it whose own words (its heading and text, not its parents') weigh most of
@@ -947,7 +965,7 @@ class Searcher:
             facets["doc"][r.doc] = facets["doc"].get(r.doc, 0) + 1
             facets["kind"][r.kind] = facets["kind"].get(r.kind, 0) + 1
         everything: list = lead.records + found.top
-        page = [self._lead_hit(x) if isinstance(x, Record) else self._hit(x, found.terms)
+        page = [self._lead_hit(x, lead.cites.get(x.id)) if isinstance(x, Record) else self._hit(x, found.terms)
                 for x in everything[query.offset:query.offset + query.limit]]
         note = lead.note
         searched_for = None
@@ -990,8 +1008,10 @@ class Searcher:
         hit.asked = c.asked
         return hit
 
-    def _lead_hit(self, record: Record) -> Hit:
-        return self._make_hit(record, html.escape(clip(self._shown(record))), 1000.0)
+    def _lead_hit(self, record: Record, cites: str | None = None) -> Hit:
+        hit = self._make_hit(record, html.escape(clip(self._shown(record))), 1000.0)
+        hit.cites = cites
+        return hit
 
     def _shown(self, record: Record) -> str:
         """The text a hit's snippet is cut from (kb.snippet.shown): the record's own, or a heading's first

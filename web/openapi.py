@@ -218,6 +218,9 @@ def spec(base_url: str) -> dict:
                                     "asked": {"type": "string", "nullable": True,
                                               "description": "the common question this record answers that the "
                                                              "query matched (corpus/asked), as written there"},
+                                    "cites": {"type": "string", "nullable": True, "description": (
+                                        "for a search by one rule number: the number this record cites, when it "
+                                        "is listed because it does (after the rule and its sub-rules)")},
                                 },
                             },
                         },
