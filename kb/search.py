@@ -174,9 +174,13 @@ class _Found:
     unmatched: bool = False  # nothing matched as typed and the correction was not searched in its place
 
 
+EXCERPT = 60  # characters of a rule's words in an autocomplete suggestion
+
+
 def _natural(number: str) -> tuple:
-    """A rule number's sort key: 702.1 < 702.1a < 702.2 < 702.10 (digits as numbers, letters as letters)."""
-    return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.findall(r"\d+|[a-z]+", number))
+    """A rule number's sort key: 702.1 < 702.1a < 702.2 < 702.10 (digits as numbers), 704.5z < 704.5aa (letters
+    as the documents go on past z: shorter first, then alphabetically; 704.5aa came second, after 704.5a)."""
+    return tuple((0, int(p), "") if p.isdigit() else (1, len(p), p) for p in re.findall(r"\d+|[a-z]+", number))
 
 
 _FILTER = re.compile(r"\b(doc|kind):(\S+)")
@@ -1077,7 +1081,15 @@ class Searcher:
             picked += sorted(words)[: limit - len(picked)]
         if len(picked) < limit and len(key) >= 3:
             picked += self._ngram_complete(key, {p[3] for p in picked}, limit - len(picked), only)
-        return [{"label": label, "id": rid, "url": record_url(rid)} for _, _, label, rid in picked]
+        return [{"label": label, "id": rid, "url": record_url(rid), "excerpt": self._excerpt(rid)}
+                for _, _, label, rid in picked]
+
+    def _excerpt(self, rid: str) -> str | None:
+        """A few words of a numbered record, for a completion: "704.5j" alone told nothing of the legend rule."""
+        record = self.store.records.get(rid)
+        if record is None or not record.number:
+            return None
+        return clip(self._shown(record), EXCERPT) or None
 
     def _ngram_complete(self, key: str, seen: set[str], n: int, only: str | None = None) -> list[tuple]:
         """Fall back to the index's n-gram field: substrings of a word ("seedb" -> "Her Seedborn Highness")."""
