@@ -1089,7 +1089,9 @@ class Searcher:
         record = self.store.records.get(rid)
         if record is None or not record.number:
             return None
-        return clip(self._shown(record), EXCERPT) or None
+        text = self._shown(record)
+        # a translation line alone is no words of the rule (Treachery 702's 'French: "Dévoilement."')
+        return clip(text, EXCERPT) if text and not translation(text) else None
 
     def _ngram_complete(self, key: str, seen: set[str], n: int, only: str | None = None) -> list[tuple]:
         """Fall back to the index's n-gram field: substrings of a word ("seedb" -> "Her Seedborn Highness")."""

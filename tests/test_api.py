@@ -208,6 +208,8 @@ def test_autocomplete_keeps_the_documents_order_and_says_a_few_words_of_each_rul
     assert cr_client.get("/api/autocomplete?q=704.5j").get_json()[0]["excerpt"].startswith(
         "If two or more legendary permanents")
     assert cr_client.get("/api/autocomplete?q=702.19").get_json()[0]["excerpt"].startswith("Trample is a static")
+    unveil = cr_client.get("/api/autocomplete?q=unveil").get_json()  # records, then the documents' word pairs
+    assert all("excerpt" in s for s in unveil) and any(s["id"] is None for s in unveil)
 
 
 def test_autocomplete_puts_the_numbered_rule_before_its_sub_rules(cr_client):

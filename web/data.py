@@ -578,5 +578,5 @@ def autocomplete_data(kb: Opened, q: str, limit: int = 10) -> list[dict[str, Any
     for phrase in phrases.complete(q, limit - len(out)):
         if phrase not in labels:
             out.append({"label": phrase, "id": None, "url": "/search?" + urlencode({"q": phrase}),
-                        "doc": None, "document": "search", "document_short": "search"})
+                        "doc": None, "document": "search", "document_short": "search", "excerpt": None})
     return out
