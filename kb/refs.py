@@ -33,16 +33,18 @@ Things that must not parse: ``3.5 mana``, ``12:30``, ``2 words``, ``$3.50``.
 """
 from __future__ import annotations
 
+import calendar
 import re
 from dataclasses import dataclass, replace
+from datetime import date
 from functools import lru_cache
 from itertools import pairwise
 from collections.abc import Mapping
 
 from kb.docnames import bundled_doc_names
 
-__all__ = ["RefQuery", "RefMatch", "parse_ref", "find_refs", "undated", "neighbours", "descends", "DOC_NAMES",
-           "SKIPPED_LETTERS", "LETTERS", "SEQUENCE"]
+__all__ = ["RefQuery", "RefMatch", "parse_ref", "find_refs", "undated", "iso_days", "neighbours", "descends",
+           "DOC_NAMES", "SKIPPED_LETTERS", "LETTERS", "SEQUENCE"]
 
 # Sub-rule letters never used, "due to potential confusion with the numbers 1 and 0".
 SKIPPED_LETTERS = frozenset("lo")
@@ -251,8 +253,37 @@ def _expand(start: str, end: str) -> list[str] | None:
 
 def undated(text: str) -> str:
     """A dated reference without its date: "716.2@2016-07-22" -> "716.2", "CR 702.19c (2025-02-07)" -> "CR 702.19c",
-    a whole query's "702.19b as of 2019-01-25" -> "702.19b"."""
-    return _DATED.sub("", _SPACED_DATE.sub("@", text.strip().rstrip(".,;:!?"))).strip()  # as parse_ref reads it
+    a whole query's "702.19b as of 2019-01-25" -> "702.19b", "CR 702.19b (Jan 2019)" -> "CR 702.19b"."""
+    # as parse_ref reads it
+    return _DATED.sub("", _SPACED_DATE.sub("@", iso_days(text.strip().rstrip(".,;:!?")))).strip()
+
+
+_MONTHS = {name.lower(): n for n in range(1, 13) for name in (calendar.month_name[n], calendar.month_abbr[n])}
+_MONTHS["sept"] = 9
+_MONTH = "(?:" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_ORDINAL = r"(?:st|nd|rd|th)?"
+# A day written with its month's name, as people date a ruling: "25 January 2019", "January 25, 2019", "Jan 2019"
+_WRITTEN_DAY = re.compile(
+    rf"(?<![\w-])(?:(?P<d1>\d{{1,2}}){_ORDINAL}\s+(?:of\s+)?(?P<m1>{_MONTH}),?\s+(?P<y1>\d{{4}})"
+    rf"|(?P<m2>{_MONTH})\s+(?P<d2>\d{{1,2}}){_ORDINAL},?\s+(?P<y2>\d{{4}})"
+    rf"|(?P<m3>{_MONTH}),?\s+(?P<y3>\d{{4}}))(?![\w-])", re.IGNORECASE)
+
+
+def _iso_day(m: re.Match) -> str:
+    month = _MONTHS[(m.group("m1") or m.group("m2") or m.group("m3")).lower().rstrip(".")]
+    year = int(m.group("y1") or m.group("y2") or m.group("y3"))
+    day = m.group("d1") or m.group("d2")
+    if day:  # as written, even when no such day exists ("31 February 2019" is said to be no day of the calendar)
+        return f"{year:04d}-{month:02d}-{int(day):02d}"
+    # a month alone is its last day, as a year alone is (web.data), and no later than today
+    last = date(year, month, calendar.monthrange(year, month)[1]) if year >= 1 else None
+    return min(last, date.today()).isoformat() if last else m.group(0)
+
+
+def iso_days(text: str) -> str:
+    """``text`` with its days written with a month's name as ISO days: "716.2 as of July 2016" -> "716.2 as of
+    2016-07-31" (a month alone is its last day), "702.19b on 25 January 2019" -> "702.19b on 2019-01-25"."""
+    return _WRITTEN_DAY.sub(_iso_day, text) if _DIGIT.search(text) else text
 
 
 def _continue_range(text: str, pos: int, numbers: list[str]) -> int | None:
@@ -459,7 +490,7 @@ _SPACED = re.compile(r"(?<![\w.])(?P<section>\d{3})(?:\.\s+|\s+|-)(?=\d{1,2}(?:\
 
 # A day after a whole query's number, as typed on a phone: "702.19b 2019-01-25", "cr 702.19b, as of 2019-01-25",
 # "716.2 on 2016-07-22" are "702.19b@2019-01-25" (they searched the words: Core Set 2019's rule came first).
-_SPACED_DATE = re.compile(r"(?<=[\w)])\s*[,;]?\s+(?:(?:as\s+)?of\s+|on\s+|at\s+)?(?=\d{4}-\d{2}-\d{2}$)",
+_SPACED_DATE = re.compile(r"(?<=[\w)])\s*[,;]?\s+(?:(?:as\s+)?of\s+|on\s+|at\s+|in\s+)?(?=\d{4}-\d{2}-\d{2}$)",
                           re.IGNORECASE)
 
 
@@ -501,7 +532,7 @@ def parse_ref(text: str, sections: tuple[str, ...] | list[str] = (), bare_number
     loose = body
     if _DIGIT.search(body):  # words alone (most searches) have no number to write loosely
         body = _COMMA.sub(r"\g<number>.", body)  # before the list reader takes "702,187" for sections 702 and 187
-        loose = _SPACED_DATE.sub("@", _SPACED.sub(_joined, _ZERO.sub(_zeros, body)))
+        loose = _SPACED_DATE.sub("@", _SPACED.sub(_joined, _ZERO.sub(_zeros, iso_days(body))))
     for candidate in dict.fromkeys((body, loose)):  # "907 8a", "702.187 f": once as written
         m = _ref_pattern(tuple(names)).match(candidate)
         if m:

@@ -52,7 +52,7 @@ from kb.snippet import Positions, clip, shown, snippet, stem, translation
 from kb.spelling import Spelling
 from kb.store import Store
 from kb.vocabulary import SEE_ENTRY, Expansion, Vocabulary
-from kb.words import FILLER_WORDS, QUESTION_WORDS, typed, words
+from kb.words import FILLER_WORDS, QUESTION_WORDS, TOKEN_RE, typed, words
 
 __all__ = ["Searcher", "Results", "Hit", "QueryError", "MAX_QUERY", "MAX_LIMIT", "MAX_OFFSET"]
 
@@ -96,12 +96,13 @@ class Hit:
     document: str = ""  # the document's title ("Future Sight FAQ")
     version: str = ""  # its version and date ("last modified March 25, 2007 (2007-05-04)")
     asked: str | None = None  # the common question it answers that the query matched (kb.asked)
+    cites: str | None = None  # listed after a rule number's own records because it cites that rule ("613.1c")
 
     def to_json(self) -> dict:
         return {"id": self.id, "doc": self.doc, "kind": self.kind, "number": self.number,
                 "title": self.title, "label": self.label, "snippet": self.snippet, "url": record_url(self.id),
                 "document": self.document, "version": self.version, "score": round(self.score, 3),
-                "asked": self.asked}
+                "asked": self.asked, "cites": self.cites}
 
 
 @dataclass
@@ -117,12 +118,16 @@ class Results:
     limit: int = 10
     matched_by: str = "text"  # "reference", "card", "title" or "text"
     searched_for: str | None = None  # the query in the documents' words, when it was rewritten
+    # the hits are for ``did_you_mean`` already and the note says so ("spelling corrected: ..."): a page or a
+    # message offers it no second time (a judge read the two as two corrections)
+    did_you_mean_searched: bool = False
 
     def to_json(self) -> dict:
         return {"query": self.query, "total": self.total, "offset": self.offset, "limit": self.limit,
                 "results": [h.to_json() for h in self.hits], "facets": self.facets,
                 "did_you_mean": self.did_you_mean, "redirect": self.redirect and record_url(self.redirect),
-                "note": self.note, "matched_by": self.matched_by, "searched_for": self.searched_for}
+                "note": self.note, "matched_by": self.matched_by, "searched_for": self.searched_for,
+                "did_you_mean_searched": self.did_you_mean_searched}
 
 
 @dataclass
@@ -151,6 +156,7 @@ class _Lead:
     complete: bool = False  # the answer is these records: no full-text search
     mistyped: bool = False  # a title found once a typo was corrected ("deathtuch"): the answer says "did you mean"
     corrected_to: str | None = None  # that correction, when the full-text search would not make it ("first strke")
+    cites: dict[str, str] = field(default_factory=dict)  # a record listed as citing the reference -> what it cites
 
 
 @dataclass
@@ -163,11 +169,18 @@ class _Found:
     terms: set[str] = field(default_factory=set)  # what snippets mark
     corrected: bool = False  # the hits are for the "did you mean" query, not the one typed
     fixed: str | None = None  # the query searched with its misspelt words corrected ("comander damage")
+    said_fixed: str | None = None  # that correction in the user's words, as the note names it
+    offered: bool = False  # ``suggestion`` was not searched: a "did you mean" only
+    unmatched: bool = False  # nothing matched as typed and the correction was not searched in its place
+
+
+EXCERPT = 60  # characters of a rule's words in an autocomplete suggestion
 
 
 def _natural(number: str) -> tuple:
-    """A rule number's sort key: 702.1 < 702.1a < 702.2 < 702.10 (digits as numbers, letters as letters)."""
-    return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.findall(r"\d+|[a-z]+", number))
+    """A rule number's sort key: 702.1 < 702.1a < 702.2 < 702.10 (digits as numbers), 704.5z < 704.5aa (letters
+    as the documents go on past z: shorter first, then alphabetically; 704.5aa came second, after 704.5a)."""
+    return tuple((0, int(p), "") if p.isdigit() else (1, len(p), p) for p in re.findall(r"\d+|[a-z]+", number))
 
 
 _FILTER = re.compile(r"\b(doc|kind):(\S+)")
@@ -469,26 +482,36 @@ class Searcher:
             return _Lead([], "reference", res.note)
         note = res.note
         docs = list(dict.fromkeys(r.doc for r in matches))
+        # One number lists the records citing it after its own (labelled); a range or list ("613.1a-g") is
+        # exactly the rules asked for, as its short link /r/613.1a-g shows them: the four records citing a
+        # layer were listed after the seven layers with nothing to say why
+        cites: dict[str, str] | None = {} if len(parsed.numbers) <= 1 else None
         if parsed.prefer and matches[0].doc == parsed.prefer and len(matches) == len(docs):
             # "CR 702.187c", "CR 116": the prefix asks for the official rule, as its short link reads it; the
             # other documents' rule of that number still follows it in the list
-            return _Lead(self._with_family(matches), "reference", note, matches[0].id)
+            return _Lead(self._with_family(matches, cites), "reference", note, matches[0].id, cites=cites or {})
         if len(docs) > 1 and not note and len(matches) == len(docs):
             # "702.187c": Treachery's Unveil and the official rules' Mayhem, both first; say so
             titles = [self.versions.get(d, (d, ""))[0] for d in docs]
             note = (f"{matches[0].number} is a rule of {len(docs)} documents: {', '.join(titles)}; "
                     f"“CR {matches[0].number}” or “{docs[0]} {matches[0].number}” asks for one")
-        return _Lead(self._with_family(matches) + [s for s in res.suggestions if s not in matches], "reference",
-                     note, matches[0].id if len(matches) == 1 else None)
+        return _Lead(self._with_family(matches, cites) + [s for s in res.suggestions if s not in matches],
+                     "reference", note, matches[0].id if len(matches) == 1 else None, cites=cites or {})
 
-    def _with_family(self, matches: list[Record]) -> list[Record]:
+    def _with_family(self, matches: list[Record], cites: dict[str, str] | None = None) -> list[Record]:
         """The matches first (a number two documents use: both documents' rules in the first places),
-        then each one's sub-rules, then the records citing them."""
+        then each one's sub-rules, then, given ``cites`` to fill (citing record id -> the number it cites),
+        the records citing them."""
         records = list(matches)
         for r in matches:
             records += [c for c in self._descendants(r) if c not in records]
+        if cites is None:
+            return records
         for r in matches:
-            records += [self.store.records[c] for c in r.cited_by if self.store.records[c] not in records]
+            for c in r.cited_by:
+                if self.store.records[c] not in records:
+                    records.append(self.store.records[c])
+                    cites[c] = r.number or r.id
         return records
 
     def _descendants(self, record: Record) -> list[Record]:
@@ -533,10 +556,30 @@ class Searcher:
         fits = [r for r in found.records if r.kind == "rule" and stems & self._family_stems(r)]
         if not fits:
             return None
-        best = fits[0]
-        family = self._with_family([best])
+        best = self._named_sub_rule(fits[0], stems)
+        cites: dict[str, str] = {}
+        family = self._with_family([best], cites)
         listed = {r.id for r in family}  # the other matches' families cite or hold records of its family too
-        return _Lead(family + [r for r in found.records if r.id not in listed], "reference", redirect=best.id)
+        rest = [r for r in found.records if r.id not in listed]
+        # the sub-rule the words name and its own, then the rule typed and its own, then what cites either
+        # ("704.5 legend": 704.5j, 704.5 and its sub-rules, then the records citing 704.5j or 704.5)
+        return _Lead([r for r in family if r.id not in cites] + [r for r in rest if r.id not in found.cites]
+                     + [r for r in family if r.id in cites] + [r for r in rest if r.id in found.cites],
+                     "reference", redirect=best.id, cites={**found.cites, **cites})
+
+    def _named_sub_rule(self, rule: Record, stems: set[str]) -> Record:
+        """The rule or the sub-rule of it whose own words (its heading and text, not its parents') weigh most of
+        the words typed beside its number: "704.5 legend rule" is 704.5j, "704.5 poison counters" 704.5c (the
+        parent's family holds every word its sub-rules say, so it fitted first). A tie keeps the one nearest
+        the number typed ("702.19 trample" is 702.19, whose sub-rules all say trample)."""
+        weight = rank.weights(self.searcher, sorted(stems))
+        best, most = rule, 0.0
+        for record in [rule, *self._descendants(rule)]:
+            own = {stem(w.lower()) for w in TOKEN_RE.findall(plain(f"{record.title or ''} {record.text or ''}"))}
+            said = sum(weight[s] for s in stems & own)
+            if said > most + 1e-9:
+                best, most = record, said
+        return best
 
     def _family_stems(self, record: Record) -> frozenset[str]:
         stems = set(self.ranker.stems(record))
@@ -734,18 +777,40 @@ class Searcher:
             fixed = self._said_again(query, text, fixed)
             text = found.fixed = fixed
             # said in the user's words, not the vocabulary's ("... if it got bounced", not "... return to owner's hand")
-            found.suggestion = self._fix_typos(query.text) if query.words.used else fixed
+            found.suggestion = found.said_fixed = self._fix_typos(query.text) if query.words.used else fixed
             found.terms |= self._terms(fixed)
         self._run(query, text, query.words.replaced, exclude, found)
         if found.total < 3:
             corrected = self._correction(query)
             if corrected:
                 found.suggestion = corrected
-                if not found.total:
+                if found.total or self._names_itself(query.text):
+                    # "lotus bloom" (a card no document holds) is not "locus blood": nothing matched as typed, and
+                    # the correction is no answer; offered only when some record holds all its words ("unvel morhp":
+                    # Treachery's unveil rule says morph; no record says locus and blood)
+                    found.offered, found.unmatched = True, not found.total
+                    if not found.total and not self._said_together(corrected):
+                        found.suggestion = None
+                else:
                     found.terms = self._terms(corrected)
                     found.corrected = True
                     self._run(query, corrected, [], exclude, found)
         return found
+
+    def _said_together(self, text: str) -> bool:
+        """Some record holds every content word of ``text`` (in its title or body)."""
+        stems = _content_stems(text)
+        return bool(stems) and bool(self._scores(Q.And([Q.Or([Q.Term("body", s), Q.Term("title", s)])
+                                                         for s in stems]), None))
+
+    @staticmethod
+    def _names_itself(text: str) -> bool:
+        """A query no record matched that holds two words of four letters or more (question words aside) is as
+        likely a name no loaded document holds as two typos: "lotus bloom" (a card) was searched as "locus blood"
+        with the rules loaded, "lotus blood" without (The Blood Empress first). One such word is a typo
+        ("gravstrom" -> gravestorm, "nope" -> note, "what is unvel")."""
+        said = [w for w in re.findall(r"\w+", fold(text).lower()) if len(w) >= 4 and w not in _ONLY_ASKING]
+        return len(said) >= 2
 
     def _run(self, query: _Query, text: str, extra: list[str], exclude: set[str], found: _Found) -> None:
         everything = _unquoted_stems(text)  # with the words naming a document: they weigh a common question's match
@@ -905,12 +970,14 @@ class Searcher:
             facets["doc"][r.doc] = facets["doc"].get(r.doc, 0) + 1
             facets["kind"][r.kind] = facets["kind"].get(r.kind, 0) + 1
         everything: list = lead.records + found.top
-        page = [self._lead_hit(x) if isinstance(x, Record) else self._hit(x, found.terms)
+        page = [self._lead_hit(x, lead.cites.get(x.id)) if isinstance(x, Record) else self._hit(x, found.terms)
                 for x in everything[query.offset:query.offset + query.limit]]
         note = lead.note
         searched_for = None
         if found.corrected and not lead.records:
             note = f"nothing matched {query.text!r}; showing results for {found.suggestion!r}"
+        elif found.unmatched and not lead.records:
+            note = f"nothing matched {query.text!r}"
         elif (query.words.used or found.fixed) and not lead.complete:
             searched_for = lead.corrected_to or found.fixed or query.words.text
             if query.words.used and not (lead.matched_by == "card" and note):
@@ -918,15 +985,17 @@ class Searcher:
                 note = "; ".join(filter(None, [note, f"showing results for {query.words.note}"]))
             # "showing Tarmogoyf for 'tarmogyof'", or a title's correction already said
             if found.fixed and not (lead.matched_by == "card" and note) and not lead.corrected_to:
-                note = "; ".join(filter(None, [note, f"spelling corrected: {found.suggestion or found.fixed!r}"]))
+                note = "; ".join(filter(None, [note, f"spelling corrected: {found.said_fixed or found.fixed!r}"]))
         outside = next((f"{about} is not in these documents: see {see}" for said, about, see in self._outside
                         if said.search(query.text)), None)  # "drew 8 cards by mistake, what's the penalty"
         note = "; ".join(filter(None, [note, query.limited, outside]))
-        return Results(query.raw, len(lead.records) + found.total, page, facets,
-                       did_you_mean=(lead.corrected_to or found.suggestion) if not lead.records or lead.mistyped
-                       else None,
+        did_you_mean = (lead.corrected_to or found.suggestion) if not lead.records or lead.mistyped else None
+        # searched already, and the note says so: a title found once corrected, a typo fixed before the
+        # full-text search, or nothing matched and the correction's results are shown
+        searched = bool(did_you_mean) and (bool(lead.corrected_to) or not found.offered)
+        return Results(query.raw, len(lead.records) + found.total, page, facets, did_you_mean=did_you_mean,
                        redirect=lead.redirect, note=note or None, offset=query.offset, limit=query.limit,
-                       matched_by=lead.matched_by, searched_for=searched_for)
+                       matched_by=lead.matched_by, searched_for=searched_for, did_you_mean_searched=searched)
 
     def _hit(self, c: Candidate, terms: set[str]) -> Hit:
         """A result for the page: the record's fields and a highlighted snippet."""
@@ -944,8 +1013,10 @@ class Searcher:
         hit.asked = c.asked
         return hit
 
-    def _lead_hit(self, record: Record) -> Hit:
-        return self._make_hit(record, html.escape(clip(self._shown(record))), 1000.0)
+    def _lead_hit(self, record: Record, cites: str | None = None) -> Hit:
+        hit = self._make_hit(record, html.escape(clip(self._shown(record))), 1000.0)
+        hit.cites = cites
+        return hit
 
     def _shown(self, record: Record) -> str:
         """The text a hit's snippet is cut from (kb.snippet.shown): the record's own, or a heading's first
@@ -1011,7 +1082,17 @@ class Searcher:
             picked += sorted(words)[: limit - len(picked)]
         if len(picked) < limit and len(key) >= 3:
             picked += self._ngram_complete(key, {p[3] for p in picked}, limit - len(picked), only)
-        return [{"label": label, "id": rid, "url": record_url(rid)} for _, _, label, rid in picked]
+        return [{"label": label, "id": rid, "url": record_url(rid), "excerpt": self._excerpt(rid)}
+                for _, _, label, rid in picked]
+
+    def _excerpt(self, rid: str) -> str | None:
+        """A few words of a numbered record, for a completion: "704.5j" alone told nothing of the legend rule."""
+        record = self.store.records.get(rid)
+        if record is None or not record.number:
+            return None
+        text = self._shown(record)
+        # a translation line alone is no words of the rule (Treachery 702's 'French: "Dévoilement."')
+        return clip(text, EXCERPT) if text and not translation(text) else None
 
     def _ngram_complete(self, key: str, seen: set[str], n: int, only: str | None = None) -> list[tuple]:
         """Fall back to the index's n-gram field: substrings of a word ("seedb" -> "Her Seedborn Highness")."""

@@ -36,7 +36,9 @@ STOP_WORDS = frozenset({
 QUESTION_WORDS = frozenset({
     "a", "an", "the", "is", "are", "who", "what", "whats", "how", "does", "do", "can", "you", "of", "in", "on",
     "to", "when", "which", "with", "and", "or", "for", "it", "my", "i", "if", "has", "have", "work", "works",
-    "mean", "means", "happens", "happen", "s"})
+    "mean", "means", "happens", "happen", "s",
+    # "define permanent", "trample definition", "meaning of permanent" ask what "what is a permanent" asks
+    "define", "defined", "definition", "definitions", "meaning"})
 # Table talk's filler: "who gets priority after something resolves", "can someone still ...".
 FILLER_WORDS = frozenset({"someone", "something", "anyone", "anything", "somebody", "anybody", "get", "gets",
                           "got", "still", "ever", "just", "really", "actually", "able", "allowed", "possible",

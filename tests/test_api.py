@@ -187,9 +187,29 @@ def test_autocomplete(client):
         "doc": "treachery",
         "document": "Treachery Comprehensive Rules",
         "document_short": "Treachery",
+        "excerpt": None,  # a card: its label says what it is
     }
     numbers = client.get("/api/autocomplete?q=907.4").get_json()
     assert numbers[0]["id"] == "treachery/907.4"
+
+
+def test_autocomplete_keeps_the_documents_order_and_says_a_few_words_of_each_rule(cr_client, cr_store):
+    from kb.search import Searcher
+
+    # "704.5" listed 704.5aa second (letters compared as strings); the document puts it last, after 704.5z
+    searcher = Searcher(cr_store)
+    listed = [s["id"] for s in searcher.autocomplete("704.5", limit=40)]
+    searcher.close()
+    assert listed == ["cr/704.5", *[f"cr/704.5{x}" for x in "abcdefghijkmnpqrstuvwxyz"], "cr/704.5aa"]
+    body = cr_client.get("/api/autocomplete?q=704.5").get_json()
+    assert [s["id"] for s in body][:3] == ["cr/704.5", "cr/704.5a", "cr/704.5b"]
+    assert {"label", "id", "url", "doc", "document", "document_short"} <= set(body[0])  # fields kept, one added
+    assert body[0]["excerpt"] == "The state-based actions are as follows:"
+    assert cr_client.get("/api/autocomplete?q=704.5j").get_json()[0]["excerpt"].startswith(
+        "If two or more legendary permanents")
+    assert cr_client.get("/api/autocomplete?q=702.19").get_json()[0]["excerpt"].startswith("Trample is a static")
+    unveil = cr_client.get("/api/autocomplete?q=unveil").get_json()  # records, then the documents' word pairs
+    assert all("excerpt" in s for s in unveil) and any(s["id"] is None for s in unveil)
 
 
 def test_autocomplete_puts_the_numbered_rule_before_its_sub_rules(cr_client):

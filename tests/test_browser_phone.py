@@ -176,6 +176,7 @@ def test_suggestions_show_above_the_keyboard(phone):
             option = options.nth(i)
             assert option.locator(".ac-doc").inner_text() == "CR"
             assert option.locator(".ac-doc").get_attribute("title") == "Magic: The Gathering Comprehensive Rules"
+            assert option.locator(".ac-text").inner_text()  # a few words of the rule, on the same line
             b = option.bounding_box()
             assert b["height"] < 40, (path, i)  # one line
             assert b["y"] + b["height"] <= 740 - KEYBOARD, (path, i)

@@ -561,6 +561,12 @@ def test_linkify_looks_up_at_most_200_distinct_references(hclient):
     # with the full stop a phone adds: a RecursionError, a 500 in search and Discord /search (found by the verifier)
     ("702.19b 2019-01-25.", "/cr@2019-01-25/702.19b"),
     ("CR 702.19b, as of 2019-01-25!", "/cr@2019-01-25/702.19b"),
+    # a day or a month written with its name: they searched the words (713.2b first); a month is its last day
+    ("716.2 as of July 2016", "/cr@2016-07-31/716.2"),
+    ("702.19b on 25 January 2019", "/cr@2019-01-25/702.19b"),
+    ("CR 702.19b (Jan 2019)", "/cr@2019-01-31/702.19b"),
+    ("702.19b January 25th, 2019", "/cr@2019-01-25/702.19b"),
+    ("716.2 in Sept. 2016", "/cr@2016-09-30/716.2"),
 ])
 def test_a_dated_reference_in_the_search_box_opens_the_rule_as_it_stood(hclient, typed, page):
     # the box listed a Treachery version note and today's 716.2 (Class level bars) for 716.2@2016-07-22
@@ -569,6 +575,16 @@ def test_a_dated_reference_in_the_search_box_opens_the_rule_as_it_stood(hclient,
     assert answer["redirect"] == page and answer["matched_by"] == "reference"
     number = typed.split("@")[0].split(" (")[0].removeprefix("CR ").split()[0].rstrip(",")
     assert answer["results"][0]["id"] == f"cr/{number}" and "as it stood on" in answer["note"]
+
+
+@pytest.mark.parametrize("typed", ["702.19b as of 2014", "702.19b 2014", "702.19b as of January 2014"])
+def test_a_day_before_the_history_says_where_it_starts(hclient, typed):
+    # "702.19b as of 2014" listed today's rule under "asks about the rule across releases" and nothing else
+    answer = hclient.get("/search", query_string={"q": typed})
+    assert answer.status_code == 200 and "the history starts 2015-01-23" in answer.get_data(as_text=True)
+    data = hclient.get("/api/search", query_string={"q": typed}).get_json()
+    assert data["redirect"] is None and data["note"].endswith("the history starts 2015-01-23")
+    assert data["results"][0]["id"] == "cr/702.19b"
 
 
 @pytest.mark.parametrize("typed, page", [

@@ -51,9 +51,24 @@ def test_search_page_did_you_mean(client):
     assert [a["href"] for a in offer.select("a")] == ["/search?q=unveil+morph"]
 
 
-def test_a_correction_already_searched_is_not_offered_again(client):
-    page = soup(client.get("/search?q=comander+damage"))
-    assert "spelling corrected" in page.select_one(".note").get_text() and page.select_one(".didyoumean") is None
+@pytest.mark.parametrize("q", ["comander damage", "wen does a spel fizzel if one of two targts is gone",
+                               "fizzeled spell", "nope"])
+def test_a_correction_already_searched_is_not_offered_again(client, q):
+    # a correction the vocabulary then rewrote ("fizzle": searched_for differs from it) was offered again as
+    # "Did you mean ...?" under its "spelling corrected" note; so was "nope" under "showing results for 'note'"
+    page = soup(client.get("/search", query_string={"q": q}))
+    note = page.select_one(".note").get_text()
+    assert "spelling corrected" in note or "showing results for 'note'" in note
+    assert page.select_one(".didyoumean") is None
+    body = client.get("/api/search", query_string={"q": q}).get_json()
+    assert body["did_you_mean"] and body["did_you_mean_searched"] is True  # the API says what the page shows
+
+
+def test_a_correction_not_searched_is_offered(client):
+    page = soup(client.get("/search?q=unvel+morhp"))
+    assert page.select_one(".note").get_text() == "nothing matched 'unvel morhp'"
+    assert page.select_one(".didyoumean").get_text() == "Did you mean unveil morph?" and not page.select(".hit")
+    assert client.get("/api/search?q=unvel+morhp").get_json()["did_you_mean_searched"] is False
 
 
 def test_record_page(client, store):

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from kb.refs import find_refs, neighbours, parse_ref
+from kb.refs import find_refs, iso_days, neighbours, parse_ref, undated
 
 SECTIONS = ("Token Cards", "Die Rolls and Coin Flips", "Object Characteristics", "Terminology")
 
@@ -436,3 +436,24 @@ def test_find_refs_sections_need_a_bracketed_letter():
 ])
 def test_neighbours_skip_l_and_o(number, expected):
     assert neighbours(number) == expected
+
+
+@pytest.mark.parametrize("typed, plain, day", [
+    ("716.2 as of July 2016", "716.2", "2016-07-31"),  # a month alone is its last day, as a year is
+    ("702.19b on 25 January 2019", "702.19b", "2019-01-25"),
+    ("CR 702.19b (Jan 2019)", "CR 702.19b", "2019-01-31"),
+    ("702.19b January 25th, 2019", "702.19b", "2019-01-25"),
+    ("702.19b (Sept. 2020)", "702.19b", "2020-09-30"),
+    ("716.2 in July 2016", "716.2", "2016-07-31"),
+    ("702.19b 31 February 2019", "702.19b", "2019-02-31"),  # kept as written: said to be no day (kb.history)
+])
+def test_a_day_written_with_its_month_is_a_day(typed, plain, day):
+    # these searched the words: "702.19b on 25 January 2019" led with 713.2b
+    query = parse_ref(typed)
+    assert query is not None and (query.numbers, query.date) == ((plain.split()[-1],), day)
+    assert undated(typed) == plain
+
+
+def test_a_month_word_without_a_number_is_no_date():
+    assert iso_days("may I respond in March 2019") == "may I respond in 2019-03-31"  # only a reference reads it
+    assert parse_ref("may 2019") is None and iso_days("702.19b may") == "702.19b may"

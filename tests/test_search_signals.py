@@ -62,6 +62,58 @@ def test_a_number_with_words_takes_the_reference_when_the_words_fit(cr_searcher,
     assert len(listed) == len(set(listed)), f"a record listed twice: {listed}"  # 702.187f, for "unveil 702.187c"
 
 
+@pytest.mark.parametrize("query, rule", [("704.5 legend rule", "cr/704.5j"), ("704.5 legend", "cr/704.5j"),
+                                         ("704.5 poison counters", "cr/704.5c"), ("704.5 deathtouch", "cr/704.5h"),
+                                         ("704.5 world", "cr/704.5k"), ("704.5 saga", "cr/704.5s"),
+                                         ("704.5 state-based actions", "cr/704.5")])
+def test_the_words_beside_a_number_pick_the_sub_rule_they_name(cr_searcher, query, rule):
+    # 704.5's family holds every word of its sub-rules, so it fitted first and was opened for all but the
+    # sub-rules past its twelfth ("704.5 saga"); the sub-rule that says the words is what a judge means
+    results = cr_searcher.search(query, limit=50)
+    assert results.matched_by == "reference" and results.redirect == rule and ids(results)[0] == rule
+
+
+@pytest.mark.parametrize("query, plain", [("define permanent", "what is a permanent"),
+                                          ("permanent definition", "what is a permanent"),
+                                          ("meaning of permanent", "what is a permanent"),
+                                          ("definition of a permanent", "what is a permanent"),
+                                          ("define trample", "trample"), ("what is the meaning of trample", "trample")])
+def test_define_definition_and_meaning_only_ask(cr_searcher, query, plain):
+    # "define permanent" searched for "define" too and led with UnCommander's combined permanents
+    asked, typed = cr_searcher.search(query), cr_searcher.search(plain)
+    assert ids(asked, 3) == ids(typed, 3) and ids(asked)[0] in {"cr/110", "cr/702.19"}
+
+
+def test_a_range_lists_exactly_the_rules_asked_for(cr_searcher, cr_client):
+    # "613.1a-g" listed the seven layers, then 123.6, the glossary's Type-Changing Effect, 122.1b and 123.7 (records
+    # citing a layer), unlabelled and scored alike; its short link shows the seven
+    layers = [f"cr/613.1{x}" for x in "abcdefg"]
+    results = cr_searcher.search("613.1a-g", limit=50)
+    assert ids(results, 50) == layers and results.total == 7
+    page = BeautifulSoup(cr_client.get("/r/613.1a-g").get_data(as_text=True), "html.parser")
+    assert [a["href"] for a in page.select("ul.disambiguation li > a")] == ["/" + x for x in layers]  # as the box
+
+
+def test_records_citing_one_rule_number_come_after_it_and_say_what_they_cite(cr_searcher, cr_client):
+    # "702.187c" listed Treachery 702.187f after both documents' 702.187c without saying why
+    results = cr_searcher.search("702.187c")
+    assert ids(results) == ["treachery/702.187c", "cr/702.187c", "treachery/702.187f"]
+    assert [h.cites for h in results.hits] == [None, None, "702.187c"]
+    body = cr_client.get("/api/search?q=702.187c").get_json()
+    assert [r["cites"] for r in body["results"]] == [None, None, "702.187c"]
+    page = BeautifulSoup(cr_client.get("/search?q=702.187c").get_data(as_text=True), "html.parser")
+    assert [p.get_text() for p in page.select(".hit .cites")] == ["cites 702.187c"]
+    legend = cr_searcher.search("704.5 legend", limit=50)  # the sub-rule, the rule typed and its own, then citers
+    listed = ids(legend, 50)
+    assert listed[:2] == ["cr/704.5j", "cr/704.5"]
+    assert all(h.cites for h in legend.hits[listed.index("cr/704.5aa") + 1:])
+
+
+def test_a_name_no_document_holds_is_not_searched_as_two_other_words(cr_searcher):
+    results = cr_searcher.search("lotus bloom")  # it was "showing results for 'locus blood'", the Blood token first
+    assert results.hits == [] and results.note == "nothing matched 'lotus bloom'" and results.did_you_mean is None
+
+
 def test_a_number_with_words_that_do_not_fit_searches_the_words(cr_searcher):
     results = cr_searcher.search("702.9 trample")
     top = ids(results, 3)

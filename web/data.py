@@ -27,7 +27,7 @@ from kb.ids import dated_url, record_url, slugify
 from kb.kbase import Opened
 from kb.model import Record, Ref
 from kb.phrases import Phrases
-from kb.refs import parse_ref
+from kb.refs import iso_days, parse_ref
 from kb.resolve import Resolution
 from kb.search import MAX_OFFSET, QueryError
 from web.render import body_text, preview, summary, translation
@@ -358,7 +358,8 @@ def search_data(kb: Opened, args) -> tuple[dict[str, Any], dict[str, Any]]:
         results = replace(results, hits=[], offset=offset, redirect=None)  # a copy: the searcher keeps answers
     data = results.to_json()
     dated, why = _dated_page(kb, q, args.get("doc")) if offset == 0 and not past else (None, None)
-    across = _across_time(kb, q, args.get("doc")) if offset == 0 and not past and not dated else None
+    across, why = _across_time(kb, q, args.get("doc")) if offset == 0 and not past and not dated and not why \
+        else (None, why)
     if dated:  # "716.2@2016-07-22" typed in the box: the rule as it stood that day, as its short link opens
         data["redirect"] = dated
     elif across:  # "702.19c history", "702.19b 2019": every version of the rule, with its dates
@@ -388,36 +389,42 @@ _ACROSS_TIME = re.compile(r"^(?:(?:history|changes|versions)\s+(?:(?:of|to)\s+)?
                           re.IGNORECASE)
 
 
-def _across_time(kb: Opened, q: str, doc: str | None = None) -> str | None:
+def _across_time(kb: Opened, q: str, doc: str | None = None) -> tuple[str | None, str | None]:
     """The page a question about one official rule across time opens, when the rules' history is loaded: "702.19c
     history" its history; "702.19b 2019", "716.2 in 2016" the rule numbered so that year (its last release: today's
-    716.2 is another rule than 2016's), which links every version."""
+    716.2 is another rule than 2016's), which links every version; or why there is none ("702.19b as of 2014": the
+    history starts on the first release loaded). (None, None) for anything else."""
     m = _ACROSS_TIME.match(q.strip().rstrip(".,;:!?")) if len(q) <= 200 and doc in (None, "", "cr") else None
     if m is None or kb.history is None:
-        return None
+        return None, None
     written = m.group("before") or m.group("after")
     query = parse_ref(written, bare_numbers=True, doc_names=kb.resolver.doc_names)
     if query is None or query.date or len(query.numbers) != 1 or query.doc not in (None, "cr"):
-        return None
+        return None, None
     number = query.numbers[0]
     other = [r for r in kb.resolver.resolve(number).matches if r.doc != "cr"]
     if other and query.prefer != "cr" and query.doc != "cr":
-        return None  # "702.187c history": Treachery's is a rule too; the list says which is which
+        return None, None  # "702.187c history": Treachery's is a rule too; the list says which is which
     year = m.group("at") or m.group("year")
     if year:
-        dated = parse_ref(f"{written}@{min(f'{year}-12-31', date.today().isoformat())}", bare_numbers=True,
-                          doc_names=kb.resolver.doc_names)
-        found, _ = dated_matches(kb.history, dated) if dated is not None else ([], None)
-        return found[0]["url"] if len(found) == 1 else None
-    return f"/cr/{number}/history" if kb.history.current_lineage(number) is not None else None
+        day = min(f"{year}-12-31", date.today().isoformat())
+        dated = parse_ref(f"{written}@{day}", bare_numbers=True, doc_names=kb.resolver.doc_names)
+        found, why = dated_matches(kb.history, dated) if dated is not None else ([], None)
+        if len(found) == 1:
+            return found[0]["url"], None
+        # "702.19b as of 2014", before the first release loaded, listed today's rule and said nothing of it
+        return None, why and why.replace(f"on {day}", f"in {year}")
+    return (f"/cr/{number}/history" if kb.history.current_lineage(number) is not None else None), None
 
 
 def _dated_page(kb: Opened, q: str, doc: str | None = None) -> tuple[str | None, str | None]:
     """The page a dated reference opens ("716.2@2016-07-22", "CR 702.19c (2025-02-07)": the rule as it stood
     that day, or the short link's choice when the release printed the number twice), or why there is none;
     (None, None) for anything else, and for a search filtered to another document than the official rules."""
-    if "@" not in q and "(" not in q and not _ISO_DAY.search(q) or len(q) > 200 or doc not in (None, "", "cr"):
+    if len(q) > 200 or doc not in (None, "", "cr"):
         return None, None
+    if "@" not in q and "(" not in q and not _ISO_DAY.search(q) and not _ISO_DAY.search(iso_days(q)):
+        return None, None  # "716.2 as of July 2016" is "716.2 as of 2016-07-31" (kb.refs.iso_days)
     query = parse_ref(q.strip(), bare_numbers=True, doc_names=kb.resolver.doc_names)
     if query is None or not query.date:
         return None, None
@@ -573,5 +580,5 @@ def autocomplete_data(kb: Opened, q: str, limit: int = 10) -> list[dict[str, Any
     for phrase in phrases.complete(q, limit - len(out)):
         if phrase not in labels:
             out.append({"label": phrase, "id": None, "url": "/search?" + urlencode({"q": phrase}),
-                        "doc": None, "document": "search", "document_short": "search"})
+                        "doc": None, "document": "search", "document_short": "search", "excerpt": None})
     return out

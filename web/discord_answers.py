@@ -367,7 +367,7 @@ def search_message(kb: Opened, query: str, base: str) -> dict:
     lines = []
     if results.note:
         lines.append(f"*{escape(results.note)}*")
-    if results.did_you_mean and "spelling corrected" not in (results.note or ""):  # searched already: said once
+    if results.did_you_mean and not results.did_you_mean_searched:  # searched already: said once
         corrected = base + "/search?" + urlencode({"q": results.did_you_mean})
         lines.append(f"Did you mean {link(results.did_you_mean, corrected)}?")
     if not results.hits:

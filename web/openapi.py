@@ -238,11 +238,17 @@ def spec(base_url: str) -> dict:
                                     "asked": {"type": "string", "nullable": True,
                                               "description": "the common question this record answers that the "
                                                              "query matched (corpus/asked), as written there"},
+                                    "cites": {"type": "string", "nullable": True, "description": (
+                                        "for a search by one rule number: the number this record cites, when it "
+                                        "is listed because it does (after the rule and its sub-rules)")},
                                 },
                             },
                         },
                         "facets": obj,
                         "did_you_mean": {"type": "string", "nullable": True},
+                        "did_you_mean_searched": {"type": "boolean", "description": (
+                            "did_you_mean was searched already and the note says so (\"spelling corrected: ...\", "
+                            "\"showing results for ...\"): the results are for it, and it is no further offer")},
                         "did_you_mean_url": {"type": "string", "nullable": True,
                                              "description": "the search page for did_you_mean; " + RELATIVE},
                         "pagination": {"type": "object", "description": (

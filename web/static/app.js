@@ -32,6 +32,8 @@
         var li = el("li", { role: "option", "data-url": r.url }, r.label);
         // the short name ("CR"): the full title took two lines a suggestion on a phone
         if (r.document) li.appendChild(el("span", { class: "ac-doc", title: r.document }, r.document_short || r.document));
+        // a few words of a numbered rule ("704.5j" alone said nothing of the legend rule), cut to the line
+        if (r.excerpt) li.appendChild(el("span", { class: "ac-text" }, r.excerpt));
         li.addEventListener("mousedown", function (e) { e.preventDefault(); window.location.href = r.url; });
         list.appendChild(li);
       });
