@@ -1,8 +1,12 @@
 """Server-rendered pages through Flask's test client: content, links, tags, escaping."""
 from __future__ import annotations
 
+import html
+
 import pytest
 from bs4 import BeautifulSoup
+
+from kb.ids import record_url
 
 
 def soup(response):
@@ -244,3 +248,62 @@ def test_a_card_short_link_reads_the_name_as_chat_does(client, path, card):
 def test_a_card_short_link_that_fits_several_cards_names_them(client):
     response = client.get("/c/magus", headers={"Accept": "application/json"})
     assert response.status_code == 404 and "fits several cards: Magus of the" in response.get_json()["error"]["message"]
+
+
+def _below(store, record):
+    """The record and everything below it, as its page reads them (a chapter lists its sections only)."""
+    from web.data import reading
+
+    return [record] + [r for r, _ in reading(store, record)]
+
+
+def _asides_shown(page: str) -> tuple[int, int]:
+    return page.count('<div class="example">'), page.count('<div class="commentary">')
+
+
+@pytest.mark.parametrize("record_id", ["cr/702.19", "cr/613", "cr/613.4", "cr/702"])
+def test_a_parent_page_shows_every_example_below_it(cr_client, cr_store, record_id):
+    # /cr/702.19 read 702.19a-g without 702.19b's two examples; /cr/613 showed none of its 12
+    page = cr_client.get("/" + record_id).get_data(as_text=True)
+    below = _below(cr_store, cr_store.get(record_id))
+    assert _asides_shown(page) == (sum(len(r.examples) for r in below), sum(len(r.commentary) for r in below))
+    examples = sum(len(r.examples) for r in below)
+    assert examples == {"cr/702.19": 3, "cr/613": 12, "cr/613.4": 3}.get(record_id, examples) and examples >= 3
+    second = cr_store.get("cr/702.19b").examples[1]
+    if record_id in ("cr/702.19", "cr/702"):
+        assert html.escape(second, quote=False) in page
+
+
+def test_every_example_and_commentary_of_every_record_shows_on_every_page_above_it(client, store, cr_client, cr_store):
+    """Every parent of the bundled documents and every section of the official rules (which hold every sub-rule),
+    and the bundled documents read whole: each shows the examples and commentary of everything below it."""
+    checked = 0
+    for kb_client, kb_store, parents in (
+            (client, store, [r for r in store.records.values() if r.children and r.kind != "chapter"]),
+            (cr_client, cr_store, [r for r in cr_store.by_doc("cr") if r.children and r.kind == "rule"
+                                   and r.number and "." not in r.number])):
+        for parent in parents:
+            below = _below(kb_store, parent)
+            want = (sum(len(r.examples) for r in below), sum(len(r.commentary) for r in below))
+            page = kb_client.get(record_url(parent.id)).get_data(as_text=True)
+            assert _asides_shown(page) == want, parent.id
+            checked += want[0] + want[1]
+    for d in store.documents:
+        page = client.get("/" + d["slug"]).get_data(as_text=True)
+        records = store.by_doc(d["slug"])
+        assert _asides_shown(page) == (sum(len(r.examples) for r in records),
+                                       sum(len(r.commentary) for r in records)), d["slug"]
+    # the official rules' sections hold every one of its 277 examples (each counted once), the bundled corpus the rest
+    assert checked >= sum(len(r.examples) + len(r.commentary) for r in cr_store.by_doc("cr")) + 43 > 300
+
+
+def test_token_cards_reads_its_examples_and_commentary_where_the_document_prints_them(client):
+    page = client.get("/uncommander/token-cards").get_data(as_text=True)
+    a, b, g, h, i = (page.index(f'id="{x}"') for x in "abghi")
+    assert a < page.index("It is important to differenciate a token card") < b
+    assert g < page.index("Example: You have a Reassembling Skeleton") < h
+    assert i < page.index("Example: You control a Reassembling Skeleton")
+    data = client.get("/api/records/uncommander/token-cards").get_json()
+    g_entry = next(e for e in data["reading"] if e["id"] == "uncommander/token-cards/g")
+    assert g_entry["examples"][0].startswith("Example: You have a Reassembling Skeleton")
+    assert g_entry["commentary"] == []

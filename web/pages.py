@@ -271,7 +271,8 @@ def record(record_id: str):
             return render_template(
                 "document.html", title=doc["title"], status=200, canonical=BASE_MARK + record_url(record_id),
                 description=f"{doc['title']}, {doc.get('version') or ''}: table of contents",
-                alternate=f"/api/documents/{record_id}", doc=doc, reading=_whole_document(kb, extra["reading"]))
+                alternate=f"/api/documents/{record_id}", doc=doc, reading=_whole_document(kb, extra["reading"]),
+                asides_html=lambda r: asides(r, kb.store.records))
 
         return _once((kb.build_id, "contents:" + record_id), contents)
     r = kb.store.get(record_id)
@@ -371,8 +372,18 @@ def _record_page(kb, r, host_url: str, url: str) -> str:
         field_html=field_html,
         children=extra["children"],
         child_html=lambda c: render_text(c.text, [x for x in c.refs if x.field == "text"], kb.store.records),
+        asides_html=lambda c: asides(c, kb.store.records),
         chat=f"{data['chat']} {host_url.rstrip('/')}{data['url']}",
     )
+
+
+def asides(r, records) -> Markup:
+    """A record's examples, then its commentary, as the document prints them after its text and as its own page
+    shows them: a page reading the rules below it (/cr/702.19, /uncommander/token-cards) left them out."""
+    out = [f'<div class="{kind}">{render_text(text, [x for x in r.refs if x.field == f"{field}[{i}]"], records)}</div>'
+           for kind, field, texts in (("example", "examples", r.examples), ("commentary", "commentary", r.commentary))
+           for i, text in enumerate(texts)]
+    return Markup("".join(out))
 
 
 def _whole_document(kb, whole: list[tuple]) -> list[tuple]:
