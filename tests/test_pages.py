@@ -307,3 +307,11 @@ def test_token_cards_reads_its_examples_and_commentary_where_the_document_prints
     g_entry = next(e for e in data["reading"] if e["id"] == "uncommander/token-cards/g")
     assert g_entry["examples"][0].startswith("Example: You have a Reassembling Skeleton")
     assert g_entry["commentary"] == []
+
+
+def test_an_uncommander_rule_says_source_once(client):
+    # "Source: EDH Silver" above "Source: uncommander.txt, lines 251-255": two different things called Source
+    page = soup(client.get("/uncommander/token-cards/g"))
+    text = " ".join(page.get_text(" ").split())
+    assert text.count("Source:") == 1 and "Source: uncommander.txt, lines 251–255" in text
+    assert page.find("p", class_="attribution").get_text(" ", strip=True) == "From: EDH Silver"
