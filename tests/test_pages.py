@@ -315,3 +315,35 @@ def test_an_uncommander_rule_says_source_once(client):
     text = " ".join(page.get_text(" ").split())
     assert text.count("Source:") == 1 and "Source: uncommander.txt, lines 251–255" in text
     assert page.find("p", class_="attribution").get_text(" ", strip=True) == "From: EDH Silver"
+
+
+@pytest.mark.parametrize(("path", "said", "nearest"), [
+    ("/cr/702.999", "There is no rule 702.999 in the Comprehensive Rules", ["/cr/702", "last of 702"]),
+    ("/cr/702.19h", "There is no rule 702.19h in the Comprehensive Rules", ["/cr/702.19", "/cr/702.19g"]),
+    ("/cr/950", "There is no rule 950 in the Comprehensive Rules", ["/cr/9", "/cr/905"]),
+    ("/treachery/999.9", "There is no rule 999.9 in the Treachery Comprehensive Rules", ["/treachery/9",
+                                                                                        "/treachery/907"]),
+])
+def test_a_missing_rule_is_said_in_a_judges_words_with_the_nearest_rules(cr_client, cr_store, path, said, nearest):
+    # /cr/702.999 said "no record 'cr/702.999'" and offered nothing near it
+    if "last of 702" in nearest:
+        nearest = ["/cr/702", record_url(cr_store.get("cr/702").children[-1])]
+    response = cr_client.get(path)
+    assert response.status_code == 404
+    page = soup(response)
+    assert page.find("p", class_="note").get_text() == said
+    assert "no record" not in page.get_text() and path[1:] not in page.get_text()
+    assert [a["href"] for a in page.select("ul.nearest-rules a")] == nearest
+    twin = cr_client.get(path, headers={"Accept": "application/json"})
+    assert twin.status_code == 404
+    message = twin.get_json()["error"]["message"]
+    assert message.startswith(said + "; the nearest: ") and all(f"({url})" in message for url in nearest)
+
+
+def test_a_search_without_results_shows_no_empty_filters(client):
+    # "907.99": the "Document" and "Kind" headings over nothing
+    page = soup(client.get("/search?q=907.99"))
+    assert page.find("p", class_="total").get_text() == "0 results"
+    assert page.find("details", class_="facets") is None
+    headings = [h.get_text() for h in soup(client.get("/search?q=nut+counters")).select("details.facets h2")]
+    assert headings == ["Document", "Kind"]

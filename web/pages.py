@@ -288,7 +288,8 @@ def record(record_id: str):
             # "/907.4b" typed at the site root: any reference as a path goes to its record (or the choice page).
             return redirect("/r/" + quote(typed, safe=""), code=302)
         # The last path segment is what the reader meant ("the-metamorf" under treachery/cards).
-        return error_page(404, f"no record {record_id!r}", query=record_id.rsplit("/", 1)[-1].replace("-", " "))
+        message, nearest = D.missing(kb, record_id)
+        return error_page(404, message, query=record_id.rsplit("/", 1)[-1].replace("-", " "), nearest_rules=nearest)
     # A record page depends only on the build and the record: rendered once, with a mark where the
     # site's address goes (KB_PUBLIC_URL, else the Host asked for), filled in per request. Keyed by
     # anything a client chooses (query strings, Host headers), the cache grew without bound.
@@ -394,7 +395,7 @@ def _whole_document(kb, whole: list[tuple]) -> list[tuple]:
             for r, depth, body in whole]
 
 
-def error_page(status: int, message: str, query: str | None = None):
+def error_page(status: int, message: str, query: str | None = None, nearest_rules=()):
     """A helpful error page: the message, the nearest records and a search box.
 
     A client that asks for JSON, or for anything under /api/ (which no page serves), gets the
@@ -410,5 +411,7 @@ def error_page(status: int, message: str, query: str | None = None):
             nearest = _kb().searcher.search(query[:200], limit=5).hits
         except Exception:  # the 404 page must render even when the query cannot run
             nearest = []
+    if nearest_rules:  # the page lists them as links; JSON says them in its message
+        message = message.split("; the nearest: ")[0]
     return render_page("error.html", title=f"{status} — {message}", description=message, alternate="/api/documents",
-                       status=status, message=message, nearest=nearest, query=query or "")
+                       status=status, message=message, nearest_rules=nearest_rules, nearest=nearest, query=query or "")
