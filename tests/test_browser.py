@@ -254,3 +254,24 @@ def test_a_reference_focused_from_the_keyboard_previews(page):
     preview = page.locator(".preview")
     preview.wait_for()
     assert "Unveil" in preview.inner_text()
+
+
+def test_copied_mana_symbols_keep_their_braces(browser, server):
+    # a judge copying a ruling got "1W: Return Reassembling Skeleton ..." from the symbols' icons
+    context = browser.new_context(base_url=server, permissions=["clipboard-read", "clipboard-write"])
+    try:
+        page = context.new_page()
+        page.goto("/uncommander/token-cards/g")
+        example = page.locator("article > .example").first
+        symbols = example.locator(".mana").first
+        assert symbols.inner_text() == "{1}{W}"
+        assert "“{1}{W}: Return Reassembling Skeleton" in example.inner_text()
+        # the icons stay icons: the braces take no room on the screen
+        assert symbols.locator("abbr.ms").count() == 2
+        assert all(box["width"] <= 1 for box in (b.bounding_box() for b in symbols.locator(".brace").all()) if box)
+        # selected and copied as a reader does it
+        example.click(click_count=3)  # a paragraph selected
+        page.keyboard.press("Control+C")
+        assert "{1}{W}: Return Reassembling Skeleton" in page.evaluate("navigator.clipboard.readText()")
+    finally:
+        context.close()
