@@ -347,3 +347,33 @@ def test_a_search_without_results_shows_no_empty_filters(client):
     assert page.find("details", class_="facets") is None
     headings = [h.get_text() for h in soup(client.get("/search?q=nut+counters")).select("details.facets h2")]
     assert headings == ["Document", "Kind"]
+
+
+@pytest.mark.parametrize(("record_id", "find", "replace", "line"), [
+    ("treachery/372.3", "ldentity", "Identity", 97),
+    ("treachery/cards/the-aetherist/2", "The £therist", "The Ætherist", 541),
+    ("futuresight/cards/tombstalker", "It costs {o1} less", "It costs {1} less", 1),
+])
+def test_a_record_says_what_the_corrections_table_changed_in_it(client, record_id, find, replace, line):
+    # /treachery/372.3 showed "Identity" where source line 97 reads "ldentity", and said nothing of it
+    twin = client.get("/api/records/" + record_id).get_json()
+    fixed = [c for c in twin["corrections"] if c["find"] == find]
+    assert [(c["replace"], c["line"]) for c in fixed] == [(replace, line)] and fixed[0]["why"]
+    assert replace in " ".join([twin["text"] or "", twin.get("rules_text") or ""])
+    page = soup(client.get(record_url(record_id)))
+    said = " ".join(page.find("p", class_="source").find_next_sibling("p", class_="corrected").get_text(" ").split())
+    assert "Corrected from the source" in said and f"‘{find}’ → ‘{replace}’" in said
+
+
+def test_every_correction_that_reached_a_record_is_said_on_its_page(client, store):
+    """Each unit a table changed and a record holds is listed on that record's page, once: no silent fix."""
+    shown = 0
+    for report in store.reports.values():
+        applied = report["corrected"]
+        assert {c["find"] for c in applied} <= {c["find"] for c in report["corrections"]}
+        for c in applied:
+            twin = client.get("/api/records/" + c["record"]).get_json()
+            assert twin["corrections"].count({k: v for k, v in c.items() if k != "record"}) == 1, c
+            shown += 1
+    assert shown >= 20
+    assert client.get("/api/records/treachery/907.4b").get_json()["corrections"] == []

@@ -205,6 +205,10 @@ def record_data(kb: Opened, record_id: str) -> tuple[dict[str, Any], dict[str, A
     if record.kind == "keyword":
         data["used_in"] = used_in(record.title)
     data["short_link"] = short_link(kb, record, label)
+    # What the document's table of OCR corrections changed in this record's source lines (line 97's "ldentity").
+    data["corrections"] = [{k: v for k, v in c.items() if k != "record"}
+                           for c in (kb.store.reports.get(record.doc) or {}).get("corrected", ())
+                           if c["record"] == record.id]
     # What "Copy for chat" copies, before the page's address.
     data["chat"] = f"{label}: {preview(record, 300, kb.store.records).split(': ', 1)[-1]}"
     # The effective date of the release (or document version) this record is from, as an ISO date.
