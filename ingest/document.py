@@ -45,6 +45,7 @@ class Unit:
     col_start: int | None = None
     col_end: int | None = None
     markers: int = 0
+    fixes: list[Correction] = field(default_factory=list)  # the profile's corrections applied to this unit
 
 
 @dataclass
@@ -62,6 +63,9 @@ class Report:
     # The publisher's own slips, kept and reported: (line, text as printed, what is wrong).
     slips: list[tuple[int, str, str]] = field(default_factory=list)
     encoding: dict | None = None  # how the file was decoded (ingest.encoding.Decoded.to_json())
+    # Where each correction changed the text: {record, line, (col_start, col_end), find, replace, why}, in
+    # document order; a record's page says it ("corrected from the source: 'ldentity' -> 'Identity'").
+    corrected: list[dict] = field(default_factory=list)
 
     def to_json(self) -> dict:
         return {
@@ -75,6 +79,7 @@ class Report:
             "unaccounted": [{"line": n, "text": t} for n, t in self.unaccounted],
             "slips": [{"line": n, "text": t, "slip": what} for n, t, what in self.slips],
             "encoding": self.encoding,
+            "corrected": list(self.corrected),
         }
 
     def summary(self) -> str:
@@ -134,6 +139,7 @@ class Document:
                 n = unit.text.count(fix.find)
                 if n:
                     unit.text = unit.text.replace(fix.find, fix.replace)
+                    unit.fixes.append(fix)
                     hits += n
             if not hits:
                 where = fix.lines[0] if fix.lines else 1
@@ -184,4 +190,10 @@ class Document:
             corrections=list(self.corrections),
             slips=list(self.slips),
             encoding=self.encoding,
+            corrected=[{"record": self.labels[i], "line": unit.line,
+                        **({"col_start": unit.col_start, "col_end": unit.col_end}
+                           if unit.col_start is not None else {}),
+                        "find": fix.find, "replace": fix.replace, "why": fix.why}
+                       for i, unit in enumerate(self.units) for fix in unit.fixes
+                       if not self.labels.get(i, "noise:").startswith("noise:")],
         )

@@ -57,7 +57,8 @@ def test_search_did_you_mean(client):
     ("/api/search?q=x&doc=nope", "unknown document"),
     ("/api/search?q=x&kind=nope", "unknown kind"),
     ("/api/search?q=" + "a" * 600, "too long"),
-    ("/api/records/treachery/999.9", "no record"),
+    ("/api/records/treachery/999.9", "There is no rule 999.9 in the Treachery Comprehensive Rules"),
+    ("/api/records/treachery/cards/nobody", "no record"),
     ("/api/documents/nope", "no document"),
     ("/api/autocomplete?q=" + "a" * 200, "at most"),
     ("/api/resolve?ref=907.4b&doc=nope", "unknown document"),  # it was read as no document: a 200

@@ -254,3 +254,57 @@ def test_a_reference_focused_from_the_keyboard_previews(page):
     preview = page.locator(".preview")
     preview.wait_for()
     assert "Unveil" in preview.inner_text()
+
+
+def test_copied_mana_symbols_keep_their_braces(browser, server):
+    # a judge copying a ruling got "1W: Return Reassembling Skeleton ..." from the symbols' icons
+    context = browser.new_context(base_url=server, permissions=["clipboard-read", "clipboard-write"])
+    try:
+        page = context.new_page()
+        page.goto("/uncommander/token-cards/g")
+        example = page.locator("article > .example").first
+        symbols = example.locator(".mana").first
+        assert symbols.inner_text() == "{1}{W}"
+        assert "“{1}{W}: Return Reassembling Skeleton" in example.inner_text()
+        # the icons stay icons: the braces take no room on the screen
+        assert symbols.locator("abbr.ms").count() == 2
+        assert all(box["width"] <= 1 for box in (b.bounding_box() for b in symbols.locator(".brace").all()) if box)
+        # selected and copied as a reader does it
+        example.click(click_count=3)  # a paragraph selected
+        page.keyboard.press("Control+C")
+        assert "{1}{W}: Return Reassembling Skeleton" in page.evaluate("navigator.clipboard.readText()")
+    finally:
+        context.close()
+
+
+@pytest.fixture(scope="module")
+def history_server(history_data_dir):
+    """``kb serve`` of the corpus with the official rules and their 62 releases (dated references link them)."""
+    with kb_serving(history_data_dir, wait=60) as url:
+        yield url
+
+
+@pytest.mark.parametrize(("path", "link", "says"), [
+    # a range: as /r/ unfurls it, the count and its first rule's words
+    ("/cr/glossary/type-changing-effect", "a.ref.range", ["205.1a–b: 2 rules", "205.1a: Some effects set an object’s"]),
+    # a dated reference: the rule as it stood that day (today's 707.6 is another rule)
+    ("/treachery/cards/the-metamorph/3", "a.ref.dated", ["707.6 as of 2016-07-22",
+                                                          "If you control multiple face-down spells"]),
+])
+def test_range_and_dated_references_preview(browser, history_server, path, link, says):
+    # only single references previewed: "rules 205.1a-b" and "707.6 as of 2016-07-22" showed nothing on hover
+    context = browser.new_context(base_url=history_server)
+    try:
+        page = context.new_page()
+        page.goto(path)
+        page.locator(link).first.hover()
+        preview = page.locator(".preview")
+        preview.wait_for()
+        shown = preview.inner_text()
+        assert all(words in shown for words in says), shown
+        page.mouse.move(0, 0)
+        preview.wait_for(state="detached")
+        page.focus(link)  # and from the keyboard
+        page.locator(".preview").wait_for()
+    finally:
+        context.close()

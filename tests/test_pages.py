@@ -1,8 +1,12 @@
 """Server-rendered pages through Flask's test client: content, links, tags, escaping."""
 from __future__ import annotations
 
+import html
+
 import pytest
 from bs4 import BeautifulSoup
+
+from kb.ids import record_url
 
 
 def soup(response):
@@ -259,3 +263,132 @@ def test_a_card_short_link_reads_the_name_as_chat_does(client, path, card):
 def test_a_card_short_link_that_fits_several_cards_names_them(client):
     response = client.get("/c/magus", headers={"Accept": "application/json"})
     assert response.status_code == 404 and "fits several cards: Magus of the" in response.get_json()["error"]["message"]
+
+
+def _below(store, record):
+    """The record and everything below it, as its page reads them (a chapter lists its sections only)."""
+    from web.data import reading
+
+    return [record] + [r for r, _ in reading(store, record)]
+
+
+def _asides_shown(page: str) -> tuple[int, int]:
+    return page.count('<div class="example">'), page.count('<div class="commentary">')
+
+
+@pytest.mark.parametrize("record_id", ["cr/702.19", "cr/613", "cr/613.4", "cr/702"])
+def test_a_parent_page_shows_every_example_below_it(cr_client, cr_store, record_id):
+    # /cr/702.19 read 702.19a-g without 702.19b's two examples; /cr/613 showed none of its 12
+    page = cr_client.get("/" + record_id).get_data(as_text=True)
+    below = _below(cr_store, cr_store.get(record_id))
+    assert _asides_shown(page) == (sum(len(r.examples) for r in below), sum(len(r.commentary) for r in below))
+    examples = sum(len(r.examples) for r in below)
+    assert examples == {"cr/702.19": 3, "cr/613": 12, "cr/613.4": 3}.get(record_id, examples) and examples >= 3
+    second = cr_store.get("cr/702.19b").examples[1]
+    if record_id in ("cr/702.19", "cr/702"):
+        assert html.escape(second, quote=False) in page
+
+
+def test_every_example_and_commentary_of_every_record_shows_on_every_page_above_it(client, store, cr_client, cr_store):
+    """Every parent of the bundled documents and every section of the official rules (which hold every sub-rule),
+    and the bundled documents read whole: each shows the examples and commentary of everything below it."""
+    checked = 0
+    for kb_client, kb_store, parents in (
+            (client, store, [r for r in store.records.values() if r.children and r.kind != "chapter"]),
+            (cr_client, cr_store, [r for r in cr_store.by_doc("cr") if r.children and r.kind == "rule"
+                                   and r.number and "." not in r.number])):
+        for parent in parents:
+            below = _below(kb_store, parent)
+            want = (sum(len(r.examples) for r in below), sum(len(r.commentary) for r in below))
+            page = kb_client.get(record_url(parent.id)).get_data(as_text=True)
+            assert _asides_shown(page) == want, parent.id
+            checked += want[0] + want[1]
+    for d in store.documents:
+        page = client.get("/" + d["slug"]).get_data(as_text=True)
+        records = store.by_doc(d["slug"])
+        assert _asides_shown(page) == (sum(len(r.examples) for r in records),
+                                       sum(len(r.commentary) for r in records)), d["slug"]
+    # the official rules' sections hold every one of its 277 examples (each counted once), the bundled corpus the rest
+    assert checked >= sum(len(r.examples) + len(r.commentary) for r in cr_store.by_doc("cr")) + 43 > 300
+
+
+def test_token_cards_reads_its_examples_and_commentary_where_the_document_prints_them(client):
+    page = client.get("/uncommander/token-cards").get_data(as_text=True)
+    a, b, g, h, i = (page.index(f'id="{x}"') for x in "abghi")
+    assert a < page.index("It is important to differenciate a token card") < b
+    assert g < page.index("Example: You have a Reassembling Skeleton") < h
+    assert i < page.index("Example: You control a Reassembling Skeleton")
+    data = client.get("/api/records/uncommander/token-cards").get_json()
+    g_entry = next(e for e in data["reading"] if e["id"] == "uncommander/token-cards/g")
+    assert g_entry["examples"][0].startswith("Example: You have a Reassembling Skeleton")
+    assert g_entry["commentary"] == []
+
+
+def test_an_uncommander_rule_says_source_once(client):
+    # "Source: EDH Silver" above "Source: uncommander.txt, lines 251-255": two different things called Source
+    page = soup(client.get("/uncommander/token-cards/g"))
+    text = " ".join(page.get_text(" ").split())
+    assert text.count("Source:") == 1 and "Source: uncommander.txt, lines 251–255" in text
+    assert page.find("p", class_="attribution").get_text(" ", strip=True) == "From: EDH Silver"
+
+
+@pytest.mark.parametrize(("path", "said", "nearest"), [
+    ("/cr/702.999", "There is no rule 702.999 in the Comprehensive Rules", ["/cr/702", "last of 702"]),
+    ("/cr/702.19h", "There is no rule 702.19h in the Comprehensive Rules", ["/cr/702.19", "/cr/702.19g"]),
+    ("/cr/950", "There is no rule 950 in the Comprehensive Rules", ["/cr/9", "/cr/905"]),
+    ("/treachery/999.9", "There is no rule 999.9 in the Treachery Comprehensive Rules", ["/treachery/9",
+                                                                                        "/treachery/907"]),
+])
+def test_a_missing_rule_is_said_in_a_judges_words_with_the_nearest_rules(cr_client, cr_store, path, said, nearest):
+    # /cr/702.999 said "no record 'cr/702.999'" and offered nothing near it
+    if "last of 702" in nearest:
+        nearest = ["/cr/702", record_url(cr_store.get("cr/702").children[-1])]
+    response = cr_client.get(path)
+    assert response.status_code == 404
+    page = soup(response)
+    assert page.find("p", class_="note").get_text() == said
+    assert "no record" not in page.get_text() and path[1:] not in page.get_text()
+    assert [a["href"] for a in page.select("ul.nearest-rules a")] == nearest
+    twin = cr_client.get(path, headers={"Accept": "application/json"})
+    assert twin.status_code == 404
+    message = twin.get_json()["error"]["message"]
+    assert message.startswith(said + "; the nearest: ") and all(f"({url})" in message for url in nearest)
+
+
+def test_a_search_without_results_shows_no_empty_filters(client):
+    # "907.99": the "Document" and "Kind" headings over nothing
+    page = soup(client.get("/search?q=907.99"))
+    assert page.find("p", class_="total").get_text() == "0 results"
+    assert page.find("details", class_="facets") is None
+    headings = [h.get_text() for h in soup(client.get("/search?q=nut+counters")).select("details.facets h2")]
+    assert headings == ["Document", "Kind"]
+
+
+@pytest.mark.parametrize(("record_id", "find", "replace", "line"), [
+    ("treachery/372.3", "ldentity", "Identity", 97),
+    ("treachery/cards/the-aetherist/2", "The £therist", "The Ætherist", 541),
+    ("futuresight/cards/tombstalker", "It costs {o1} less", "It costs {1} less", 1),
+])
+def test_a_record_says_what_the_corrections_table_changed_in_it(client, record_id, find, replace, line):
+    # /treachery/372.3 showed "Identity" where source line 97 reads "ldentity", and said nothing of it
+    twin = client.get("/api/records/" + record_id).get_json()
+    fixed = [c for c in twin["corrections"] if c["find"] == find]
+    assert [(c["replace"], c["line"]) for c in fixed] == [(replace, line)] and fixed[0]["why"]
+    assert replace in " ".join([twin["text"] or "", twin.get("rules_text") or ""])
+    page = soup(client.get(record_url(record_id)))
+    said = " ".join(page.find("p", class_="source").find_next_sibling("p", class_="corrected").get_text(" ").split())
+    assert "Corrected from the source" in said and f"‘{find}’ → ‘{replace}’" in said
+
+
+def test_every_correction_that_reached_a_record_is_said_on_its_page(client, store):
+    """Each unit a table changed and a record holds is listed on that record's page, once: no silent fix."""
+    shown = 0
+    for report in store.reports.values():
+        applied = report["corrected"]
+        assert {c["find"] for c in applied} <= {c["find"] for c in report["corrections"]}
+        for c in applied:
+            twin = client.get("/api/records/" + c["record"]).get_json()
+            assert twin["corrections"].count({k: v for k, v in c.items() if k != "record"}) == 1, c
+            shown += 1
+    assert shown >= 20
+    assert client.get("/api/records/treachery/907.4b").get_json()["corrections"] == []

@@ -36,6 +36,7 @@ __all__ = [
     "record_data", "document_data", "documents_data", "search_data", "resolve_data", "keywords_data",
     "record_json", "link", "trail", "siblings", "reading", "whole_document", "short_link", "used_in",
     "doc_meta", "doc_title", "doc_version", "autocomplete_data", "resolution", "glossary_data", "glossary_link",
+    "missing",
 ]
 
 
@@ -128,7 +129,9 @@ def reading(store, r: Record) -> list[tuple[Record, int]]:
 def _read(kb: Opened, r: Record, depth: int, text: str | None) -> dict[str, Any]:
     """One entry of what a page reads below its heading: a link, its depth and the text shown."""
     return link(kb, r, kind=r.kind, depth=depth, number=r.number, title=r.title, group=r.group, text=text,
-                refs=[_ref(asdict(ref)) for ref in r.refs if ref.field == "text"])
+                refs=[_ref(asdict(ref)) for ref in r.refs if ref.field == "text"],
+                # what the document prints after the text: its examples, then its commentary (702.19b, Token Cards a)
+                examples=list(r.examples), commentary=list(r.commentary))
 
 
 def short_link(kb: Opened, r: Record, label: str) -> str | None:
@@ -175,7 +178,7 @@ def record_data(kb: Opened, record_id: str) -> tuple[dict[str, Any], dict[str, A
     """A record page's data (its JSON twin, /api/records/<id>) and what only its template needs."""
     record = kb.store.get(record_id)
     if record is None:
-        raise NotFound(f"no record {record_id!r}")
+        raise NotFound(missing(kb, record_id)[0])
     data = record_json(record)
     label = kb.store.label(record)
     prev, nxt = siblings(kb, record)
@@ -203,6 +206,10 @@ def record_data(kb: Opened, record_id: str) -> tuple[dict[str, Any], dict[str, A
     if record.kind == "keyword":
         data["used_in"] = used_in(record.title)
     data["short_link"] = short_link(kb, record, label)
+    # What the document's table of OCR corrections changed in this record's source lines (line 97's "ldentity").
+    data["corrections"] = [{k: v for k, v in c.items() if k != "record"}
+                           for c in (kb.store.reports.get(record.doc) or {}).get("corrected", ())
+                           if c["record"] == record.id]
     # What "Copy for chat" copies, before the page's address.
     data["chat"] = f"{label}: {preview(record, 300, kb.store.records).split(': ', 1)[-1]}"
     # The effective date of the release (or document version) this record is from, as an ISO date.
@@ -217,6 +224,49 @@ def record_data(kb: Opened, record_id: str) -> tuple[dict[str, Any], dict[str, A
                 for c in kb.history.citations(record.id)]
     # The template renders the record's fields and what it reads below as HTML, with their references linked.
     return data, {"record": record, "children": below}
+
+
+_RULE_NUMBER = re.compile(r"(\d+)(?:\.(\d+)([a-z]*))?")  # 7, 702, 702.19, 702.19b
+
+
+def _number_key(number: str | None) -> tuple[int, int, str]:
+    """702.19b -> (702, 19, "b"); anything else (116.2tr, a card) -> (-1, -1, ""), which no rule number is."""
+    m = _RULE_NUMBER.fullmatch(number or "")
+    return (int(m.group(1)), int(m.group(2) or -1), m.group(3) or "") if m else _NO_NUMBER
+
+
+_NO_NUMBER = (-1, -1, "")
+
+
+def missing(kb: Opened, record_id: str) -> tuple[str, list[Record]]:
+    """What a page at an id that names no record says, and the records it offers.
+
+    A rule number in a loaded document ("cr/702.999") is said as a judge says it ("There is no rule 702.999 in
+    the Comprehensive Rules") with the nearest existing rules: the one it would be under (702) and its
+    neighbours by number (702.190, the last of 702); anything else is the id as asked."""
+    doc, _, number = record_id.partition("/")
+    key = _number_key(number)
+    meta = doc_meta(kb, doc) if key != _NO_NUMBER else None
+    if meta is None:
+        return f"no record {record_id!r}", []
+    major, minor, letters = key
+    # a sub-rule's rule, a rule's section, a section's chapter: the nearest of them that exists
+    above = [number[: -len(letters)]] if letters else []
+    above += [str(major)] if minor >= 0 else []
+    above += [str(major)[0]] if len(str(major)) == 3 else []
+    parent = next(filter(None, (kb.store.get(f"{doc}/{n}") for n in above)), None)
+    around = [r for r in (kb.store.children(parent) if parent else kb.store.roots(doc))
+              if _number_key(r.number) != _NO_NUMBER]
+    before = [r for r in around if _number_key(r.number) < key]
+    after = [r for r in around if _number_key(r.number) > key]
+    nearest = [r for r in (parent, max(before, key=lambda r: _number_key(r.number), default=None),
+                           min(after, key=lambda r: _number_key(r.number), default=None)) if r is not None]
+    # the game's name goes: "in the Comprehensive Rules", as a judge says it
+    name = re.sub(r"^Magic: The Gathering ", "", meta["title"])
+    said = f"There is no rule {number} in the {name}"
+    if nearest:
+        said += "; the nearest: " + ", ".join(f"{kb.store.label(r)} ({record_url(r.id)})" for r in nearest)
+    return said, nearest
 
 
 def _effective(kb: Opened, doc: str) -> str | None:

@@ -290,7 +290,7 @@ def spec(base_url: str) -> dict:
                         "next": {"$ref": "#/components/schemas/Link"},
                         "reading": {"type": "array", "description": (
                             "what the page reads below the record, in order: Links with kind, depth, number, title, "
-                            "group, text and that text's refs")},
+                            "group, text and that text's refs, examples and commentary")},
                         "cited_by_links": {"type": "array", "description": (
                             "the records citing this one (`cited_by` has their ids): Links with doc, document "
                             "(its title) and kind")},
@@ -301,6 +301,9 @@ def spec(base_url: str) -> dict:
                         "short_link": {"type": "string", "nullable": True,
                                        "description": "the readable short link, /r/907.4b or /c/the-aetherist/2"},
                         "chat": {"type": "string", "description": "what Copy for chat copies, before the address"},
+                        "corrections": {"type": "array", "description": (
+                            "what the document's table of OCR corrections changed in this record's source: line "
+                            "(and col_start, col_end in a one-line document), find (as printed), replace, why")},
                         "effective": {"type": "string", "nullable": True,
                                       "description": "the effective date of the record's release or version"},
                     },

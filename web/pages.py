@@ -273,7 +273,8 @@ def record(record_id: str):
             return render_template(
                 "document.html", title=doc["title"], status=200, canonical=BASE_MARK + record_url(record_id),
                 description=f"{doc['title']}, {doc.get('version') or ''}: table of contents",
-                alternate=f"/api/documents/{record_id}", doc=doc, reading=_whole_document(kb, extra["reading"]))
+                alternate=f"/api/documents/{record_id}", doc=doc, reading=_whole_document(kb, extra["reading"]),
+                asides_html=lambda r: asides(r, kb.store.records))
 
         return _once((kb.build_id, "contents:" + record_id), contents)
     r = kb.store.get(record_id)
@@ -289,7 +290,8 @@ def record(record_id: str):
             # "/907.4b" typed at the site root: any reference as a path goes to its record (or the choice page).
             return redirect("/r/" + quote(typed, safe=""), code=302)
         # The last path segment is what the reader meant ("the-metamorf" under treachery/cards).
-        return error_page(404, f"no record {record_id!r}", query=record_id.rsplit("/", 1)[-1].replace("-", " "))
+        message, nearest = D.missing(kb, record_id)
+        return error_page(404, message, query=record_id.rsplit("/", 1)[-1].replace("-", " "), nearest_rules=nearest)
     # A record page depends only on the build and the record: rendered once, with a mark where the
     # site's address goes (KB_PUBLIC_URL, else the Host asked for), filled in per request. Keyed by
     # anything a client chooses (query strings, Host headers), the cache grew without bound.
@@ -373,8 +375,18 @@ def _record_page(kb, r, host_url: str, url: str) -> str:
         field_html=field_html,
         children=extra["children"],
         child_html=lambda c: render_text(c.text, [x for x in c.refs if x.field == "text"], kb.store.records),
+        asides_html=lambda c: asides(c, kb.store.records),
         chat=f"{data['chat']} {host_url.rstrip('/')}{data['url']}",
     )
+
+
+def asides(r, records) -> Markup:
+    """A record's examples, then its commentary, as the document prints them after its text and as its own page
+    shows them: a page reading the rules below it (/cr/702.19, /uncommander/token-cards) left them out."""
+    out = [f'<div class="{kind}">{render_text(text, [x for x in r.refs if x.field == f"{field}[{i}]"], records)}</div>'
+           for kind, field, texts in (("example", "examples", r.examples), ("commentary", "commentary", r.commentary))
+           for i, text in enumerate(texts)]
+    return Markup("".join(out))
 
 
 def _whole_document(kb, whole: list[tuple]) -> list[tuple]:
@@ -385,7 +397,7 @@ def _whole_document(kb, whole: list[tuple]) -> list[tuple]:
             for r, depth, body in whole]
 
 
-def error_page(status: int, message: str, query: str | None = None):
+def error_page(status: int, message: str, query: str | None = None, nearest_rules=()):
     """A helpful error page: the message, the nearest records and a search box.
 
     A client that asks for JSON, or for anything under /api/ (which no page serves), gets the
@@ -401,5 +413,7 @@ def error_page(status: int, message: str, query: str | None = None):
             nearest = _kb().searcher.search(query[:200], limit=5).hits
         except Exception:  # the 404 page must render even when the query cannot run
             nearest = []
+    if nearest_rules:  # the page lists them as links; JSON says them in its message
+        message = message.split("; the nearest: ")[0]
     return render_page("error.html", title=f"{status} — {message}", description=message, alternate="/api/documents",
-                       status=status, message=message, nearest=nearest, query=query or "")
+                       status=status, message=message, nearest_rules=nearest_rules, nearest=nearest, query=query or "")

@@ -117,11 +117,15 @@ def preview(record: Record | None, n: int = 200, records: Mapping[str, Record] |
 
 
 def mana(text: str) -> str:
-    """Turn runs of ``{2}{R}`` in already-escaped HTML into mana symbols."""
+    """Turn runs of ``{2}{R}`` in already-escaped HTML into mana symbols.
+
+    Each symbol keeps its braces as visually hidden text: a ruling copied from the page (or read aloud) says
+    "{1}{W}", not "1W"."""
     def symbols(m: re.Match) -> str:
         return "".join(
             f'<abbr class="ms ms-{html.escape(s.lower().replace("/", "").replace("(", "").replace(")", ""))}" '
-            f'title="{{{html.escape(s)}}}">{html.escape(s)}</abbr>'
+            f'title="{{{html.escape(s)}}}"><span class="brace">{{</span>{html.escape(s)}'
+            f'<span class="brace">}}</span></abbr>'
             for s in _SYMBOL.findall(m.group(1))
         )
     return _MANA.sub(lambda m: f'<span class="mana">{symbols(m)}</span>', text)

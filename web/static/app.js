@@ -85,24 +85,41 @@
   // -- reference previews -----------------------------------------------------
   var cache = {}, popup = null;
   function hidePreview() { if (popup) { popup.remove(); popup = null; } }
-  function showPreview(link) {
+  // What a link previews, and where from: a rule (data-id) its record; a range ("rules 205.1a–b") its /r/ page's
+  // answer, as /r/ unfurls it (the count, then its first rule's words); a dated one ("707.6 as of 2016-07-22") the
+  // rule as it stood that day, its page's JSON twin.
+  var PREVIEWED = "a.ref[data-id], a.ref.range[href], a.ref.dated[href]";
+  function source(link) {
     var id = link.getAttribute("data-id");
-    if (!id) return;
-    var render = function (rec) {
+    if (id) return { url: "/api/records/" + id, read: function (rec) {
+      return { label: [rec.number, rec.title].filter(Boolean).join(" "),
+               text: rec.summary !== undefined ? rec.summary : (rec.text || rec.rules_text || "") };
+    } };
+    if (link.classList.contains("range")) return { url: link.getAttribute("href"), read: function (res) {
+      var first = (res.matches || [])[0];
+      return { label: res.what || "", text: first ? first.title + ": " + (first.summary || "") : (res.note || "") };
+    } };
+    return { url: link.getAttribute("href"), read: function (then) {
+      return { label: [then.number, "as of", then.effective].join(" "), text: then.text || then.banner || "" };
+    } };
+  }
+  function showPreview(link) {
+    var from = source(link);
+    var render = function (shown) {
       hidePreview();
       popup = el("div", { class: "preview", role: "tooltip" });
-      var label = [rec.number, rec.title].filter(Boolean).join(" ");
-      if (label) popup.appendChild(el("strong", {}, label));
-      var text = rec.summary !== undefined ? rec.summary : (rec.text || rec.rules_text || "");
-      popup.appendChild(el("p", {}, text.replace(/_/g, "").slice(0, 600)));
+      if (shown.label) popup.appendChild(el("strong", {}, shown.label));
+      popup.appendChild(el("p", {}, shown.text.replace(/_/g, "").slice(0, 600)));
       var box = link.getBoundingClientRect();
       popup.style.left = (window.scrollX + box.left) + "px";
       popup.style.top = (window.scrollY + box.bottom + 6) + "px";
       document.body.appendChild(popup);
     };
-    if (cache[id]) { render(cache[id]); return; }
-    fetch("/api/records/" + id).then(function (r) { return r.ok ? r.json() : null; })
-      .then(function (rec) { if (rec) { cache[id] = rec; render(rec); } }).catch(function () {});
+    if (cache[from.url]) { render(cache[from.url]); return; }
+    fetch(from.url, { headers: { Accept: "application/json" } })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (got) { if (got) { cache[from.url] = from.read(got); render(cache[from.url]); } })
+      .catch(function () {});
   }
   // A preview follows a pointer that hovers (a mouse, a pen) or the keyboard's focus, never a tap: on a touch
   // screen the tap's own mouseover and focus started the fetch, and the navigation it made aborted it.
@@ -112,14 +129,14 @@
   }
   document.addEventListener("pointerover", function (e) {
     if (e.pointerType === "touch" || (hovers && !hovers.matches)) return;
-    var link = e.target.closest && e.target.closest("a.ref[data-id]");
+    var link = e.target.closest && e.target.closest(PREVIEWED);
     if (link) showPreview(link);
   });
   document.addEventListener("pointerout", function (e) {
-    if (e.target.closest && e.target.closest("a.ref[data-id]")) hidePreview();
+    if (e.target.closest && e.target.closest(PREVIEWED)) hidePreview();
   });
   document.addEventListener("focusin", function (e) {
-    if (e.target.matches && e.target.matches("a.ref[data-id]") && fromKeyboard(e.target)) showPreview(e.target);
+    if (e.target.matches && e.target.matches(PREVIEWED) && fromKeyboard(e.target)) showPreview(e.target);
   });
   document.addEventListener("focusout", hidePreview);
 
