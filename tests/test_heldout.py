@@ -33,13 +33,16 @@ PINS = {
     "H bundled": (H.BUNDLED_H, "bundled", (51, 58)),
     "H bundled, with the CR": (H.BUNDLED_H, "cr", (48, 55)),
     "H official": (H.CR_H, "cr", (44, 52)),
+    "I bundled": (H.BUNDLED_I, "bundled", (53, 59)),
+    "I bundled, with the CR": (H.BUNDLED_I, "cr", (52, 58)),
+    "I official": (H.CR_I, "cr", (44, 54)),
 }
 
 
 def test_the_held_out_sets_are_whole():
     sets = [H.BUNDLED_C, H.CR_C, H.BUNDLED_D, H.CR_D, H.BUNDLED_E, H.CR_E, H.BUNDLED_F, H.CR_F, H.BUNDLED_G, H.CR_G,
-            H.BUNDLED_H, H.CR_H]
-    assert [len(s) for s in sets] == [60] * 12
+            H.BUNDLED_H, H.CR_H, H.BUNDLED_I, H.CR_I]
+    assert [len(s) for s in sets] == [60] * 14
     assert all(1 <= len(expected) <= 4 for s in sets for _, expected in s)
     assert all(len({q for q, _ in s}) == 60 for s in sets)
 
