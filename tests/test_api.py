@@ -558,3 +558,11 @@ def test_a_host_header_that_is_a_host_makes_the_links(client):
     for host, base in (("rules.example:8080", "http://rules.example:8080"), ("[::1]:80", "http://[::1]")):
         links = client.post("/api/linkify", json={"text": "907.4b"}, headers={"Host": host}).get_json()["links"]
         assert links[0]["url"] == base + "/treachery/907.4b"
+
+
+def test_a_record_id_reads_as_its_page_reads_it(client):
+    """/api/records/TREACHERY/907.4b was a 404 while the page /TREACHERY/907.4B (and its JSON twin) was the rule; a
+    5,000-character id was echoed whole in the 404's message."""
+    assert client.get("/api/records/TREACHERY/907.4b").get_json()["id"] == "treachery/907.4b"
+    long = client.get("/api/records/" + "x" * 5000)
+    assert long.status_code == 404 and len(long.get_json()["error"]["message"]) < 120

@@ -30,6 +30,7 @@ from kb.phrases import Phrases
 from kb.refs import iso_days, parse_ref
 from kb.resolve import Resolution
 from kb.search import MAX_OFFSET, QueryError
+from kb.snippet import clip
 from web.render import body_text, preview, summary, translation
 
 __all__ = [
@@ -176,7 +177,8 @@ def _definition(kb: Opened, ref: Ref, r: Record) -> dict[str, Any]:
 
 def record_data(kb: Opened, record_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
     """A record page's data (its JSON twin, /api/records/<id>) and what only its template needs."""
-    record = kb.store.get(record_id)
+    # ids are lower case, as the page reads them (/TREACHERY/907.4B is treachery/907.4b's page and twin)
+    record = kb.store.get(record_id) or kb.store.get(record_id.lower())
     if record is None:
         raise NotFound(missing(kb, record_id)[0])
     data = record_json(record)
@@ -248,7 +250,7 @@ def missing(kb: Opened, record_id: str) -> tuple[str, list[Record]]:
     key = _number_key(number)
     meta = doc_meta(kb, doc) if key != _NO_NUMBER else None
     if meta is None:
-        return f"no record {record_id!r}", []
+        return f"no record {clip(record_id, 80)!r}", []  # a 5,000-character id was echoed whole
     major, minor, letters = key
     # a sub-rule's rule, a rule's section, a section's chapter: the nearest of them that exists
     above = [number[: -len(letters)]] if letters else []
