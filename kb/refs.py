@@ -628,6 +628,13 @@ def _section_query(m: re.Match, sections: tuple[str, ...]) -> RefQuery:
     return RefQuery(written=m.group(0), section=title, item=item, doc="uncommander")
 
 
+def number_order(number: str) -> tuple:
+    """A rule number's sort key, as the documents order them: 702.1 < 702.1a < 702.2 < 702.10 (digits as numbers),
+    704.5z < 704.5aa (letters as the documents go on past z: shorter first, then alphabetically; compared as text,
+    704.5aa came right after 704.5a)."""
+    return tuple((0, int(p), "") if p.isdigit() else (1, len(p), p) for p in re.findall(r"\d+|[a-z]+", number.lower()))
+
+
 def neighbours(number: str) -> list[str]:
     """The sub-rules either side of a letter, skipping l and o: 907.4l -> 907.4k, 907.4m."""
     m = _PARTS.match(number.lower())

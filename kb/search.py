@@ -46,7 +46,7 @@ from kb.index import open_index, plain
 from kb.model import KINDS, Record
 from kb.querylimits import limit_query
 from kb.rank import Candidate, Ranker
-from kb.refs import parse_ref, undated
+from kb.refs import number_order, parse_ref, undated
 from kb.resolve import Resolver, edit_distance
 from kb.snippet import Positions, clip, shown, snippet, stem, translation
 from kb.spelling import Spelling
@@ -175,12 +175,6 @@ class _Found:
 
 
 EXCERPT = 60  # characters of a rule's words in an autocomplete suggestion
-
-
-def _natural(number: str) -> tuple:
-    """A rule number's sort key: 702.1 < 702.1a < 702.2 < 702.10 (digits as numbers), 704.5z < 704.5aa (letters
-    as the documents go on past z: shorter first, then alphabetically; 704.5aa came second, after 704.5a)."""
-    return tuple((0, int(p), "") if p.isdigit() else (1, len(p), p) for p in re.findall(r"\d+|[a-z]+", number))
 
 
 _FILTER = re.compile(r"\b(doc|kind):(\S+)")
@@ -1072,7 +1066,7 @@ class Searcher:
                 continue
             if folded.startswith(key) or folded.startswith("the " + key):
                 if number_first:  # in the documents' order: 702.1, 702.1a ... 702.10 Haste, 702.10a, not 702.10a first
-                    starts.append((_natural(folded.split(" ", 1)[0]), len(label), label, rid))
+                    starts.append((number_order(folded.split(" ", 1)[0]), len(label), label, rid))
                 else:
                     starts.append((priority, len(label), label, rid))
             elif f" {key}" in f" {folded}":

@@ -338,6 +338,10 @@ def test_an_uncommander_rule_says_source_once(client):
     ("/cr/950", "There is no rule 950 in the Comprehensive Rules", ["/cr/9", "/cr/905"]),
     ("/treachery/999.9", "There is no rule 999.9 in the Treachery Comprehensive Rules", ["/treachery/9",
                                                                                         "/treachery/907"]),
+    # letters go on past z as the document does (704.5z, 704.5aa): 704.5ab and 704.5ba come after 704.5aa, the
+    # last; compared as text they were between 704.5aa and 704.5b, and between 704.5b and 704.5c
+    ("/cr/704.5ab", "There is no rule 704.5ab in the Comprehensive Rules", ["/cr/704.5", "/cr/704.5aa"]),
+    ("/cr/704.5ba", "There is no rule 704.5ba in the Comprehensive Rules", ["/cr/704.5", "/cr/704.5aa"]),
 ])
 def test_a_missing_rule_is_said_in_a_judges_words_with_the_nearest_rules(cr_client, cr_store, path, said, nearest):
     # /cr/702.999 said "no record 'cr/702.999'" and offered nothing near it

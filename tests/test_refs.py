@@ -457,3 +457,13 @@ def test_a_day_written_with_its_month_is_a_day(typed, plain, day):
 def test_a_month_word_without_a_number_is_no_date():
     assert iso_days("may I respond in March 2019") == "may I respond in 2019-03-31"  # only a reference reads it
     assert parse_ref("may 2019") is None and iso_days("702.19b may") == "702.19b may"
+
+
+def test_rule_numbers_sort_as_the_documents_print_them():
+    """One sort key for rule numbers (search's autocomplete, not-found pages' nearest rules, Discord's neighbours):
+    Discord's own copy and the not-found page compared letters as text, so 704.5aa came right after 704.5a."""
+    from kb.refs import number_order
+
+    printed = ["702", "702.1", "702.1a", "702.2", "702.10", "702.19b", "704.5", "704.5a", "704.5b", "704.5z",
+               "704.5aa", "704.5ab", "704.5ba", "705"]
+    assert sorted(reversed(printed), key=number_order) == printed

@@ -27,7 +27,7 @@ from kb.ids import dated_url, record_url, slugify
 from kb.kbase import Opened
 from kb.model import Record, Ref
 from kb.phrases import Phrases
-from kb.refs import iso_days, parse_ref
+from kb.refs import iso_days, number_order, parse_ref
 from kb.resolve import Resolution
 from kb.search import MAX_OFFSET, QueryError
 from kb.snippet import clip
@@ -259,10 +259,11 @@ def missing(kb: Opened, record_id: str) -> tuple[str, list[Record]]:
     parent = next(filter(None, (kb.store.get(f"{doc}/{n}") for n in above)), None)
     around = [r for r in (kb.store.children(parent) if parent else kb.store.roots(doc))
               if _number_key(r.number) != _NO_NUMBER]
-    before = [r for r in around if _number_key(r.number) < key]
-    after = [r for r in around if _number_key(r.number) > key]
-    nearest = [r for r in (parent, max(before, key=lambda r: _number_key(r.number), default=None),
-                           min(after, key=lambda r: _number_key(r.number), default=None)) if r is not None]
+    order = number_order(number)  # 704.5aa after 704.5z, as the document goes on past z
+    before = [r for r in around if number_order(r.number or "") < order]
+    after = [r for r in around if number_order(r.number or "") > order]
+    nearest = [r for r in (parent, max(before, key=lambda r: number_order(r.number or ""), default=None),
+                           min(after, key=lambda r: number_order(r.number or ""), default=None)) if r is not None]
     # the game's name goes: "in the Comprehensive Rules", as a judge says it
     name = re.sub(r"^Magic: The Gathering ", "", meta["title"])
     said = f"There is no rule {number} in the {name}"

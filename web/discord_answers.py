@@ -20,6 +20,7 @@ from kb.cardnames import card_choices, find_card, split_set_code
 from kb.discord_commands import LIMITS
 from kb.history import dated_matches
 from kb.ids import record_url
+from kb.refs import number_order
 from kb.kbase import Opened
 from kb.model import Record
 from kb.resolve import _name_key, edit_distance
@@ -259,10 +260,6 @@ def _dated_message(kb: Opened, ref: str, query, base: str) -> dict:
 _SORTED: dict[tuple[str, str], list[tuple[tuple, str]]] = {}
 
 
-def _natural(number: str) -> tuple:
-    return tuple((0, int(p)) if p.isdigit() else (1, p) for p in re.findall(r"\d+|[a-z]+", number.lower()))
-
-
 def nearby(kb: Opened, res) -> list[Record]:
     """The rules either side of a number no document has (907.99 -> 907.11, 908.1) and its parent."""
     if res.query is None or not res.query.numbers:
@@ -273,7 +270,7 @@ def nearby(kb: Opened, res) -> list[Record]:
     # Only the documents that have the rule's top number (907 for 907.99), when any has it.
     docs = [d for d in docs if top and top.group() in kb.resolver.numbers.get(d, {})] or docs
     out: list[Record] = []
-    depth = len(_natural(number))
+    depth = len(number_order(number))
     for doc in docs:
         table = kb.resolver.numbers.get(doc, {})
         key = (kb.build_id, doc)
@@ -281,9 +278,9 @@ def nearby(kb: Opened, res) -> list[Record]:
         if ordered is None:
             if len(_SORTED) >= 32:  # a few builds' worth; older builds go
                 _SORTED.clear()
-            ordered = _SORTED[key] = sorted((_natural(n), n) for n in table)
+            ordered = _SORTED[key] = sorted((number_order(n), n) for n in table)
         same = [(k, n) for k, n in ordered if len(k) == depth]
-        i = bisect_left(same, (_natural(number), number))
+        i = bisect_left(same, (number_order(number), number))
         out += [table[n] for _, n in same[max(0, i - 1): i + 1]]
         parent = re.sub(r"(\.\d+|[a-z]+)$", "", number)
         if parent != number and parent in table and table[parent] not in out:
