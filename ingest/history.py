@@ -55,6 +55,7 @@ _NUMBER = re.compile(r"\b\d{3}(?:\.\d+[a-z]{0,2})?\b")
 SAME_NUMBER_SIMILARITY = 0.5
 MOVED_SIMILARITY = 0.75
 CONTAINED = 0.8  # step 5: the share of the shorter text's words found, in order, in the longer
+ALIKE = 0.6  # step 5: less alike than that, a same-number pair is taken only if neither reads more like another
 
 
 _PLAIN_WORD = re.compile(r"[\w#{}+/']+")
@@ -64,6 +65,15 @@ _TYPOGRAPHY = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "�
 def _plain_words(text: str) -> list[str]:
     """A text's words without punctuation, curly quotes read as straight and dashes as spaces (step 5)."""
     return _PLAIN_WORD.findall(text.lower().translate(_TYPOGRAPHY))
+
+
+def _alike(a: list[str], b: list[str]) -> float:
+    """Step 5's measure: the larger of word similarity and the share of the shorter text found, in order, in the
+    longer."""
+    if not a or not b:
+        return 0.0
+    blocks = SequenceMatcher(None, a, b, autojunk=False)
+    return max(blocks.ratio(), sum(block.size for block in blocks.get_matching_blocks()) / min(len(a), len(b)))
 
 
 def mask_numbers(text: str) -> str:
@@ -199,7 +209,9 @@ class _Matching:
         nearly whole (``CONTAINED``: a sentence added or an example dropped; 2020-04-17 expanded 100.5 "There is no
         maximum deck size." into three sentences, similarity 0.27, and it read as deleted then and new since), or
         when most of a heading's sub-rules continue the old one's (a heading renamed: 2024-06-07 308 Tribals ->
-        Kindreds, 2019-08-23 716 Ending the Turn -> Ending Turns and Phases)."""
+        Kindreds, 2019-08-23 716 Ending the Turn -> Ending Turns and Phases); or, less alike (``ALIKE`` by the larger
+        of the two measures: 2024-11-08 cut damage assignment order out of 510.1c, 0.68), when neither rule reads
+        more like another rule left unmatched (2017-04-28 201.3b, 0.63 alike, is the old 201.3a moved down, 1.0)."""
         old_at = {r.id: o for o, r in enumerate(self.old) if o not in self.used}
         below_old: dict[str, set[int]] = {}
         for o, r in enumerate(self.old):
@@ -218,12 +230,28 @@ class _Matching:
             blocks = SequenceMatcher(None, a, b, autojunk=False)
             shared = sum(block.size for block in blocks.get_matching_blocks())
             score = blocks.ratio()
+            held = shared / min(len(a), len(b)) if min(len(a), len(b)) else 0.0
             children = below_new.get(r.id, [])
             continued = sum(1 for c in children if c in self.matched and self.matched[c][0] in below_old.get(
                 self.old[o].id, ()))
-            if (score >= SAME_NUMBER_SIMILARITY or min(len(a), len(b)) and shared / min(len(a), len(b)) >= CONTAINED
-                    or children and 2 * continued > len(children)):
+            if (score >= SAME_NUMBER_SIMILARITY or held >= CONTAINED or children and 2 * continued > len(children)
+                    or max(score, held) >= ALIKE and not self._alike_elsewhere(n, o, max(score, held))):
                 self.take(n, o, "rewritten", score)
+
+    def _alike_elsewhere(self, n: int, o: int, score: float) -> bool:
+        """Does either rule of a same-number pair read more alike (step 5's measure) a rule left unmatched under
+        another number?"""
+        kind = self.new[n].kind
+        mine_old, mine_new = _plain_words(self.old[o].masked), _plain_words(self.new[n].masked)
+        for other in range(len(self.old)):
+            if other != o and other not in self.used and self.old[other].kind == kind \
+                    and _alike(_plain_words(self.old[other].masked), mine_new) > score:
+                return True
+        for other in range(len(self.new)):
+            if other != n and other not in self.matched and self.new[other].kind == kind \
+                    and _alike(mine_old, _plain_words(self.new[other].masked)) > score:
+                return True
+        return False
 
     def _renumbered_fits_better(self, n: int, o: int, score: float, rest_old: list[int], rest_new: list[int]) -> bool:
         """Does either rule of a same-number pair read more like a rule under another number?

@@ -51,6 +51,10 @@ def test_old_numbers_map_to_where_their_text_lives_now(history):
     ("100.5", "2019-01-25", "There is no maximum deck size."),  # 2020-04-17: two sentences added around it
     ("603.7b", "2019-01-25", "A delayed triggered ability will trigger only once"),  # 2019-07-12: quotes, dashes
     ("118.3c", "2024-09-20", "Activating mana abilities is not mandatory"),  # 2024-11-08: its example dropped
+    # less alike, and neither reads more like another rule: damage assignment order cut out (0.68), a sentence
+    # rewritten (found by the session's verifier after the first version of step 5)
+    ("510.1c", "2024-09-20", "A blocked creature assigns its combat damage to the creatures blocking it"),
+    ("111.4", "2021-09-24", "A spell or ability that creates a token sets both its name and its subtype(s)"),
 ])
 def test_a_rule_rewritten_in_place_keeps_its_history(hclient, number, day, then):
     """A rule whose wording changed past the similarity bar under the same number read as deleted, and the new text as
@@ -688,3 +692,12 @@ def test_a_day_in_other_digits_is_the_same_day(hclient):
     assert hclient.get("/api/cr@２０１６-07-22/716.2").get_json()["text"] == same["text"]
     assert hclient.get("/api/cr@2016-07-٢٢/716.2").get_json()["text"] == same["text"]
     assert hclient.get("/api/cr/７２７.2/history").get_json()["number"] == "727.2"
+
+
+def test_a_rule_that_moved_is_not_chained_to_its_number_s_new_text(hclient):
+    """2017-04-28 inserted a rule before 201.3a: the old 201.3a (split cards) is the new 201.3b's text, the old 201.3b
+    (flip cards) the new 201.3c's. Step 5 takes a less alike same-number pair only when neither rule reads more like
+    another: the old 201.3b is not today's 201.3b's past."""
+    flip = hclient.get("/api/cr@2017-01-20/201.3b").get_json()
+    assert flip["text"].startswith("If a player wants to name a flip card")
+    assert flip["now"]["number"] != "201.3b"
