@@ -547,7 +547,8 @@ def test_a_missing_short_link_answers_json_in_the_error_shape(client):
     assert body["matches"] == [] and "suggestions" in body  # what the resolution says, kept beside the error
 
 
-@pytest.mark.parametrize("host", ["a b", "évil.example", "a" * 300, "x/y", "[::1", "host:port"])
+@pytest.mark.parametrize("host", ["a b", "évil.example", "a" * 300, "x/y", "[::1", "host:port", "-", ".example",
+                                  "localhost:0", "localhost:99999"])
 def test_a_host_header_that_is_no_host_is_refused(client, host):
     """Absolute links are made from Host when KB_PUBLIC_URL is unset: "Host: a b" made "http:/cr/702.19"."""
     answer = client.post("/api/linkify", json={"text": "702.19"}, headers={"Host": host})
@@ -566,3 +567,13 @@ def test_a_record_id_reads_as_its_page_reads_it(client):
     assert client.get("/api/records/TREACHERY/907.4b").get_json()["id"] == "treachery/907.4b"
     long = client.get("/api/records/" + "x" * 5000)
     assert long.status_code == 404 and len(long.get_json()["error"]["message"]) < 120
+
+
+def test_a_request_without_a_host_makes_well_formed_links(client):
+    """No Host (or an empty one) made links to "http:/cr/702.19b": an HTTP/1.1 request must carry one (a 400), an
+    HTTP/1.0 request may not, and then the links name the address it reached."""
+    missing = client.post("/api/linkify", json={"text": "702.19b"}, environ_overrides={"HTTP_HOST": ""})
+    assert missing.status_code == 400 and "Host" in missing.get_json()["error"]["message"]
+    old = client.post("/api/linkify", json={"text": "907.4b"}, environ_overrides={
+        "HTTP_HOST": "", "SERVER_PROTOCOL": "HTTP/1.0", "SERVER_NAME": "10.0.0.5", "SERVER_PORT": "8000"})
+    assert old.status_code == 200 and old.get_json()["links"][0]["url"] == "http://10.0.0.5:8000/treachery/907.4b"

@@ -80,15 +80,7 @@ def create_app(config: dict | None = None) -> Flask:
         if request.content_length:  # any method: a PUT or a GET may carry one too
             request.get_data(cache=True)
 
-    @app.before_request
-    def _host_is_a_host():
-        # Absolute URLs (linkify's links, the OpenAPI document's server, og:url) are made from the Host header when
-        # KB_PUBLIC_URL is unset: "Host: a b" made links to "http:/cr/702.19". A Host that is no host name, IP
-        # address or bracketed IPv6 literal (with an optional port) is refused.
-        host = request.headers.get("Host", "")
-        if host and not _HOST.fullmatch(host):
-            return error_response(400, "bad_request", "the Host header is not a host name (with an optional port)")
-        return None
+    app.before_request(_host_is_a_host)
 
     @app.before_request
     def _no_trailing_slash():
@@ -133,7 +125,13 @@ def create_app(config: dict | None = None) -> Flask:
 def public_url() -> str:
     """The site's base URL without a trailing slash: KB_PUBLIC_URL, else what the request came to."""
     configured = current_app.config.get("KB_PUBLIC_URL")
-    return (configured or request.host_url).rstrip("/")
+    if configured:
+        return configured.rstrip("/")
+    if not request.headers.get("Host"):  # an HTTP/1.0 request without one: the address it reached
+        environ = request.environ
+        port = environ.get("SERVER_PORT", "80")
+        return f"{request.scheme}://{environ.get('SERVER_NAME') or 'localhost'}" + ("" if port == "80" else f":{port}")
+    return request.host_url.rstrip("/")
 
 
 def prefers_json() -> bool:
@@ -142,7 +140,25 @@ def prefers_json() -> bool:
     return request.accept_mimetypes.best == "application/json"
 
 
-_HOST = re.compile(r"[A-Za-z0-9._-]{1,253}(?::\d{1,5})?|\[[0-9A-Fa-f:.]{2,45}\](?::\d{1,5})?")  # no nested repeats
+def _host_is_a_host():
+    # Absolute URLs (linkify's links, the OpenAPI document's server, og:url) are made from the Host header when
+    # KB_PUBLIC_URL is unset: "Host: a b" made links to "http:/cr/702.19". A Host that is no host name, IP
+    # address or bracketed IPv6 literal (with a port of 1-65535) is refused, and so is an HTTP/1.1 request
+    # without one (RFC 9112 3.2: a server must); an HTTP/1.0 request may lack it (public_url then names the
+    # server's own address).
+    host = request.headers.get("Host", "")
+    if not host:
+        if request.environ.get("SERVER_PROTOCOL") == "HTTP/1.1":
+            return error_response(400, "bad_request", "an HTTP/1.1 request needs a Host header")
+        return None
+    m = _HOST.fullmatch(host)
+    if m is None or not 0 < int(m.group("port") or 80) < 65536:
+        return error_response(400, "bad_request", "the Host header is not a host name (with a port of 1-65535)")
+    return None
+
+
+# a name or an IPv4 address (a letter or digit first), or a bracketed IPv6 literal; no nested repeats
+_HOST = re.compile(r"(?:[A-Za-z0-9][A-Za-z0-9._-]{0,252}|\[[0-9A-Fa-f:.]{2,45}\])(?::(?P<port>\d{1,5}))?")
 
 
 def http_error(exc: HTTPException):
