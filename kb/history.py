@@ -97,12 +97,17 @@ def word_diff(old: str, new: str) -> tuple[str, list[list[str]]]:
     a, b = _TOKENS.findall(old), _TOKENS.findall(new)
     ops: list[list[str]] = []
     matcher = SequenceMatcher(None, [typography(t) for t in a], [typography(t) for t in b], autojunk=False)
+    space = ""  # the old text's space after an unchanged run that the new text ends without
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
-            ops.append(["=", "".join(b[j1:j2])])
+            same = "".join(b[j1:j2])
+            ops.append(["=", same])
+            old_run = "".join(a[i1:i2])
+            space = old_run[len(old_run.rstrip()):] if same == same.rstrip() else ""
             continue
-        if i2 > i1:
-            ops.append(["-", "".join(a[i1:i2])])
+        if i2 > i1:  # "dice. See section 9" -> "dice.": the deleted words keep the space before them
+            ops.append(["-", space + "".join(a[i1:i2])])
+        space = ""
         if j2 > j1:
             ops.append(["+", "".join(b[j1:j2])])
     out = []

@@ -701,3 +701,11 @@ def test_a_rule_that_moved_is_not_chained_to_its_number_s_new_text(hclient):
     flip = hclient.get("/api/cr@2017-01-20/201.3b").get_json()
     assert flip["text"].startswith("If a player wants to name a flip card")
     assert flip["now"]["number"] != "201.3b"
+
+
+def test_deleted_words_keep_the_space_before_them():
+    """/cr/100.3/history showed "dice.<del>See section 9, …" (the old text's space after "dice." went with the
+    unchanged run, which the new text ends without)."""
+    html, ops = word_diff("and dice. See section 9, “Casual Variants.”", "and specialized dice.")
+    assert html == "and <ins>specialized </ins>dice.<del> See section 9, “Casual Variants.”</del>"
+    assert "".join(t for op, t in ops if op != "+") == "and dice. See section 9, “Casual Variants.”"
