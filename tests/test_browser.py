@@ -308,3 +308,24 @@ def test_range_and_dated_references_preview(browser, history_server, path, link,
         page.locator(".preview").wait_for()
     finally:
         context.close()
+
+
+def test_a_preview_that_arrives_after_the_pointer_left_is_not_shown(page):
+    """On a slow network the preview's answer came after the pointer had left the link, and the preview appeared
+    then and stayed (found by the session's verifier, with the answers delayed 500 ms)."""
+    held: list = []
+    page.route("**/api/records/treachery/702.187", lambda route: held.append(route))
+    page.goto("/treachery/907.4b")
+    page.locator("a.ref[href='/treachery/702.187']").first.hover()
+    page.wait_for_function("() => true")  # let the hover's fetch start
+    page.mouse.move(0, 0)  # the pointer leaves before the answer comes
+    deadline = 50
+    while not held and deadline:
+        page.wait_for_timeout(100)
+        deadline -= 1
+    assert held, "the hover asked for no preview"
+    held[0].continue_()
+    with page.expect_request("**/api/health"):  # a request after it: the held answer has been handled by now
+        page.evaluate("fetch('/api/health')")
+    page.wait_for_timeout(200)
+    assert page.locator(".preview").count() == 0

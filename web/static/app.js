@@ -83,8 +83,9 @@
   }
 
   // -- reference previews -----------------------------------------------------
-  var cache = {}, popup = null;
+  var cache = {}, popup = null, wanted = null;  // wanted: the link the pointer or focus is on now
   function hidePreview() { if (popup) { popup.remove(); popup = null; } }
+  function leave() { wanted = null; hidePreview(); }
   // What a link previews, and where from: a rule (data-id) its record; a range ("rules 205.1a–b") its /r/ page's
   // answer, as /r/ unfurls it (the count, then its first rule's words); a dated one ("707.6 as of 2016-07-22") the
   // rule as it stood that day, its page's JSON twin.
@@ -105,6 +106,7 @@
   }
   function showPreview(link) {
     var from = source(link);
+    wanted = link;
     var render = function (shown) {
       hidePreview();
       popup = el("div", { class: "preview", role: "tooltip" });
@@ -118,7 +120,10 @@
     if (cache[from.url]) { render(cache[from.url]); return; }
     fetch(from.url, { headers: { Accept: "application/json" } })
       .then(function (r) { return r.ok ? r.json() : null; })
-      .then(function (got) { if (got) { cache[from.url] = from.read(got); render(cache[from.url]); } })
+      // on a slow network the answer can come after the pointer left: kept, not shown
+      .then(function (got) {
+        if (got) { cache[from.url] = from.read(got); if (wanted === link) render(cache[from.url]); }
+      })
       .catch(function () {});
   }
   // A preview follows a pointer that hovers (a mouse, a pen) or the keyboard's focus, never a tap: on a touch
@@ -133,12 +138,12 @@
     if (link) showPreview(link);
   });
   document.addEventListener("pointerout", function (e) {
-    if (e.target.closest && e.target.closest(PREVIEWED)) hidePreview();
+    if (e.target.closest && e.target.closest(PREVIEWED)) leave();
   });
   document.addEventListener("focusin", function (e) {
     if (e.target.matches && e.target.matches(PREVIEWED) && fromKeyboard(e.target)) showPreview(e.target);
   });
-  document.addEventListener("focusout", hidePreview);
+  document.addEventListener("focusout", leave);
 
   // -- copy buttons (for chat, short link) ----------------------------------------
   function copyButton(button) {
