@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Iterable
 from bisect import bisect_left, insort
 from urllib.parse import quote
 
@@ -158,9 +159,17 @@ def _card_links(kb, text: str, quiet: _Spans, ambiguous: list[dict] | None, look
                            m.start(), m.end(), m.group(0))
             if link:
                 found.append(link)
-            elif not_found is not None:  # [[The Abyss]]: no document holds it ("card not found")
-                not_found.append(m.group(1))
+            elif not_found is not None and m.group(1).strip():  # [[The Abyss]]: no document holds it
+                not_found.append(" ".join(m.group(1).split()))
     return found
+
+
+def _first_of_each(names: list[str]) -> Iterable[str]:
+    """Each name once, as first written, in the order written (case aside: [[the abyss]] is [[The Abyss]])."""
+    seen: dict[str, str] = {}
+    for name in names:
+        seen.setdefault(name.casefold(), name)
+    return seen.values()
 
 
 def _placed(link: dict | None, start: int, end: int, match: str) -> dict | None:
@@ -195,7 +204,8 @@ def linkify(kb, text: str, fmt: str = "markdown", base_url: str = "") -> dict:
         "ambiguous": [{"match": a["match"], "start": a["start"], "end": a["end"], "note": a["note"],
                        "candidates": [{"id": c["id"], "title": c["title"], "url": base_url + c["path"]}
                                       for c in a["candidates"]]} for a in ambiguous],
-        "not_found": list(dict.fromkeys(not_found)),  # each name once, in the order written
+        # each name once (as first written: "[[the abyss]]" after "[[The Abyss]]" is the same card), in order
+        "not_found": list(_first_of_each(not_found)),
         "note": f"{left} more distinct references or cards left as written: at most {MAX_LOOKUPS} are looked up "
                 "in one text" if left else None,
     }

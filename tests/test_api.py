@@ -371,9 +371,12 @@ def test_linkify_leaves_links_urls_and_code_alone(client, text):
 def test_linkify_lists_the_names_nothing_fits(client):
     # "[[The Abyss]]" (a real card no document holds) was left as written and listed nowhere: a bot could not say
     # "card not found"
-    text = "[[The Abyss]], [[The Metamorph]], [[Magus of the]], [[the abyss]], [[The Abyss]] and `[[Nope]]`"
+    text = ("[[The Abyss]], [[The Metamorph]], [[Magus of the]], [[the abyss]], [[The  Abyss]], [[ ]], "
+            "[[Lotus Bloom]] and `[[Nope]]`")
     body = client.post("/api/linkify", json={"text": text}).get_json()
-    assert body["not_found"] == ["The Abyss", "the abyss"]  # each as written, once; never a card found, an
+    # each name once, as first written (the verifier: "the abyss" was listed again, "[[ ]]" as " "); never a card
+    # found, an
+    assert body["not_found"] == ["The Abyss", "Lotus Bloom"]
     assert [a["match"] for a in body["ambiguous"]] == ["[[Magus of the]]"]  # ambiguous one or one in code
     assert [link["match"] for link in body["links"]] == ["[[The Metamorph]]"]
     assert client.post("/api/linkify", json={"text": "[[Token Cards g)]] 907.4b"}).get_json()["not_found"] == []

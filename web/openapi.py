@@ -46,7 +46,7 @@ _BOUNDS: dict[tuple[str, str], dict] = {
     ("search", "q"): {"maxLength": MAX_QUERY},
     ("search", "limit"): {"minimum": 1, "maximum": MAX_LIMIT},
     ("search", "offset"): {"minimum": 0, "maximum": MAX_OFFSET},
-    ("search", "page"): {"minimum": 1},
+    ("search", "page"): {"minimum": 1, "maximum": 999_999_999},  # nine digits: web.data.int_arg
     ("resolve", "ref"): {"minLength": 1, "maxLength": 200},
     ("autocomplete", "q"): {"maxLength": 100},
 }
