@@ -709,3 +709,23 @@ def test_deleted_words_keep_the_space_before_them():
     html, ops = word_diff("and dice. See section 9, “Casual Variants.”", "and specialized dice.")
     assert html == "and <ins>specialized </ins>dice.<del> See section 9, “Casual Variants.”</del>"
     assert "".join(t for op, t in ops if op != "+") == "and dice. See section 9, “Casual Variants.”"
+
+
+@pytest.mark.parametrize(("typed", "opens"), [
+    ("613.1a-g as of 2019", "/r/613.1a-g%402019-12-31"),  # a range with a year: its rules as they stood
+    ("613.1a-g 2019", "/r/613.1a-g%402019-12-31"),
+    ("704.5j-k in 2020", "/r/704.5j-k%402020-12-31"),
+    ("702.19b (2019)", "/cr@2019-12-31/702.19b"),  # a year in brackets, as a citation writes it
+    ("702.19b (as of 2019)", "/cr@2019-12-31/702.19b"),
+])
+def test_a_range_or_a_bracketed_year_in_the_search_box_opens_the_rules_of_that_year(hclient, typed, opens):
+    """"613.1a-g as of 2019" searched the words (Core Set 2019's 713.2b first); "702.19b (2019)" listed today's rule
+    (found by the session's verifier)."""
+    answer = hclient.get("/api/search", query_string={"q": typed}).get_json()
+    assert answer["redirect"] == opens
+    assert hclient.get(opens).status_code == 200
+
+
+def test_a_dated_reference_to_another_document_s_rule_says_why_it_has_no_date(hclient):
+    note = hclient.get("/api/search", query_string={"q": "907.4b as of July 2019"}).get_json()["note"]
+    assert "907.4b is a rule of the Treachery Comprehensive Rules, whose history is not kept" in note

@@ -438,7 +438,8 @@ _ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 # word asks about the rule across releases (they searched the words: a phasing rule first, Core Set 2019's rule)
 _ACROSS_TIME = re.compile(r"^(?:(?:history|changes|versions)\s+(?:(?:of|to)\s+)?(?P<before>.+?)"
                           r"|(?P<after>.+?)(?:\s+(?:history|changes|versions|over\s+time)"
-                          r"|\s*@\s*(?P<at>(?:19|20)\d\d)|\s+(?:(?:as\s+)?of\s+|in\s+)?(?P<year>(?:19|20)\d\d)))$",
+                          r"|\s*@\s*(?P<at>(?:19|20)\d\d)|\s+(?:(?:as\s+)?of\s+|in\s+)?(?P<year>(?:19|20)\d\d)"
+                          r"|\s*\(\s*(?:(?:as\s+)?of\s+|in\s+)?(?P<paren>(?:19|20)\d\d)\s*\)))$",
                           re.IGNORECASE)
 
 
@@ -452,13 +453,21 @@ def _across_time(kb: Opened, q: str, doc: str | None = None) -> tuple[str | None
         return None, None
     written = m.group("before") or m.group("after")
     query = parse_ref(written, bare_numbers=True, doc_names=kb.resolver.doc_names)
-    if query is None or query.date or len(query.numbers) != 1 or query.doc not in (None, "cr"):
+    if query is None or query.date or not query.numbers or query.doc not in (None, "cr"):
         return None, None
+    year = m.group("at") or m.group("year") or m.group("paren")
+    if len(query.numbers) > 1:  # "613.1a-g as of 2019": the rules of the range as they stood, as its short link
+        if not year:
+            return None, None
+        day = min(f"{year}-12-31", date.today().isoformat())
+        dated = parse_ref(f"{written}@{day}", bare_numbers=True, doc_names=kb.resolver.doc_names)
+        found, why = dated_matches(kb.history, dated) if dated is not None else ([], None)
+        return (("/r/" + quote(f"{written.strip()}@{day}", safe=""), None) if found
+                else (None, why and why.replace(f"on {day}", f"in {year}")))
     number = query.numbers[0]
     other = [r for r in kb.resolver.resolve(number).matches if r.doc != "cr"]
     if other and query.prefer != "cr" and query.doc != "cr":
         return None, None  # "702.187c history": Treachery's is a rule too; the list says which is which
-    year = m.group("at") or m.group("year")
     if year:
         day = min(f"{year}-12-31", date.today().isoformat())
         dated = parse_ref(f"{written}@{day}", bare_numbers=True, doc_names=kb.resolver.doc_names)
@@ -483,6 +492,12 @@ def _dated_page(kb: Opened, q: str, doc: str | None = None) -> tuple[str | None,
         return None, None
     found, why = dated_matches(kb.history, query)  # an impossible date included: its why says so
     if not found:
+        # "907.4b as of July 2019": Treachery's rule; only the official rules have releases to date
+        elsewhere = sorted({r.doc for n in query.numbers for r in kb.resolver.resolve(n).matches if r.doc != "cr"})
+        if elsewhere and why and why.startswith("no rule"):
+            names = " and ".join(doc_title(kb, d) for d in elsewhere)
+            why = f"{' '.join(query.numbers)} is a rule of the {names}, whose history is not kept: a date reads the "\
+                  f"official rules' releases ({why})"
         return None, why
     return (found[0]["url"] if len(found) == 1 else "/r/" + quote(q.strip(), safe="")), None
 
