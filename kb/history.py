@@ -203,6 +203,25 @@ class History:
         mine.sort(key=lambda r: (_number_order(r["number"]), _copy_of(r["rid"])))
         return [self._span(r) for r in mine]
 
+    def subtree(self, span: dict[str, Any], release: int) -> list[tuple[dict[str, Any], int]]:
+        """Every rule below ``span`` in ``release``, in reading order, each with its depth below it (1: right below):
+        a section's rules and their sub-rules, as the current rule's page reads them (the dated page of 613 listed
+        its eleven rules and none of the layers, 613.1a-g, nor their examples). One read of the number index, each
+        rule kept when its parent is ``span`` or a rule kept before it (a number printed twice keeps its own)."""
+        number = span["number"]
+        low = number + "." if len(number) == 3 else number
+        rows = self.db.execute("SELECT * FROM spans WHERE number > ? AND number < ? AND first <= ? AND last >= ?",
+                               (low, low + "\uffff", release, release)).fetchall()
+        rows.sort(key=lambda r: (_number_order(r["number"]), _copy_of(r["rid"])))
+        depth = {span["id"]: 0}
+        out = []
+        for row in rows:  # a parent's number sorts before its sub-rules'
+            above = depth.get(row["parent"])
+            if above is not None:
+                depth[row["rid"]] = above + 1
+                out.append((self._span(row), above + 1))
+        return out
+
     def _span(self, row: sqlite3.Row) -> dict[str, Any]:
         title, text, examples = self._content(row["text"])
         return {"lineage": row["lineage"], "id": row["rid"], "number": row["number"], "kind": row["kind"],

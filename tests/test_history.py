@@ -182,9 +182,16 @@ def test_a_dated_heading_shows_its_sub_rules_as_they_stood(hclient, history):
     assert [a.get_text(strip=True) for a in page.select(".children .child-label")] == then
     said = page.select_one('meta[property="og:description"]')["content"]
     assert said.startswith("702.19a Trample is a static ability")
-    # a section lists its rules (each page lists its own sub-rules); a rule without sub-rules lists none
+    # a section reads everything below it, as the current page does: its rules, each followed by its sub-rules
+    # (the dated 613 listed its eleven rules and none of the layers, 613.1a-g; found by the session's verifier)
     section = hclient.get("/api/cr@2024-01-01/702").get_json()["rules"]
-    assert [r["number"] for r in section[:3]] == ["702.1", "702.2", "702.3"] and section[-1]["number"] == "702.167"
+    assert [r["number"] for r in section[:3]] == ["702.1", "702.1a", "702.1b"]
+    rules = [r["number"] for r in section if r["depth"] == 1]
+    assert rules[:3] == ["702.1", "702.2", "702.3"] and rules[-1] == "702.167"
+    layers = hclient.get("/api/cr@2026-08-07/613").get_json()["rules"]
+    now = hclient.get("/api/records/cr/613").get_json()["reading"]
+    assert [r["number"] for r in layers] == [r["number"] for r in now]  # the same rules as today's page reads
+    assert sum(len(r["examples"]) for r in layers) == sum(len(r["examples"]) for r in now) == 12
     assert hclient.get("/api/cr@2024-01-01/702.19a").get_json()["rules"] == []
     # the two copies of 702.175 of 2024-09-20 each list their own sub-rules
     offspring, impending = (hclient.get(f"/api/cr@2024-09-20/{n}").get_json()["rules"]

@@ -127,8 +127,10 @@ def rule_at_data(kb: Opened, day: str, number: str) -> tuple[dict[str, Any], dic
     twins = [t for t in history.rules_at(span["number"], release["index"]) if t["id"] != span["id"]]
     # The rules right below it as they stood then, each linking to its own dated page: a heading's sub-rules (702.19
     # Trample has no words of its own: its page said its title and nothing else), a section's rules.
+    # Everything below it, as the current rule's page reads it (613: its rules, then the layers under 613.1 ...).
     below = [{"number": s["number"], "id": s["id"], "title": s["title"], "text": s["text"], "examples": s["examples"],
-              "url": dated_url(release["effective"], span_ref(s))} for s in history.below(span, release["index"])]
+              "depth": depth, "url": dated_url(release["effective"], span_ref(s))}
+             for s, depth in history.subtree(span, release["index"])]
     return {
         "number": span["number"], "id": span["id"], "kind": span["kind"], "title": span["title"],
         "printed_twice": [{"number": t["number"], "title": t["title"],
