@@ -521,9 +521,11 @@ class Searcher:
         tokens = text.split()
         if not 2 <= len(tokens) <= 8 or "number with words" not in rank.SIGNALS:
             return None
-        at = next((i for i, t in enumerate(tokens) if _NUMBER.match(t)), None)
+        # "704.5: legend rule", "704.5, legend rule": the number, then words
+        at = next((i for i, t in enumerate(tokens) if _NUMBER.match(t.rstrip(":,;"))), None)
         if at is None:
             return None
+        tokens[at] = tokens[at].rstrip(":,;")
         if tokens[at].isdigit() and tokens[at + 1:at + 2] and _COUNTED.match(tokens[at + 1]):
             return None  # "a 200 card deck", "at 100 life": a count, not rule 200
         # "rule 702.19", "CR 702.19": the word before the number may belong to the reference.

@@ -349,3 +349,10 @@ def test_a_keyword_heading_previews_what_the_keyword_does(cr_client):
     # a heading whose first sub-rule says what it does previews that one alone
     trample = cr_client.get("/api/records/cr/702.19").get_json()["summary"]
     assert trample.startswith("702.19a Trample is a static ability that modifies") and "702.19b" not in trample
+
+
+def test_a_lettered_item_previews_with_its_bracket(client):
+    """/uncommander/token-cards previewed as "Token Cards: a Some effects put token cards ...": the item reads "a)", as
+    its document prints it."""
+    og = soup(client.get("/uncommander/token-cards")).find("meta", property="og:description")["content"]
+    assert og.startswith("a) Some effects put token cards")

@@ -65,7 +65,9 @@ def test_a_number_with_words_takes_the_reference_when_the_words_fit(cr_searcher,
 @pytest.mark.parametrize("query, rule", [("704.5 legend rule", "cr/704.5j"), ("704.5 legend", "cr/704.5j"),
                                          ("704.5 poison counters", "cr/704.5c"), ("704.5 deathtouch", "cr/704.5h"),
                                          ("704.5 world", "cr/704.5k"), ("704.5 saga", "cr/704.5s"),
-                                         ("704.5 state-based actions", "cr/704.5")])
+                                         ("704.5 state-based actions", "cr/704.5"),
+                                         # a colon or comma after the number (the verifier: 1,997 word results)
+                                         ("704.5: legend rule", "cr/704.5j"), ("704.5, poison counters", "cr/704.5c")])
 def test_the_words_beside_a_number_pick_the_sub_rule_they_name(cr_searcher, query, rule):
     # 704.5's family holds every word of its sub-rules, so it fitted first and was opened for all but the
     # sub-rules past its twelfth ("704.5 saga"); the sub-rule that says the words is what a judge means

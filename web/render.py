@@ -94,7 +94,13 @@ def _summary(record: Record, records: Mapping[str, Record] | None) -> str:
         n = len(record.children)
         return f"{n} ruling{'s' if n != 1 else ''}. {below[0].text}"
     return " ".join(filter(None, (part for r in leading(below, attrgetter("text"))
-                                  for part in (r.number, r.title, r.text))))
+                                  for part in (_numbered(r.number), r.title, r.text))))
+
+
+def _numbered(number: str | None) -> str | None:
+    """A sub-rule's number as its document prints it: "702.19a", or a lettered item's "a)" (UnCommander's Token Cards
+    previewed as "a Some effects put token cards ...")."""
+    return f"{number})" if number and not any(c.isdigit() for c in number) else number
 
 
 def summary(record: Record, records: Mapping[str, Record] | None = None, n: int = 600) -> str:
