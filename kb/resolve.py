@@ -8,6 +8,7 @@ profile, carried in the build manifest), UnCommander sections, card names.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections import Counter
 from dataclasses import dataclass, field
 from itertools import chain, repeat
@@ -17,7 +18,7 @@ from kb.ids import fold, slugify
 from kb.model import Record
 from kb.aliases import alias
 from kb.docnames import doc_names
-from kb.refs import RefQuery, neighbours, parse_ref
+from kb.refs import RefQuery, neighbours, number_order, parse_ref
 from kb.store import Store
 from kb.words import typed
 
@@ -79,6 +80,8 @@ class Resolver:
                 self.sections[_name_key(r.title)] = r
             elif r.kind == "card" and r.title:
                 self.cards.setdefault(_name_key(r.title), r)
+        # Each document's rule numbers in the order it prints them (the neighbours of a number it lacks).
+        self.in_order = {doc: sorted((number_order(n), n) for n in table) for doc, table in self.numbers.items()}
         self.renamed = {d["slug"]: d.get("renamed", []) for d in store.documents}
         self.removed = {d["slug"]: d.get("removed", []) for d in store.documents}
         self.short_titles = {d["slug"]: d.get("short_title") or d["title"] for d in store.documents}
@@ -208,6 +211,7 @@ class Resolver:
                 suggestions += near or [self.numbers[d][parent] for d in docs if parent in self.numbers.get(d, {})]
             elif not found and not notes:
                 notes.append(f"no rule {number} in {self._doc_names(docs)}")
+                suggestions += [r for r in self.nearby(number, query.doc) if r not in suggestions]
             matches += [r for r in found if r not in matches]
         return Resolution(text, matches, "; ".join(notes) or None, suggestions, query)
 
@@ -246,6 +250,27 @@ class Resolver:
             if stem and text.startswith(stem + "-"):
                 return self.store.get(section.id + "/" + text[len(stem) + 1:].replace("-", "/"))
         return None
+
+    def nearby(self, number: str, doc: str | None = None) -> list[Record]:
+        """The rules either side of a number no document has (907.99 -> 907.13, 908.1) and the one it would be
+        under, in the documents that have its section (at most six): what a not-found answer offers, on the choice
+        page, in the API and on Discord."""
+        number = number.lower()
+        docs = [doc] if doc else list(self.numbers)
+        top = re.match(r"\d+", number)
+        docs = [d for d in docs if top and top.group() in self.numbers.get(d, {})] or docs
+        out: list[Record] = []
+        order = number_order(number)
+        parent = re.sub(r"(\.\d+|[a-z]+)$", "", number)
+        for d in docs:
+            table = self.numbers.get(d, {})
+            # its siblings only: 702.999's are 702.1 ... 702.195, not 703.1 nor Treachery's 907.1
+            same = [(k, n) for k, n in self.in_order.get(d, []) if len(k) == len(order) and k[:-1] == order[:-1]]
+            i = bisect_left(same, (order, number))
+            out += [table[n] for _, n in same[max(0, i - 1): i + 1]]
+            if parent != number and parent in table and table[parent] not in out:
+                out.insert(len(out) - len(same[max(0, i - 1): i + 1]), table[parent])
+        return out[:6]
 
     def _section(self, text: str, query: RefQuery) -> Resolution:
         section = self.sections.get(_name_key(query.section or ""))

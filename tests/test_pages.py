@@ -360,8 +360,8 @@ def test_a_missing_rule_is_said_in_a_judges_words_with_the_nearest_rules(cr_clie
 
 
 def test_a_search_without_results_shows_no_empty_filters(client):
-    # "907.99": the "Document" and "Kind" headings over nothing
-    page = soup(client.get("/search?q=907.99"))
+    # "907.99" showed the "Document" and "Kind" headings over nothing (it lists its nearest rules now: below)
+    page = soup(client.get("/search?q=xqzvj"))
     assert page.find("p", class_="total").get_text() == "0 results"
     assert page.find("details", class_="facets") is None
     headings = [h.get_text() for h in soup(client.get("/search?q=nut+counters")).select("details.facets h2")]
@@ -396,3 +396,15 @@ def test_every_correction_that_reached_a_record_is_said_on_its_page(client, stor
             shown += 1
     assert shown >= 20
     assert client.get("/api/records/treachery/907.4b").get_json()["corrections"] == []
+
+
+def test_a_rule_number_no_document_has_offers_its_nearest_rules_everywhere(client):
+    """Searching "907.99" and /r/907.99 offered nothing near it, while Discord listed neighbours with its own copy of
+    the lookup (found by the session's verifier): one lookup (Resolver.nearby) serves all, siblings only."""
+    search = client.get("/api/search?q=907.99").get_json()
+    assert [h["id"] for h in search["results"]] == ["treachery/907", "treachery/907.13"]
+    assert search["note"].startswith("no rule 907.99")
+    resolved = client.get("/api/resolve?ref=907.99").get_json()
+    assert [s["id"] for s in resolved["suggestions"]] == ["treachery/907", "treachery/907.13"]
+    page = soup(client.get("/r/907.99"))
+    assert {"/treachery/907", "/treachery/907.13"} <= {a["href"] for a in page.select("a[href]")}

@@ -12,7 +12,6 @@ from __future__ import annotations
 import contextlib
 import html
 import re
-from bisect import bisect_left
 from datetime import date
 from urllib.parse import quote, urlencode
 
@@ -20,7 +19,6 @@ from kb.cardnames import card_choices, find_card, split_set_code
 from kb.discord_commands import LIMITS
 from kb.history import dated_matches
 from kb.ids import record_url
-from kb.refs import number_order
 from kb.kbase import Opened
 from kb.model import Record
 from kb.resolve import _name_key, edit_distance
@@ -31,7 +29,7 @@ from web.discord_text import ELLIPSIS, cut, escape, fit, link, words
 from web.render import preview
 
 __all__ = ["rule_message", "card_message", "search_message", "define_message",
-           "rule_choices", "card_choices_for", "term_choices", "record_embed", "card_embed", "short_url", "nearby"]
+           "rule_choices", "card_choices_for", "term_choices", "record_embed", "card_embed", "short_url"]
 
 COLORS = {"treachery": 0x8E2DE2, "uncommander": 0xD9822B, "futuresight": 0x2B6CB0, "cr": 0x333333,
           "keywords": 0x2F855A}
@@ -201,7 +199,7 @@ def rule_message(kb: Opened, ref: str, base: str) -> dict:
         if found.card is not None:
             return _message([card_embed(kb, found.card, base, note=found.note)])
     if not matches:
-        near = res.suggestions or nearby(kb, res)
+        near = res.suggestions
         lines = [f"{link(kb.store.label(r), short_url(kb, r, base))} — {_doc_title(kb, r.doc)}" for r in near[:10]]
         text = escape(note or f"{ref} is not a rule reference")
         if lines:
@@ -255,37 +253,6 @@ def _dated_message(kb: Opened, ref: str, query, base: str) -> dict:
                        "footer": {"text": words(f"Comprehensive Rules, release effective {m['effective']}"
                                                 + (f" · {now}" if now else ""), LIMITS["footer"])}})
     return _message(embeds)
-
-
-_SORTED: dict[tuple[str, str], list[tuple[tuple, str]]] = {}
-
-
-def nearby(kb: Opened, res) -> list[Record]:
-    """The rules either side of a number no document has (907.99 -> 907.11, 908.1) and its parent."""
-    if res.query is None or not res.query.numbers:
-        return []
-    number = res.query.numbers[0].lower()
-    docs = [res.query.doc] if res.query.doc else list(kb.resolver.numbers)
-    top = re.match(r"\d+", number)
-    # Only the documents that have the rule's top number (907 for 907.99), when any has it.
-    docs = [d for d in docs if top and top.group() in kb.resolver.numbers.get(d, {})] or docs
-    out: list[Record] = []
-    depth = len(number_order(number))
-    for doc in docs:
-        table = kb.resolver.numbers.get(doc, {})
-        key = (kb.build_id, doc)
-        ordered = _SORTED.get(key)
-        if ordered is None:
-            if len(_SORTED) >= 32:  # a few builds' worth; older builds go
-                _SORTED.clear()
-            ordered = _SORTED[key] = sorted((number_order(n), n) for n in table)
-        same = [(k, n) for k, n in ordered if len(k) == depth]
-        i = bisect_left(same, (number_order(number), number))
-        out += [table[n] for _, n in same[max(0, i - 1): i + 1]]
-        parent = re.sub(r"(\.\d+|[a-z]+)$", "", number)
-        if parent != number and parent in table and table[parent] not in out:
-            out.insert(0, table[parent])
-    return out[:6]
 
 
 def rule_choices(kb: Opened, typed: str) -> list[dict]:
