@@ -736,3 +736,18 @@ def test_a_range_or_a_bracketed_year_in_the_search_box_opens_the_rules_of_that_y
 def test_a_dated_reference_to_another_document_s_rule_says_why_it_has_no_date(hclient):
     note = hclient.get("/api/search", query_string={"q": "907.4b as of July 2019"}).get_json()["note"]
     assert "907.4b is a rule of the Treachery Comprehensive Rules, whose history is not kept" in note
+
+
+def test_a_heading_s_history_lists_its_rules_and_when_each_took_its_wording(hclient):
+    """/cr/702.19/history showed the heading "Trample" across releases and nothing of its rules (the verifier)."""
+    rules = hclient.get("/api/cr/702.19/history").get_json()["rules"]
+    assert [r["number"] for r in rules][:3] == ["702.19a", "702.19b", "702.19c"]
+    since = {r["number"]: r["since"] for r in rules}
+    assert since["702.19b"] == "2023-04-14"  # "or battle" added
+    assert since["702.19a"] == "2015-01-23"  # 2019-07-12 only restyled its quotes: no new wording
+    for r in rules:
+        first = hclient.get("/api" + r["url"]).get_json()["spans"][0]  # newest first
+        assert first["from"] <= r["since"] <= first["to"]
+    page = soup(hclient.get("/cr/702.19/history"))
+    assert "/cr/702.19b/history" in {a["href"] for a in page.select("section.children a")}
+    assert hclient.get("/api/cr/702.19b/history").get_json()["rules"] == []

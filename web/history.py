@@ -235,10 +235,26 @@ def _rule_history(history: History, number: str) -> dict[str, Any]:
         previous = {"number": span["number"], "body": body, "before": previous["body"] if previous else body}
     numbers = list(dict.fromkeys(s["number"] for s in spans))
     current = history.releases[history.newest]
+    # A heading's page showed its own title across releases and nothing of its rules (/cr/702.19/history): the rules
+    # right below it today, each with the release its text dates from and a link to its own history.
+    below = [{"number": s["number"], "title": s["title"], "since": _worded_since(history, s),
+              "url": f"/cr/{s['number']}/history"}
+             for s in history.below(spans[-1], history.newest)] if spans[-1]["last"] == history.newest else []
     return {"number": number, "id": f"cr/{number}", "title": spans[-1]["title"],
             "effective": current["effective"], "first_seen": spans[0]["from"],
-            "former_numbers": [n for n in numbers if n != number], "spans": out[::-1],
+            "former_numbers": [n for n in numbers if n != number], "spans": out[::-1], "rules": below,
             "url": f"/cr/{number}/history", "current_url": f"/cr/{number}"}
+
+
+def _worded_since(history: History, span: dict[str, Any]) -> str:
+    """The first release of a current rule's wording under its number, releases that only restyled quotes or dashes
+    aside (as its history page merges them)."""
+    lineage = history.lineage(span["lineage"])
+    at = next(i for i, s in enumerate(lineage) if s["first"] == span["first"] and s["id"] == span["id"])
+    same = typography(span_text(span))
+    while at > 0 and lineage[at - 1]["number"] == span["number"] and typography(span_text(lineage[at - 1])) == same:
+        at -= 1
+    return lineage[at]["from"]
 
 
 def diff_data(kb: Opened, spec: str) -> tuple[dict[str, Any], dict[str, Any]]:
