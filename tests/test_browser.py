@@ -290,6 +290,9 @@ def history_server(history_data_dir):
     # a dated reference: the rule as it stood that day (today's 707.6 is another rule)
     ("/treachery/cards/the-metamorph/3", "a.ref.dated", ["707.6 as of 2016-07-22",
                                                           "If you control multiple face-down spells"]),
+    # a dated heading without words of its own: its title and first rule then (it said only "now 727")
+    ("/uncommander/the-game-separate-games-and-external-people/a/i", "a.ref.dated[href='/cr@2020-04-17/719']",
+     ["719 as of 2020-04-17", "Restarting the Game", "719.1"]),
 ])
 def test_range_and_dated_references_preview(browser, history_server, path, link, says):
     # only single references previewed: "rules 205.1a-b" and "707.6 as of 2016-07-22" showed nothing on hover

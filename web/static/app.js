@@ -101,7 +101,10 @@
       return { label: res.what || "", text: first ? first.title + ": " + (first.summary || "") : (res.note || "") };
     } };
     return { url: link.getAttribute("href"), read: function (then) {
-      return { label: [then.number, "as of", then.effective].join(" "), text: then.text || then.banner || "" };
+      // a heading without words of its own ("719 as of 2020-04-17"): its title and first rule, as they stood
+      var first = (then.rules || []).filter(function (r) { return r.text; })[0];
+      var heading = then.title ? then.title + (first ? " — " + first.number + " " + first.text : "") : "";
+      return { label: [then.number, "as of", then.effective].join(" "), text: then.text || heading || then.banner || "" };
     } };
   }
   function showPreview(link) {
