@@ -158,6 +158,7 @@ _QUOTED_TITLE = re.compile(r',\s*[“"]\s*[A-Z]')
 # "Renamed rule 115 into 116" (the first number's prefix or suffix is not written again).
 _JOINED_SECTION = re.compile(r"(?:,\s*)?\b(?:and|or|into)\s+$", re.IGNORECASE)
 _SENTENCE_END = re.compile(r'[.!?]["”’)]*\s+[A-Z]|\n')
+_SECTION_DOT = re.compile(r"\.(?=\s+[a-z])")  # a section number's own dot, the sentence going on in lower case
 
 MAX_EXPANSION = 30  # a range longer than this is not a citation anyone means
 
@@ -427,9 +428,15 @@ def _joined_section(text: str, m: re.Match, found: list[RefMatch], doc_names: Ma
             or not all(n.isdigit() and len(n) == 3 for n in last.query.numbers)):
         return []
     first = last.query
-    return [replace(r, text=r.text, query=replace(r.query, official=first.official or r.query.official,
-                                                   prefer=r.query.prefer or first.prefer, doc=r.query.doc or first.doc))
-            for r in _match_at(text, m, True, doc_names)]
+    out = []
+    for r in _match_at(text, m, True, doc_names):
+        # "720. for subgames": the section's own dot, as "719." is written, stays with it (the page read "720 (720 as
+        # of 2020-04-17, 729 now). for subgames")
+        dot = _SECTION_DOT.match(text, r.end)
+        out.append(replace(r, end=r.end + (1 if dot else 0), text=r.text + ("." if dot else ""),
+                           query=replace(r.query, official=first.official or r.query.official,
+                                         prefer=r.query.prefer or first.prefer, doc=r.query.doc or first.doc)))
+    return out
 
 
 def _doc_after(text: str, pos: int, m: re.Match, last: str, doc_names: Mapping[str, str]) -> re.Match | None:

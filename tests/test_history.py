@@ -410,7 +410,7 @@ def test_treachery_716_2_was_written_for_july_2016(hclient):
      "/cr/702.140", "/cr@2020-04-17/702.139"),
     # the second section of "See 719. in the official Comprehensive Rules ..., and 720. for subgames" (it was plain
     # text), dated by its own words: 720 was Subgames from 2019-10-04 to 2021-06-18
-    ("/uncommander/the-game-separate-games-and-external-people/a/i", "720", "/cr/729", "/cr@2020-04-17/720"),
+    ("/uncommander/the-game-separate-games-and-external-people/a/i", "720.", "/cr/729", "/cr@2020-04-17/720"),
 ])
 def test_a_dated_citation_links_what_it_meant(hclient, url, written, now, then):
     page = soup(hclient.get(url))

@@ -300,7 +300,7 @@ def spans(text, sections=()):
      [("719. in the official Comprehensive Rules", ("719",), True)]),
     # a bare section joined to the section its sentence cited is one too, as that one is (official, its document)
     ("See 719. in the official Comprehensive Rules for rules on restarting the game, and 720. for subgames.",
-     [("719. in the official Comprehensive Rules", ("719",), True), ("720", ("720",), True)]),
+     [("719. in the official Comprehensive Rules", ("719",), True), ("720.", ("720",), True)]),
     ("Renamed rule 115 into 116, and rule 314 into 372.",
      [("rule 115", ("115",), False), ("116", ("116",), False), ("rule 314", ("314",), False),
       ("372", ("372",), False)]),
