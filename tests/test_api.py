@@ -580,3 +580,8 @@ def test_a_request_without_a_host_makes_well_formed_links(client):
     old = client.post("/api/linkify", json={"text": "907.4b"}, environ_overrides={
         "HTTP_HOST": "", "SERVER_PROTOCOL": "HTTP/1.0", "SERVER_NAME": "10.0.0.5", "SERVER_PORT": "8000"})
     assert old.status_code == 200 and old.get_json()["links"][0]["url"] == "http://10.0.0.5:8000/treachery/907.4b"
+    # behind kb serve's front, gunicorn's address is a Unix socket's path: the links are relative
+    socket = client.post("/api/linkify", json={"text": "907.4b"}, environ_overrides={
+        "HTTP_HOST": "", "SERVER_PROTOCOL": "HTTP/1.0", "SERVER_NAME": "/tmp/kb-serve-x/gunicorn.sock",
+        "SERVER_PORT": ""})
+    assert socket.get_json()["links"][0]["url"] == "/treachery/907.4b"

@@ -127,10 +127,12 @@ def public_url() -> str:
     configured = current_app.config.get("KB_PUBLIC_URL")
     if configured:
         return configured.rstrip("/")
-    if not request.headers.get("Host"):  # an HTTP/1.0 request without one: the address it reached
+    if not request.headers.get("Host"):  # an HTTP/1.0 request without one: the address it reached, if known
         environ = request.environ
-        port = environ.get("SERVER_PORT", "80")
-        return f"{request.scheme}://{environ.get('SERVER_NAME') or 'localhost'}" + ("" if port == "80" else f":{port}")
+        name, port = environ.get("SERVER_NAME", ""), environ.get("SERVER_PORT", "80")
+        if not _HOST.fullmatch(name) or not port.isdigit():
+            return ""  # behind kb serve's front gunicorn listens on a Unix socket: links are relative, "/cr/702.19"
+        return f"{request.scheme}://{name}" + ("" if port == "80" else f":{port}")
     return request.host_url.rstrip("/")
 
 
