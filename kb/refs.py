@@ -267,10 +267,14 @@ _ORDINAL = r"(?:st|nd|rd|th)?"
 _WRITTEN_DAY = re.compile(
     rf"(?<![\w-])(?:(?P<d1>\d{{1,2}}){_ORDINAL}\s+(?:of\s+)?(?P<m1>{_MONTH}),?\s+(?P<y1>\d{{4}})"
     rf"|(?P<m2>{_MONTH})\s+(?P<d2>\d{{1,2}}){_ORDINAL},?\s+(?P<y2>\d{{4}})"
-    rf"|(?P<m3>{_MONTH}),?\s+(?P<y3>\d{{4}}))(?![\w-])", re.IGNORECASE)
+    rf"|(?P<m3>{_MONTH}),?\s+(?P<y3>\d{{4}})"
+    # 2019/01/25 (25/01/2019 and 01/25/2019 are read apart in different countries: left as written)
+    rf"|(?P<y4>\d{{4}})/(?P<m4>\d{{1,2}})/(?P<d4>\d{{1,2}}))(?![\w-])", re.IGNORECASE)
 
 
 def _iso_day(m: re.Match) -> str:
+    if m.group("y4"):  # 2019/01/25, as written even when no such day exists
+        return f"{int(m.group('y4')):04d}-{int(m.group('m4')):02d}-{int(m.group('d4')):02d}"
     month = _MONTHS[(m.group("m1") or m.group("m2") or m.group("m3")).lower().rstrip(".")]
     year = int(m.group("y1") or m.group("y2") or m.group("y3"))
     day = m.group("d1") or m.group("d2")

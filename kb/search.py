@@ -563,6 +563,12 @@ class Searcher:
                      + [r for r in family if r.id in cites] + [r for r in rest if r.id in found.cites],
                      "reference", redirect=best.id, cites={**found.cites, **cites})
 
+    def rule_with_words(self, text: str) -> Record | None:
+        """The rule a number with words names, as the search box opens it ("704.5 legend rule": 704.5j), or None
+        when the words fit no rule of that number."""
+        lead = self._reference_with_words(text, None)
+        return self.store.records.get(lead.redirect) if lead is not None and lead.redirect else None
+
     def _named_sub_rule(self, rule: Record, stems: set[str]) -> Record:
         """The rule or the sub-rule of it whose own words (its heading and text, not its parents') weigh most of
         the words typed beside its number: "704.5 legend rule" is 704.5j, "704.5 poison counters" 704.5c (the

@@ -751,3 +751,15 @@ def test_a_heading_s_history_lists_its_rules_and_when_each_took_its_wording(hcli
     page = soup(hclient.get("/cr/702.19/history"))
     assert "/cr/702.19b/history" in {a["href"] for a in page.select("section.children a")}
     assert hclient.get("/api/cr/702.19b/history").get_json()["rules"] == []
+
+
+@pytest.mark.parametrize(("typed", "opens"), [
+    ("704.5 legend rule as of 2019", "/cr@2019-12-31/704.5j"),  # the sub-rule the words name, as it stood then
+    ("702.19b as of 2019/01/25", "/cr@2019-01-25/702.19b"),  # a year-first day with slashes
+    ("cr@2019-01-25/702.19b", "/cr@2019-01-25/702.19b"),  # a dated page's address pasted in the box
+    ("https://rules.example/cr@2019-01-25/702.19b", "/cr@2019-01-25/702.19b"),
+])
+def test_more_ways_to_ask_for_a_rule_as_it_stood(hclient, typed, opens):
+    """The verifier: "704.5 legend rule as of 2019" opened today's 704.5j without a word of the year; the slash day
+    and the pasted address searched the words (713.2b first)."""
+    assert hclient.get("/api/search", query_string={"q": typed}).get_json()["redirect"] == opens

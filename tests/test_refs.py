@@ -467,3 +467,10 @@ def test_rule_numbers_sort_as_the_documents_print_them():
     printed = ["702", "702.1", "702.1a", "702.2", "702.10", "702.19b", "704.5", "704.5a", "704.5b", "704.5z",
                "704.5aa", "704.5ab", "704.5ba", "705"]
     assert sorted(reversed(printed), key=number_order) == printed
+
+
+def test_a_year_first_day_with_slashes_is_a_day_and_a_day_first_one_is_left_as_written():
+    from kb.refs import iso_days
+
+    assert iso_days("702.19b as of 2019/01/25") == "702.19b as of 2019-01-25"
+    assert iso_days("702.19b as of 25/01/2019") == "702.19b as of 25/01/2019"  # day or month first: ambiguous

@@ -434,6 +434,8 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # C0 and C1 controls
 
 
 _ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+_PASTED_DATED = re.compile(r"\s*(?:https?://[^/\s]+)?/?cr@(?P<day>\d{4}-\d{2}-\d{2})/(?P<number>[\w.-]{1,40})\s*",
+                           re.IGNORECASE)
 # "702.19c history", "history of 702.19c", "702.19b 2019", "702.19c as of 2020", "716.2 in 2016": a year or the
 # word asks about the rule across releases (they searched the words: a phasing rule first, Core Set 2019's rule)
 _ACROSS_TIME = re.compile(r"^(?:(?:history|changes|versions)\s+(?:(?:of|to)\s+)?(?P<before>.+?)"
@@ -452,10 +454,15 @@ def _across_time(kb: Opened, q: str, doc: str | None = None) -> tuple[str | None
     if m is None or kb.history is None:
         return None, None
     written = m.group("before") or m.group("after")
+    year = m.group("at") or m.group("year") or m.group("paren")
     query = parse_ref(written, bare_numbers=True, doc_names=kb.resolver.doc_names)
+    if query is None and year:  # "704.5 legend rule as of 2019": the sub-rule the words name, as it stood then
+        named = kb.searcher.rule_with_words(written)
+        if named is not None and named.doc == "cr" and named.number:
+            written = named.number
+            query = parse_ref(written, bare_numbers=True, doc_names=kb.resolver.doc_names)
     if query is None or query.date or not query.numbers or query.doc not in (None, "cr"):
         return None, None
-    year = m.group("at") or m.group("year") or m.group("paren")
     if len(query.numbers) > 1:  # "613.1a-g as of 2019": the rules of the range as they stood, as its short link
         if not year:
             return None, None
@@ -485,6 +492,9 @@ def _dated_page(kb: Opened, q: str, doc: str | None = None) -> tuple[str | None,
     (None, None) for anything else, and for a search filtered to another document than the official rules."""
     if len(q) > 200 or doc not in (None, "", "cr"):
         return None, None
+    pasted = _PASTED_DATED.fullmatch(q)  # "cr@2019-01-25/702.19b", a dated page's address pasted in the box
+    if pasted:
+        q = f"{pasted.group('number')}@{pasted.group('day')}"
     if "@" not in q and "(" not in q and not _ISO_DAY.search(q) and not _ISO_DAY.search(iso_days(q)):
         return None, None  # "716.2 as of July 2016" is "716.2 as of 2016-07-31" (kb.refs.iso_days)
     query = parse_ref(q.strip(), bare_numbers=True, doc_names=kb.resolver.doc_names)
