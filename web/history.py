@@ -104,18 +104,7 @@ def rule_at_data(kb: Opened, day: str, number: str) -> tuple[dict[str, Any], dic
     now = history.now(span["lineage"])
     # "this text from ... to ...": across releases that only restyled it (quotes, spacing), as its history page
     # shows it (the dated page said "from 2019-07-12" for a text unchanged since 2015 but for its apostrophes)
-    lineage = history.lineage(span["lineage"])
-    at = next(i for i, s in enumerate(lineage) if s["first"] == span["first"] and s["id"] == span["id"])
-    same = typography(span_text(span))
-
-    def restyled(i: int) -> bool:
-        return lineage[i]["number"] == span["number"] and typography(span_text(lineage[i])) == same
-
-    first = last = at
-    while first > 0 and restyled(first - 1):
-        first -= 1
-    while last + 1 < len(lineage) and restyled(last + 1):
-        last += 1
+    lineage, first, last, same = _worded_run(history, span)
     elsewhere = _same_text_elsewhere(lineage, first, last, span["number"], same)
     banner = None
     if now["number"] is None:
@@ -249,12 +238,26 @@ def _rule_history(history: History, number: str) -> dict[str, Any]:
 def _worded_since(history: History, span: dict[str, Any]) -> str:
     """The first release of a current rule's wording under its number, releases that only restyled quotes or dashes
     aside (as its history page merges them)."""
+    lineage, first, _, _ = _worded_run(history, span)
+    return lineage[first]["from"]
+
+
+def _worded_run(history: History, span: dict[str, Any]) -> tuple[list[dict[str, Any]], int, int, str]:
+    """``span``'s lineage, the first and last of its spans where the rule kept this number and this wording across
+    releases that only restyled it (quotes, spacing), and that wording in one typography."""
     lineage = history.lineage(span["lineage"])
     at = next(i for i, s in enumerate(lineage) if s["first"] == span["first"] and s["id"] == span["id"])
     same = typography(span_text(span))
-    while at > 0 and lineage[at - 1]["number"] == span["number"] and typography(span_text(lineage[at - 1])) == same:
-        at -= 1
-    return lineage[at]["from"]
+
+    def restyled(i: int) -> bool:
+        return lineage[i]["number"] == span["number"] and typography(span_text(lineage[i])) == same
+
+    first = last = at
+    while first > 0 and restyled(first - 1):
+        first -= 1
+    while last + 1 < len(lineage) and restyled(last + 1):
+        last += 1
+    return lineage, first, last, same
 
 
 def diff_data(kb: Opened, spec: str) -> tuple[dict[str, Any], dict[str, Any]]:
