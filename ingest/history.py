@@ -46,7 +46,7 @@ from difflib import SequenceMatcher
 from pathlib import Path
 
 from ingest.releases import Release
-from kb.history import HISTORY_FILE
+from kb.history import HISTORY_FILE, typography
 from kb.model import kind_counts
 
 __all__ = ["Lineages", "match_releases", "write_history", "mask_numbers", "similarity", "HISTORY_FILE"]
@@ -59,21 +59,25 @@ ALIKE = 0.6  # step 5: less alike than that, a same-number pair is taken only if
 
 
 _PLAIN_WORD = re.compile(r"[\w#{}+/']+")
-_TYPOGRAPHY = str.maketrans({"’": "'", "‘": "'", "“": '"', "”": '"', "—": " ", "–": " "})
 
 
 def _plain_words(text: str) -> list[str]:
-    """A text's words without punctuation, curly quotes read as straight and dashes as spaces (step 5)."""
-    return _PLAIN_WORD.findall(text.lower().translate(_TYPOGRAPHY))
+    """A text's words without punctuation, in one typography (kb.history.typography: curly quotes read as straight;
+    a dash, which no word holds, parts words as a space does) (step 5)."""
+    return _PLAIN_WORD.findall(typography(text).lower())
+
+
+def _measures(a: list[str], b: list[str]) -> tuple[float, float]:
+    """Step 5's two measures of two texts' words: their similarity, and the share of the shorter found, in order,
+    in the longer."""
+    blocks = SequenceMatcher(None, a, b, autojunk=False)
+    shorter = min(len(a), len(b))
+    return blocks.ratio(), sum(block.size for block in blocks.get_matching_blocks()) / shorter if shorter else 0.0
 
 
 def _alike(a: list[str], b: list[str]) -> float:
-    """Step 5's measure: the larger of word similarity and the share of the shorter text found, in order, in the
-    longer."""
-    if not a or not b:
-        return 0.0
-    blocks = SequenceMatcher(None, a, b, autojunk=False)
-    return max(blocks.ratio(), sum(block.size for block in blocks.get_matching_blocks()) / min(len(a), len(b)))
+    """Step 5's measure of how alike two texts are: the larger of the two (0 when either has no words)."""
+    return max(_measures(a, b)) if a and b else 0.0
 
 
 def mask_numbers(text: str) -> str:
@@ -226,11 +230,7 @@ class _Matching:
             if n in self.matched or found is None or found in self.used or self.old[found].kind != r.kind:
                 continue
             o = found
-            a, b = _plain_words(self.old[o].masked), _plain_words(r.masked)
-            blocks = SequenceMatcher(None, a, b, autojunk=False)
-            shared = sum(block.size for block in blocks.get_matching_blocks())
-            score = blocks.ratio()
-            held = shared / min(len(a), len(b)) if min(len(a), len(b)) else 0.0
+            score, held = _measures(_plain_words(self.old[o].masked), _plain_words(r.masked))
             children = below_new.get(r.id, [])
             continued = sum(1 for c in children if c in self.matched and self.matched[c][0] in below_old.get(
                 self.old[o].id, ()))
