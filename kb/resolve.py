@@ -267,9 +267,10 @@ class Resolver:
             # its siblings only: 702.999's are 702.1 ... 702.195, not 703.1 nor Treachery's 907.1
             same = [(k, n) for k, n in self.in_order.get(d, []) if len(k) == len(order) and k[:-1] == order[:-1]]
             i = bisect_left(same, (order, number))
-            out += [table[n] for _, n in same[max(0, i - 1): i + 1]]
+            either_side = [table[n] for _, n in same[max(0, i - 1): i + 1]]
             if parent != number and parent in table and table[parent] not in out:
-                out.insert(len(out) - len(same[max(0, i - 1): i + 1]), table[parent])
+                out.append(table[parent])  # the rule it would be under, then its neighbours
+            out += either_side
         return out[:6]
 
     def _section(self, text: str, query: RefQuery) -> Resolution:
