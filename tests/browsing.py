@@ -16,6 +16,7 @@ from typing import IO
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = Path(os.environ.get("KB_CHROMIUM", "/usr/bin/chromium"))  # Debian's; Playwright never downloads one here
 
 
 def _free_port() -> int:

@@ -259,3 +259,17 @@ def history_app(history_data_dir):
 @pytest.fixture()
 def hclient(history_app):
     return history_app.test_client()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium driven by Playwright, one per test module (the browser tests skip, at import, where either
+    is missing)."""
+    from playwright import sync_api
+
+    from tests.browsing import CHROMIUM
+
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
+        yield b
+        b.close()

@@ -5,21 +5,18 @@ Skips with a clear message where /usr/bin/chromium (or Playwright) is absent;
 """
 from __future__ import annotations
 
-import os
 import time
 import urllib.request
-from pathlib import Path
 
 import pytest
 
-from tests.browsing import kb_serving
+from tests.browsing import CHROMIUM, kb_serving
 
-CHROMIUM = Path(os.environ.get("KB_CHROMIUM", "/usr/bin/chromium"))
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install -e '.[test]')")
 if not CHROMIUM.exists():
     pytest.skip(f"no Chromium at {CHROMIUM}: install it (apt-get install -y chromium) to run the browser tests",
-                allow_module_level=True)
+                allow_module_level=True)  # the browser fixture (tests/conftest.py) launches it
 
 
 @pytest.fixture(scope="module")
@@ -33,14 +30,6 @@ def served(data_dir, tmp_path_factory):
 @pytest.fixture(scope="module")
 def server(served):
     return served[0]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
-        yield b
-        b.close()
 
 
 @pytest.fixture()

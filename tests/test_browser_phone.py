@@ -5,35 +5,23 @@ test_browser.py does where /usr/bin/chromium (or Playwright) is absent.
 """
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 
-from tests.browsing import kb_serving
+from tests.browsing import CHROMIUM, kb_serving
 
-CHROMIUM = Path(os.environ.get("KB_CHROMIUM", "/usr/bin/chromium"))
 PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
 KEYBOARD = 310  # about what an on-screen keyboard covers of a 740 px screen
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install -e '.[test]')")
 if not CHROMIUM.exists():
     pytest.skip(f"no Chromium at {CHROMIUM}: install it (apt-get install -y chromium) to run the browser tests",
-                allow_module_level=True)
+                allow_module_level=True)  # the browser fixture (tests/conftest.py) launches it
 
 
 @pytest.fixture(scope="module")
 def server(history_data_dir):
     with kb_serving(history_data_dir) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
-        yield b
-        b.close()
 
 
 @pytest.fixture()
