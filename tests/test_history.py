@@ -763,3 +763,23 @@ def test_more_ways_to_ask_for_a_rule_as_it_stood(hclient, typed, opens):
     """The verifier: "704.5 legend rule as of 2019" opened today's 704.5j without a word of the year; the slash day
     and the pasted address searched the words (713.2b first)."""
     assert hclient.get("/api/search", query_string={"q": typed}).get_json()["redirect"] == opens
+
+
+@pytest.mark.parametrize("typed", [
+    "702.19b as of 2019", "702.19b@2019", "702.19b 2019", "613.1a-g as of 2019", "613.1a-g@2019", "702.19c history",
+    "716.2 as of July 2016", "704.5 legend rule as of 2019",
+])
+def test_a_short_link_reads_a_time_as_the_search_box_does(hclient, typed):
+    """/r/613.1a-g as of 2019 and /r/702.19b@2019 were 404s ("is not a rule reference") while the search box opened
+    them (a session-12 note): a short link pasted in chat opens what the same words open in the box."""
+    opens = hclient.get("/api/search", query_string={"q": typed}).get_json()["redirect"]
+    assert opens
+    answer = hclient.get("/r/" + typed)
+    assert answer.status_code == 302 and answer.headers["Location"].endswith(opens)
+    assert hclient.get(opens).status_code == 200
+
+
+def test_a_short_link_to_a_year_before_the_history_says_why(hclient):
+    answer = hclient.get("/r/702.19b as of 2014")
+    assert answer.status_code == 404
+    assert "the history starts 2015-01-23" in answer.get_data(as_text=True)

@@ -410,12 +410,10 @@ def search_data(kb: Opened, args) -> tuple[dict[str, Any], dict[str, Any]]:
             raise BadRequest(f"page must be between 1 and {MAX_OFFSET // limit + 1} (with limit {limit})")
         results = replace(results, hits=[], offset=offset, redirect=None)  # a copy: the searcher keeps answers
     data = results.to_json()
-    dated, why = _dated_page(kb, q, args.get("doc")) if offset == 0 and not past else (None, None)
-    across, why = _across_time(kb, q, args.get("doc")) if offset == 0 and not past and not dated and not why \
-        else (None, why)
-    if dated:  # "716.2@2016-07-22" typed in the box: the rule as it stood that day, as its short link opens
-        data["redirect"] = dated
-    elif across:  # "702.19c history", "702.19b 2019": every version of the rule, with its dates
+    # "716.2@2016-07-22" typed in the box: the rule as it stood that day, as its short link opens; "702.19c
+    # history", "702.19b 2019": every version of the rule, with its dates
+    across, why = time_page(kb, q, args.get("doc")) if offset == 0 and not past else (None, None)
+    if across:
         data["redirect"] = across
     elif why:  # and why it cannot ("2016-02-30 is not a day of the calendar", "no rule 907.4b in the release of ...")
         data["note"] = "; ".join(filter(None, [data["note"], why]))
@@ -484,6 +482,14 @@ def _across_time(kb: Opened, q: str, doc: str | None = None) -> tuple[str | None
         # "702.19b as of 2014", before the first release loaded, listed today's rule and said nothing of it
         return None, why and why.replace(f"on {day}", f"in {year}")
     return (f"/cr/{number}/history" if kb.history.current_lineage(number) is not None else None), None
+
+
+def time_page(kb: Opened, q: str, doc: str | None = None) -> tuple[str | None, str | None]:
+    """The page a reference to an official rule at a time or across time opens (a dated reference, "702.19b as
+    of 2019", "702.19c history"), or why there is none; (None, None) for anything else. The search box and the
+    short links read them alike."""
+    dated, why = _dated_page(kb, q, doc)
+    return (dated, why) if dated or why else _across_time(kb, q, doc)
 
 
 def _dated_page(kb: Opened, q: str, doc: str | None = None) -> tuple[str | None, str | None]:

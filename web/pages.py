@@ -157,6 +157,12 @@ def short_ref(ref: str):
         found = kb.resolver.section_slug(ref)
         if found is not None:
             return redirect(record_url(found.id), code=302)
+        # as the search box reads them: "702.19b as of 2019", "613.1a-g@2019", "702.19c history"
+        across, why = D.time_page(kb, ref, context)
+        if across:
+            return redirect(across, code=302)
+        if why:
+            data["note"] = why
     if len(data["matches"]) == 1:
         return redirect(_with_note(data["matches"][0]["url"], ref, data["note"]), code=302)
     status = 200 if data["matches"] else 404
