@@ -269,10 +269,16 @@ _WRITTEN_DAY = re.compile(
     rf"|(?P<m2>{_MONTH})\s+(?P<d2>\d{{1,2}}){_ORDINAL},?\s+(?P<y2>\d{{4}})"
     rf"|(?P<m3>{_MONTH}),?\s+(?P<y3>\d{{4}})"
     # 2019/01/25 (25/01/2019 and 01/25/2019 are read apart in different countries: left as written)
-    rf"|(?P<y4>\d{{4}})/(?P<m4>\d{{1,2}})/(?P<d4>\d{{1,2}}))(?![\w-])", re.IGNORECASE)
+    rf"|(?P<y4>\d{{4}})/(?P<m4>\d{{1,2}})/(?P<d4>\d{{1,2}}))(?![\w-])"
+    # a year alone where a date goes: "702.19b@2019", "702.19b as of 2019", "CR 702.19b (2019)"
+    r"|(?<=[\w)])(?P<at>\s*@\s*|\s+as\s+of\s+)(?P<y5>(?:19|20)\d\d)(?![\w/-])"
+    r"|(?<=[\w)])(?P<open>\s*\(\s*)(?:as\s+of\s+)?(?P<y6>(?:19|20)\d\d)(?=\s*\)|\s*$)", re.IGNORECASE)
 
 
 def _iso_day(m: re.Match) -> str:
+    year = m.group("y5") or m.group("y6")
+    if year:  # a year alone is its last day (the release in force at its end), no later than today
+        return (m.group("at") or m.group("open")) + min(f"{year}-12-31", date.today().isoformat())
     if m.group("y4"):  # 2019/01/25, as written even when no such day exists
         return f"{int(m.group('y4')):04d}-{int(m.group('m4')):02d}-{int(m.group('d4')):02d}"
     month = _MONTHS[(m.group("m1") or m.group("m2") or m.group("m3")).lower().rstrip(".")]
@@ -287,7 +293,8 @@ def _iso_day(m: re.Match) -> str:
 
 def iso_days(text: str) -> str:
     """``text`` with its days written with a month's name as ISO days: "716.2 as of July 2016" -> "716.2 as of
-    2016-07-31" (a month alone is its last day), "702.19b on 25 January 2019" -> "702.19b on 2019-01-25"."""
+    2016-07-31" (a month alone is its last day), "702.19b on 25 January 2019" -> "702.19b on 2019-01-25", "702.19b@2019" -> "702.19b@2019-12-31" (a year
+    alone, after "@" or "as of" or in brackets, is its last day)."""
     return _WRITTEN_DAY.sub(_iso_day, text) if _DIGIT.search(text) else text
 
 

@@ -27,7 +27,7 @@ from kb.ids import dated_url, record_url, slugify
 from kb.kbase import Opened
 from kb.model import Record, Ref
 from kb.phrases import Phrases
-from kb.refs import iso_days, number_order, parse_ref
+from kb.refs import iso_days, number_order, parse_ref, undated
 from kb.resolve import Resolution
 from kb.search import MAX_OFFSET, QueryError
 from kb.snippet import clip
@@ -515,7 +515,8 @@ def _dated_page(kb: Opened, q: str, doc: str | None = None) -> tuple[str | None,
             why = f"{' '.join(query.numbers)} is a rule of the {names}, whose history is not kept: a date reads the "\
                   f"official rules' releases ({why})"
         return None, why
-    return (found[0]["url"] if len(found) == 1 else "/r/" + quote(q.strip(), safe="")), None
+    # several rules: the short link of the list, written with its day ("613.1a-g as of 2019" -> 613.1a-g@2019-12-31)
+    return (found[0]["url"] if len(found) == 1 else "/r/" + quote(f"{undated(q)}@{query.date}", safe="")), None
 
 
 # Every facet value's link repeats the query: each distinct string is quoted once (the same text
