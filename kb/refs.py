@@ -293,8 +293,8 @@ def _iso_day(m: re.Match) -> str:
 
 def iso_days(text: str) -> str:
     """``text`` with its days written with a month's name as ISO days: "716.2 as of July 2016" -> "716.2 as of
-    2016-07-31" (a month alone is its last day), "702.19b on 25 January 2019" -> "702.19b on 2019-01-25", "702.19b@2019" -> "702.19b@2019-12-31" (a year
-    alone, after "@" or "as of" or in brackets, is its last day)."""
+    2016-07-31" (a month alone is its last day), "702.19b on 25 January 2019" -> "702.19b on 2019-01-25",
+    "702.19b@2019" -> "702.19b@2019-12-31" (a year alone, after "@" or "as of" or in brackets, is its last day)."""
     return _WRITTEN_DAY.sub(_iso_day, text) if _DIGIT.search(text) else text
 
 
