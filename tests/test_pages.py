@@ -408,3 +408,25 @@ def test_a_rule_number_no_document_has_offers_its_nearest_rules_everywhere(clien
     assert [s["id"] for s in resolved["suggestions"]] == ["treachery/907", "treachery/907.13"]
     page = soup(client.get("/r/907.99"))
     assert {"/treachery/907", "/treachery/907.13"} <= {a["href"] for a in page.select("a[href]")}
+
+
+def test_contents_list_cards_under_their_document_s_headings_without_their_rulings(client, store):
+    """A judge: /treachery mixed its 54 identity cards with 209 "…, ruling N" lines and dropped the document's
+    LEADERS / GUARDIANS / ASSASSINS / TRAITORS headings; a player could not list the Traitors."""
+    page = soup(client.get("/treachery"))
+    toc = page.select_one("nav.toc")
+    assert [h.get_text() for h in toc.select("h2.toc-group")] == ["Leaders", "Guardians", "Assassins", "Traitors"]
+    cards = [r for r in store.roots("treachery") if r.kind == "card"]
+    listed = [a["href"] for a in toc.select("li.toc-card > a")]
+    assert listed == ["/" + r.id for r in cards] and len(listed) == 54
+    assert not toc.select("li.toc-card li") and not [a for a in toc.select("a") if "ruling" in a.get_text()]
+    traitors = toc.select_one("h2#traitors").find_next_sibling("ul").select("li.toc-card")
+    assert len(traitors) == sum(r.role == "Traitor" for r in cards)
+    metamorph = next(li for li in toc.select("li.toc-card") if li.a["href"] == "/treachery/cards/the-metamorph")
+    n = len(store.get("treachery/cards/the-metamorph").children)
+    assert metamorph.select_one(".meta").get_text() == f"· {n} rulings"
+    assert [h.get_text() for h in soup(client.get("/futuresight")).select("nav.toc h2.toc-group")] == ["Cards"]
+    # the API's contents keep every level, each card saying its group
+    api = client.get("/api/documents/treachery").get_json()["contents"]
+    card = next(c for c in api if c["id"] == "treachery/cards/the-metamorph")
+    assert card["group"] == "Traitors" and len(card["children"]) == n

@@ -278,11 +278,15 @@ def _effective(kb: Opened, doc: str) -> str | None:
 
 
 def _toc(kb: Opened, record: Record, depth: int | None = None) -> dict[str, Any]:
-    below = depth is None or depth > 1
-    return {"id": record.id, "kind": record.kind, "label": kb.store.label(record), "url": record_url(record.id),
-            "count": len(record.children),
-            "children": [_toc(kb, c, None if depth is None else depth - 1) for c in kb.store.children(record)]
-            if below else []}
+    # a card's rulings are its page, not lines of the contents (54 Treachery cards stood among 209 "…, ruling N")
+    below = depth is None or (depth > 1 and record.kind not in ("card", "note"))
+    out = {"id": record.id, "kind": record.kind, "label": kb.store.label(record), "url": record_url(record.id),
+           "count": len(record.children),
+           "children": [_toc(kb, c, None if depth is None else depth - 1) for c in kb.store.children(record)]
+           if below else []}
+    if record.kind == "card":  # the document's own headings over its cards: Leaders, Guardians, ... (or Cards)
+        out["group"] = f"{record.role}s" if record.role else "Cards"
+    return out
 
 
 WHOLE_DOCUMENT_MAX = 1500  # records; a larger document (the official rules) reads section by section
