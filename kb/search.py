@@ -186,7 +186,8 @@ _STOP = QUESTION_WORDS
 _ONLY_ASKING = QUESTION_WORDS | FILLER_WORDS  # words a question asks or chats with: never a typo to correct
 # And around a rule number: "show me 702.19b", "what does 603.4 say".
 _ASKING_FOR_A_RULE = _ONLY_ASKING | {"say", "says", "rule", "rules", "cr", "show", "me", "read", "look", "up", "about",
-                                     "number"}
+                                     "number", "from", "per", "according", "to", "in", "under", "comp",
+                                     "comprehensive", "official"}  # "613.4b per the comp rules"
 # Words asking about a rule across releases: "702.19c history", "702.19c as of 2020", "changes to 716.2".
 _ACROSS_TIME = frozenset({"history", "changes", "changed", "versions", "version", "over", "time", "as", "of", "in",
                           "to", "since", "before", "old", "older", "previous"})
@@ -549,7 +550,10 @@ class Searcher:
             return found
         if found is None or not stems:
             return None
-        fits = [r for r in found.records if r.kind == "rule" and stems & self._family_stems(r)]
+        # the rules the number names, not the records listed as citing them ("613.4b from the rules" opened
+        # 123.8, which cites 613.4b and says "rules")
+        fits = [r for r in found.records if r.kind == "rule" and r.id not in found.cites
+                and stems & self._family_stems(r)]
         if not fits:
             return None
         best = self._named_sub_rule(fits[0], stems)

@@ -75,6 +75,17 @@ def test_the_words_beside_a_number_pick_the_sub_rule_they_name(cr_searcher, quer
     assert results.matched_by == "reference" and results.redirect == rule and ids(results)[0] == rule
 
 
+@pytest.mark.parametrize("query, rule", [("613.4b from the rules", "cr/613.4b"), ("702.19b per the rules", "cr/702.19b"),
+                                         ("613.4b according to the rules", "cr/613.4b"),
+                                         ("702.19b per the comp rules", "cr/702.19b"),
+                                         ("613.4b in the comprehensive rules", "cr/613.4b")])
+def test_a_number_with_words_naming_the_rules_opens_that_rule_not_one_citing_it(cr_searcher, query, rule):
+    """The verifier: "613.4b from the rules" opened 123.8 (a rule citing 613.4b, which says "rules"), "702.19b per
+    the rules" opened 702.19c: the words were fitted to the records listed as citing the number too."""
+    results = cr_searcher.search(query)
+    assert results.matched_by == "reference" and results.redirect == rule and ids(results)[0] == rule
+
+
 @pytest.mark.parametrize("query, plain", [("define permanent", "what is a permanent"),
                                           ("permanent definition", "what is a permanent"),
                                           ("meaning of permanent", "what is a permanent"),
