@@ -75,7 +75,8 @@ def test_the_words_beside_a_number_pick_the_sub_rule_they_name(cr_searcher, quer
     assert results.matched_by == "reference" and results.redirect == rule and ids(results)[0] == rule
 
 
-@pytest.mark.parametrize("query, rule", [("613.4b from the rules", "cr/613.4b"), ("702.19b per the rules", "cr/702.19b"),
+@pytest.mark.parametrize("query, rule", [("613.4b from the rules", "cr/613.4b"),
+                                         ("702.19b per the rules", "cr/702.19b"),
                                          ("613.4b according to the rules", "cr/613.4b"),
                                          ("702.19b per the comp rules", "cr/702.19b"),
                                          ("613.4b in the comprehensive rules", "cr/613.4b")])
