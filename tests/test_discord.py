@@ -478,6 +478,13 @@ def test_rule_reads_references_as_short_links_do(cr_data_dir, history_data_dir, 
     assert len(heading["description"]) <= 3000
     later = discord_on(history_data_dir).command("rule", "ref", "716.2@2099-01-01")["data"]["embeds"][0]
     assert later["title"].endswith("the newest release)") and "2099" not in later["title"]
+    # escaped once, as an undated reply is: "Wolf in ________ Clothing" read "Wolf in \\*\\*\\*…", "star (\\\\*)"
+    for ref in ("123.6a", "208.2"):
+        today = discord_on(history_data_dir).command("rule", "ref", ref)["data"]["embeds"][0]["description"]
+        then = discord_on(history_data_dir).command("rule", "ref", ref + "@2026-08-07")["data"]["embeds"][0]
+        assert then["description"].split("\n")[0] == today.split("\n")[0]
+        assert "\\\\" not in then["description"]  # no escaped backslash: each mark escaped once
+    assert "(\\*)" in then["description"]  # 208.2's star
     # a year alone is read as the search box reads it, the rule at the year's end (it was "no rule reference")
     year = discord_on(history_data_dir).command("rule", "ref", "716.2 as of 2016")["data"]["embeds"][0]
     assert year["title"] == "716.2 (as of 2016-12-31)" and year["url"] == "https://rules.example/cr@2016-12-31/716.2"

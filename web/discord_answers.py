@@ -243,7 +243,7 @@ def _dated_message(kb: Opened, ref: str, query, base: str) -> dict:
         # "open the rule": a heading has no words of its own)
         below = [f"**{escape(s['number'])}** {escape(words(' '.join(filter(None, [s['title'], s['text']])), SUMMARY))}"
                  for s in history.below(span, release["index"])]
-        parts = [cut(escape(text), 3000 - (1000 if below else 0), url)] if text else []
+        parts = [cut(text, 3000 - (1000 if below else 0), url)] if text else []  # cut escapes it
         if below:
             parts.append(_lines(below, 3000 - sum(len(p) + 2 for p in parts), url, "sub-rules"))
         # a day still to come is answered by the newest release loaded, and titled so (it said "as of 2099-01-01")
