@@ -7,7 +7,10 @@ line endings. The order of the checks is the documented contract:
 
 1. a byte-order mark names the encoding (UTF-8, UTF-16 LE/BE);
 2. otherwise the bytes are UTF-8 if they decode as UTF-8;
-3. otherwise Windows-1252, the fallback, and ``Decoded.fallback`` says so
+3. otherwise the encoding ``corpus/encodings.toml`` names for these bytes (by
+   their SHA-256: the 2019-01-25 release is in the DOS code page), said so in
+   ``Decoded.encoding``;
+4. otherwise Windows-1252, the fallback, and ``Decoded.fallback`` says so
    (reported in the build's accounting), unless a byte is one Windows-1252
    leaves undefined or a control character no text file holds; then the
    file fails with its line.
@@ -18,13 +21,20 @@ count the same in every encoding.
 from __future__ import annotations
 
 import codecs
+import hashlib
 import re
+import tomllib
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
+
+from corpus import bundled_corpus
 
 from ingest.errors import ParseError, Problem
 
-__all__ = ["Decoded", "decode", "read_document", "EXPECTED", "MAX_DOCUMENT_BYTES"]
+__all__ = ["Decoded", "decode", "read_document", "EXPECTED", "MAX_DOCUMENT_BYTES", "ENCODINGS_FILE", "named_encodings"]
+
+ENCODINGS_FILE = "encodings.toml"  # in corpus/: files the checks would misread, by their bytes' SHA-256
 
 # Five times the largest official release (1.7 MB in UTF-16): anything bigger is refused before
 # it is read, not parsed for minutes (a 50 MB document used to never finish).
@@ -97,6 +107,10 @@ def decode(data: bytes, file: str) -> Decoded:
         return _checked(data.decode("utf-8"), "UTF-8", file, fallback=False)
     except UnicodeDecodeError:
         pass
+    named = named_encodings().get(hashlib.sha256(data).hexdigest())
+    if named is not None:
+        codec, name = named
+        return _checked(data.decode(codec), f"{name} (corpus/{ENCODINGS_FILE})", file, fallback=False)
     bad = _NOT_TEXT.search(data)
     if bad is not None:
         line = _normalise(data[: bad.start()].decode("latin-1")).count("\n") + 1
@@ -120,3 +134,28 @@ def read_document(path: Path | str) -> Decoded:
         raise ParseError([Problem(str(path), 1, f"a document of at most {MAX_DOCUMENT_BYTES // (1024 * 1024)} MB",
                                   f"{size / (1024 * 1024):.1f} MB")])
     return decode(path.read_bytes(), str(path))
+
+
+@cache
+def named_encodings() -> dict[str, tuple[str, str]]:
+    """SHA-256 of a file's bytes -> (Python codec, the encoding's name) from ``corpus/encodings.toml``; an entry
+    naming no codec Python knows fails with its line."""
+    path = bundled_corpus() / ENCODINGS_FILE
+    text = path.read_text(encoding="utf-8")
+    try:
+        entries = tomllib.loads(text).get("file", [])
+    except tomllib.TOMLDecodeError as exc:
+        where = re.search(r"at line (\d+)", str(exc))
+        raise ParseError([Problem(str(path), int(where.group(1)) if where else 1, "a TOML table of files and encodings",
+                                  str(exc))]) from None
+    out: dict[str, tuple[str, str]] = {}
+    for entry in entries:
+        at = text.find(str(entry.get("sha256", "")) or "\0")
+        line = text[:at].count("\n") + 1 if at >= 0 else 1
+        try:
+            codecs.lookup(entry["codec"])
+            out[entry["sha256"].lower()] = (entry["codec"], entry["encoding"])
+        except (KeyError, LookupError) as exc:
+            raise ParseError([Problem(str(path), line, "a file's sha256, codec (a Python codec) and encoding name",
+                                      f"{type(exc).__name__}: {exc}")]) from None
+    return out

@@ -2,6 +2,7 @@
 publisher's own slips are kept and reported (../shared/cr/history; skipped LOUDLY where it is absent)."""
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
 
 import pytest
@@ -21,8 +22,26 @@ def test_all_62_releases_ingest_with_nothing_unaccounted(cr_releases):
 
 def test_encodings_are_detected_and_the_fallback_reported(cr_releases):
     encodings = Counter(r.decoded["encoding"] for r in cr_releases)
-    assert encodings == {"UTF-8 (BOM)": 45, "Windows-1252": 14, "UTF-16 LE (BOM)": 2, "UTF-16 BE (BOM)": 1}
+    assert encodings == {"UTF-8 (BOM)": 45, "Windows-1252": 13, "UTF-16 LE (BOM)": 2, "UTF-16 BE (BOM)": 1,
+                         "DOS code page 437 (corpus/encodings.toml)": 1}
     assert all(r.decoded["fallback"] == (r.decoded["encoding"] == "Windows-1252") for r in cr_releases)
+
+
+def test_a_release_in_the_dos_code_page_reads_as_its_neighbours(cr_releases):
+    """The verifier: /cr@2019-01-25/700.8a read "Dandƒn, El-Hajjƒj, Ghazb n, Jun£n, Juz m" (its one non-ASCII line
+    is in code page 437, read as Windows-1252), and the diffs either side showed 700.8a changed by those names alone.
+    corpus/encodings.toml names the file by its bytes' SHA-256."""
+    from ingest.encoding import named_encodings
+
+    by_file = {r.file: r for r in cr_releases}
+    names = [next(x.text for x in by_file[f].records if x.number == "700.8a")
+             for f in ("MagicCompRules_20181005.txt", "MagicCompRules_20190125.txt", "MagicCompRules_20190712.txt")]
+    assert "Dandân" in names[1] and "Ghazbán Ogre" in names[1] and "Ring of Ma'rûf" in names[1]
+    straight = [n.split("Those names are")[1].replace("’", "'") for n in names]  # 2019-01-25 printed straight quotes
+    assert straight[0] == straight[1] == straight[2]
+    # every entry names a file of the history by its bytes (a stale entry would name nothing)
+    hashes = {hashlib.sha256(p.read_bytes()).hexdigest() for p in CR_HISTORY.glob("*.txt")}
+    assert set(named_encodings()) <= hashes and named_encodings()
 
 
 def test_the_files_own_effective_date_counts(cr_releases):
