@@ -22,7 +22,11 @@ each only over what the earlier steps left unmatched:
 4. another number, similar text (>= 0.75, each the other's best): moved
    and edited;
 5. a number both releases still leave unmatched: rewritten in place when
-   alike enough by other measures (``_Matching.rewritten``).
+   alike enough by other measures (``_Matching.rewritten``);
+6. another number, both still unmatched: moved and rewritten when one holds
+   nearly all of the other's words in order and each is the other's best
+   (``_Matching.moved_and_rewritten``: 2021-06-09 moved 702.19e to 702.19g
+   with a sentence added).
 
 What no step matches is new (in the newer release) or deleted (in the older).
 A lineage is the chain of matched rules; each keeps its spans: consecutive
@@ -56,6 +60,7 @@ SAME_NUMBER_SIMILARITY = 0.5
 MOVED_SIMILARITY = 0.75
 CONTAINED = 0.8  # step 5: the share of the shorter text's words found, in order, in the longer
 ALIKE = 0.6  # step 5: less alike than that, a same-number pair is taken only if neither reads more like another
+MOVED_WORDS = 8  # step 6: a text this short ("Reserved.", a heading's name) holds too little to follow it moved
 
 
 _PLAIN_WORD = re.compile(r"[\w#{}+/']+")
@@ -147,6 +152,7 @@ def match_releases(old: list[_Rule], new: list[_Rule]) -> dict[int, tuple[int, s
     m.moved_and_edited()
     m.edited_deferred()
     m.rewritten()
+    m.moved_and_rewritten()
     return m.matched
 
 
@@ -237,6 +243,46 @@ class _Matching:
             if (score >= SAME_NUMBER_SIMILARITY or held >= CONTAINED or children and 2 * continued > len(children)
                     or max(score, held) >= ALIKE and not self._alike_elsewhere(n, o, max(score, held))):
                 self.take(n, o, "rewritten", score)
+
+    def moved_and_rewritten(self) -> None:
+        """Step 6: a rule left unmatched under another number is the same rule moved and rewritten when one of the
+        two holds at least ``CONTAINED`` of the other's words in order (read without punctuation), the shorter has
+        at least ``MOVED_WORDS`` words, the new rule is 0.4 to 2.5 times the old one's length (a piece split off a
+        rule is not the rule, nor a longer rule that says it in passing), and each is the other's best by step 5's
+        measure: 2021-06-09 moved 702.19e ("Multiple instances of trample on the same creature are redundant.") to
+        702.19g with a sentence added
+        (similarity 0.62, under step 4's 0.75), 2024-11-08 cut damage assignment order out of 509.7 as it became
+        509.4, 2020-04-17 added a sentence to Brawl's 903.11d as it became 903.12d; each read as deleted and new."""
+        rest_new = [n for n in range(len(self.new)) if n not in self.matched]
+        rest_old = [o for o in range(len(self.old)) if o not in self.used]
+        if not rest_new or not rest_old or len(rest_new) * len(rest_old) > 250_000:
+            return
+        words_old = {o: _plain_words(self.old[o].masked) for o in rest_old}
+        words_new = {n: _plain_words(self.new[n].masked) for n in rest_new}
+        best_for_new: dict[int, tuple[float, int]] = {}
+        best_for_old: dict[int, tuple[float, int]] = {}
+        for n in rest_new:
+            for o in rest_old:
+                a, b = words_old[o], words_new[n]
+                if self.old[o].kind != self.new[n].kind or min(len(a), len(b)) < MOVED_WORDS:
+                    continue
+                if not 2 * len(a) <= 5 * len(b) <= 25 * len(a) or not set(a) & set(b):
+                    # a new rule under 0.4 of the old one's length that the old one holds is a piece split off it
+                    # (2022-11-18's 713.2c, one meld pair of the old 713.1a's list), and one over 2.5 times it
+                    # that holds the old is another rule saying it in passing (2023-04-14's 707.8a, on tokens,
+                    # holds "each face of a double-faced card has its own set of characteristics")
+                    continue
+                score, held = _measures(a, b)
+                if held < CONTAINED:
+                    continue
+                alike = max(score, held)
+                if alike > best_for_new.get(n, (0.0, -1))[0]:
+                    best_for_new[n] = (alike, o)
+                if alike > best_for_old.get(o, (0.0, -1))[0]:
+                    best_for_old[o] = (alike, n)
+        for n, (alike, o) in best_for_new.items():
+            if best_for_old.get(o, (0.0, -1))[1] == n:
+                self.take(n, o, "moved+rewritten", alike)
 
     def _alike_elsewhere(self, n: int, o: int, score: float) -> bool:
         """Does either rule of a same-number pair read more alike (step 5's measure) a rule left unmatched under
