@@ -408,3 +408,75 @@ def test_serve_starts_on_a_damaged_data_directory(tmp_path, data_dir):
         assert "corrupt index" in served.stderr()
     finally:
         served.stop()
+
+
+# -- 10. diffs and dated pages wait at a gate of their own --------------------------------------------
+def test_diffs_and_dated_pages_wait_at_their_own_gate_and_discord_at_search_s():
+    """An attacker: thirty clients asking for diffs between distant releases (~400 ms each) or dated chapters held
+    a search from anyone else 2.4 s (p50), since each took a slot of the search's gate; Discord's interactions, each
+    a search or a lookup, passed no gate at all."""
+    import asyncio
+
+    from web.front import Front
+
+    front = Front("/nowhere.sock", slots=2)
+    for heavy in ("/api/diff/cr/2015-01-23..2026-08-07", "/diff/cr/2015-01-23..2026-08-07", "/cr@2019-01-25/7",
+                  "/api/cr@2016-07-22/716.2"):
+        assert front.gate_for(heavy) is front.heavy
+    for costly in ("/api/search", "/search", "/discord/interactions", "/api/linkify", "/r/704.5a-z@2019",
+                   "/cr/702.19b/history"):
+        assert front.gate_for(costly) is front.gate
+    assert front.gate_for("/api/health") is None and front.gate_for("/cr/702.19b") is None
+
+    async def thirty_diffs_then_a_search() -> tuple[int, int, int]:
+        await front.heavy.acquire("127.0.1.0", 5)  # one diff in gunicorn, twenty-nine waiting their turn
+        waiting = [asyncio.create_task(front.heavy.acquire(f"127.0.1.{k}", 5)) for k in range(1, 30)]
+        await asyncio.sleep(0)
+        await front.gate.acquire("127.0.0.2", 5)  # the search: a slot at once
+        busy = front.gate.busy
+        for task in waiting:
+            task.cancel()
+        await asyncio.gather(*waiting, return_exceptions=True)
+        return busy, len(front.heavy.waiting), front.heavy.busy
+
+    assert asyncio.run(thirty_diffs_then_a_search()) == (1, 0, 1)
+
+
+@pytest.mark.slow  # a load test against the history build
+def test_a_search_answers_while_clients_ask_for_diffs_between_distant_releases(history_data_dir, tmp_path):
+    from tests.conftest import CR_HISTORY
+
+    served = Served(copy_data(history_data_dir, tmp_path / "data"), tmp_path, env={"KB_CR_HISTORY": str(CR_HISTORY)})
+    try:
+        releases = sorted(r["effective"] for r in json.loads(served.get("/api/cr/releases")[1])["releases"])
+        pairs = [(a, b) for a in releases[:4] for b in releases[-3:]]
+        stop = threading.Event()
+        statuses: list[int] = []
+
+        def diffs(k: int) -> None:
+            for i in range(6):
+                if stop.is_set():
+                    return
+                a, b = pairs[(k + i) % len(pairs)]
+                conn = http.client.HTTPConnection("127.0.0.1", served.port, timeout=60,
+                                                  source_address=(f"127.0.1.{k + 1}", 0))
+                try:
+                    conn.request("GET", f"/api/diff/cr/{a}..{b}")
+                    statuses.append(conn.getresponse().status)
+                finally:
+                    conn.close()
+
+        threads = [threading.Thread(target=diffs, args=(k,)) for k in range(12)]
+        for t in threads:
+            t.start()
+        try:
+            for q in ("unveil", "legend rule", "can a creature with reach block a flyer", "tarmogoyf", "702.19b"):
+                status, body = served.get("/api/search?q=" + quote(q), timeout=5)
+                assert status == 200 and json.loads(body)["results"]
+        finally:
+            stop.set()
+            for t in threads:
+                t.join(timeout=120)
+        assert statuses and set(statuses) <= {200, 503}
+    finally:
+        served.stop()

@@ -13,6 +13,10 @@ Costly requests (search, linkify, autocomplete) pass through a fair gate:
 at most ``slots`` at a time in gunicorn, waiting clients served in turn by
 address, so one client's expensive queries cannot take every worker thread
 and cheap requests (``/api/health``, record pages) always find one free.
+The heaviest (a diff between two releases, ~400 ms; a rule or chapter as it
+stood on a day, up to ~150 ms) pass through a gate of their own with one
+slot: thirty clients asking for diffs held a search from anyone else 2.4 s
+when they shared the search's gate; now they wait for each other.
 """
 from __future__ import annotations
 
@@ -30,14 +34,16 @@ import re
 from dataclasses import dataclass, field
 from urllib.parse import parse_qs, unquote_to_bytes, urlsplit
 
-__all__ = ["Front", "Limits", "COSTLY_PATHS", "COSTLY_PREFIXES", "routed_path"]
+__all__ = ["Front", "Limits", "COSTLY_PATHS", "COSTLY_PREFIXES", "HEAVY_PREFIXES", "routed_path"]
 
 log = logging.getLogger(__name__)
 
-COSTLY_PATHS = ("/api/search", "/search", "/api/linkify", "/api/autocomplete", "/api/resolve")
+# /discord/interactions: every slash command and autocomplete keystroke is a search, a rule or a card lookup
+COSTLY_PATHS = ("/api/search", "/search", "/api/linkify", "/api/autocomplete", "/api/resolve", "/discord/interactions")
 # Pages whose answer can take a large share of a worker: a diff between two releases (up to ~1 MB of HTML), a rule
 # as it stood on a day (a section lists its rules), a rule's history (its word diffs: ~50 ms the first time).
 COSTLY_PREFIXES = ("/diff/", "/api/diff/", "/cr@", "/api/cr@", "/r/")  # /r/: a dated list of ranges, 20-50 ms
+HEAVY_PREFIXES = ("/diff/", "/api/diff/", "/cr@", "/api/cr@")  # costly, and through a gate of their own
 _HISTORY_PAGES = ("/cr/", "/api/cr/")
 _SLASHES = re.compile(r"/{2,}")
 _TOKEN = re.compile(rb"[A-Z]{3,20}")  # a method, as gunicorn takes one
@@ -220,10 +226,11 @@ class _Gate:
 
 
 class Front:
-    def __init__(self, upstream: str, slots: int, limits: Limits = Limits()):
+    def __init__(self, upstream: str, slots: int, limits: Limits = Limits(), heavy_slots: int = 1):
         self.upstream = upstream  # gunicorn's unix socket
         self.limits = limits
         self.gate = _Gate(slots)
+        self.heavy = _Gate(heavy_slots)  # diffs and dated pages: never more than this many in gunicorn at once
         self.connections = 0
         self.served = 0
         self.pending = 0  # bytes of answers written and not yet taken by their clients
@@ -326,10 +333,10 @@ class Front:
     # -- to gunicorn and back ---------------------------------------------------------------------
     async def _forward(self, client: str, method: bytes, target: bytes, head: bytes, body: bytes) -> tuple[bytes, bool]:
         path = routed_path(target)
-        costly = is_costly(path)
-        if costly:
+        gate = self.gate_for(path)
+        if gate is not None:
             try:
-                await self.gate.acquire(client, self.limits.gate_timeout)
+                await gate.acquire(client, self.limits.gate_timeout)
             except TimeoutError:
                 return _busy(path, target, head), False
         try:
@@ -338,8 +345,15 @@ class Front:
             log.warning("upstream failed for %s: %r", path, exc)
             return _error(502, "bad_gateway", "the application server did not answer; try again shortly"), False
         finally:
-            if costly:
-                self.gate.release()
+            if gate is not None:
+                gate.release()
+
+    def gate_for(self, path: str) -> _Gate | None:
+        """The gate a request waits at: the heavy one for diffs and dated pages, the costly one for search and the
+        rest of ``is_costly``, none for cheap requests."""
+        if path.startswith(HEAVY_PREFIXES):
+            return self.heavy
+        return self.gate if is_costly(path) else None
 
     async def _upstream(self, head: bytes, body: bytes) -> bytes:
         reader, writer = await asyncio.open_unix_connection(self.upstream, limit=1 << 20)

@@ -210,7 +210,7 @@ async def _run(gunicorn: subprocess.Popen, sock: Path, host: str, port: int, wor
             _say("gunicorn did not listen within 120 s")
             return 1
         await asyncio.sleep(0.05)
-    front = Front(str(sock), slots=costly_slots(workers), limits=limits)
+    front = Front(str(sock), slots=costly_slots(workers), limits=limits, heavy_slots=max(1, workers // 2))
     server = await front.start(host, port)
     _say(f"serving {data} on http://{host}:{port} with {workers} workers")
     stop = asyncio.Event()
