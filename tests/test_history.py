@@ -66,6 +66,29 @@ def test_a_rule_rewritten_in_place_keeps_its_history(hclient, number, day, then)
     assert dated["text"].startswith(then) and dated["now"]["number"] == number
 
 
+@pytest.mark.parametrize(("old", "day", "now", "then"), [
+    ("702.19e", "2020-01-01", "702.19g", "Multiple instances of trample on the same creature are redundant."),
+    ("702.19c", "2020-01-01", "702.19d", "If an attacking creature with trample is blocked, but there are no"),
+    ("509.7", "2024-09-20", "509.4", "If a creature is put onto the battlefield blocking"),
+    ("903.11d", "2020-01-24", "903.12d", "A player’s deck must contain exactly 60 cards, including its commander."),
+])
+def test_a_rule_moved_and_rewritten_keeps_its_history(hclient, old, day, now, then):
+    """The verifier: a rule moved while a sentence was added or cut read as deleted and a new rule: /cr@2020-01-01/
+    702.19e said "deleted", /cr/702.19g/history started on 2021-06-18, Discord said "no longer a rule"."""
+    dated = hclient.get(f"/api/cr@{day}/{old}").get_json()
+    assert dated["text"].startswith(then) and dated["now"]["number"] == now
+    history = hclient.get(f"/api/cr/{now}/history").get_json()
+    assert history["first_seen"] <= day and any(s["text"].startswith(then) for s in history["spans"])
+
+
+def test_a_piece_split_off_a_rule_or_a_longer_rule_quoting_one_is_not_that_rule(hclient):
+    """Step 6 bounds: 2022-11-18's 713.2c (one meld pair of the old 713.1a's list) is no continuation of 713.1a, and
+    2023-04-14's 707.8a (tokens), which holds "each face of a double-faced card has its own set of characteristics",
+    is not the old 712.4."""
+    assert hclient.get("/api/cr@2022-11-01/713.1a").get_json()["now"]["number"] != "713.2c"
+    assert hclient.get("/api/cr@2023-02-01/712.4").get_json()["now"]["number"] != "707.8a"
+
+
 def test_rules_taking_turns_at_a_number_are_listed_turn_by_turn(history, hclient):
     # 723.3 and 724.3 (restarting a game, a subgame) swapped numbers four times in 2022-2024: each turn at 724.3
     # is its own run, not one span from the first turn to the last drawn over the other rule's turns.
