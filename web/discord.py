@@ -141,20 +141,26 @@ def interactions():
         focused = next((o for o in options if o.get("focused")), None)
         choices: list[dict] = []
         if focused is not None and (choose := CHOICES.get((str(name), focused["name"]))):
-            choices = choose(kb, str(focused.get("value") or ""))
+            choices = choose(kb, _visible(str(focused.get("value") or "")))
         return _json({"type": AUTOCOMPLETE_RESULT, "data": {"choices": choices}})
     values = {o["name"]: o.get("value") for o in options}
     if name not in COMMANDS:
         # a NUL in a name was echoed, and a right-to-left override could turn the channel's text around
-        shown = "".join(c for c in str(name) if unicodedata.category(c) not in ("Cc", "Cf"))[:40]
+        shown = _visible(str(name))[:40]
         message = A.fit({"content": f"Unknown command /{A.escape(shown)}; run `kb discord commands` "
                                     "and register them again.", "embeds": [], "allowed_mentions": {"parse": []}})
     else:
         answer, option = COMMANDS[name]
-        message = answer(kb, str(values.get(option) or ""), base)
+        # as typed, without control and format characters: "No card ab\u202e\u0000cd" echoed them in its title
+        message = answer(kb, _visible(str(values.get(option) or "")), base)
     if values.get("private") is True:
         message["flags"] = EPHEMERAL
     return _json({"type": CHANNEL_MESSAGE, "data": message})
+
+
+def _visible(text: str) -> str:
+    """``text`` without control (Cc) and format (Cf) characters: NULs, bells, bidirectional overrides."""
+    return "".join(c for c in text if unicodedata.category(c) not in ("Cc", "Cf"))
 
 
 def init_app(app) -> None:
