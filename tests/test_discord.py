@@ -616,9 +616,10 @@ def test_a_heading_whose_text_is_a_translation_line_shows_its_first_sub_rule(cr_
 @pytest.mark.parametrize(("command", "option"), [("card", "name"), ("rule", "ref"), ("define", "term"),
                                                  ("search", "query")])
 def test_an_option_s_control_and_format_characters_never_reach_a_reply(discord, command, option):
-    """An attacker: "No card ab\\u202e\\u0000cd\\u2066ef\\u0007" came back in the embed's title as typed (a right-to-left
-    override turns the channel's text around; a NUL and a bell in a title)."""
-    reply = json.dumps(discord.command(command, option, "ab\u202e\u0000cd\u2066ef\u0007")["data"], ensure_ascii=False)
+    """An attacker: "No card ab\\u202e\\u0000cd\\u2066ef\\u0007" came back in the embed's title as typed (a
+    right-to-left override turns the channel's text around; a NUL and a bell in a title)."""
+    typed = "ab\u202e\u0000cd\u2066ef\u0007"
+    reply = json.dumps(discord.command(command, option, typed)["data"], ensure_ascii=False)
     assert not any(c in reply for c in "\u202e\u0000\u2066\u0007")
     assert not any(c in json.dumps(discord.complete(command, option, "tar\u202emo\u0000"), ensure_ascii=False)
                    for c in "\u202e\u0000")

@@ -813,3 +813,14 @@ def test_a_short_link_to_a_year_before_the_history_says_why(hclient):
     answer = hclient.get("/r/702.19b as of 2014")
     assert answer.status_code == 404
     assert "the history starts 2015-01-23" in answer.get_data(as_text=True)
+
+
+def test_dates_in_other_scripts_are_compared_as_read(hclient):
+    """An attacker: /api/diff/cr/2026-08-07..٢٠١٥-01-23 passed the order check as written and answered a reversed
+    diff (added 111, removed 1,268); ٢٠١٦-01-23..2026-08-07 was "after" 2026-08-07; /cr@٢٠١٦-07-22/716.2 said the
+    day was still to come."""
+    assert hclient.get("/api/diff/cr/2026-08-07..٢٠١٥-01-23").status_code == 400
+    same = hclient.get("/api/diff/cr/2016-07-22..2026-08-07").get_json()
+    assert hclient.get("/api/diff/cr/٢٠١٦-07-22..２０２６-08-07").get_json()["counts"] == same["counts"]
+    dated = hclient.get("/api/cr@٢٠١٦-07-22/716.2").get_json()
+    assert dated["future"] is False and dated["asked"] == "2016-07-22"

@@ -94,6 +94,7 @@ def _in_force(history: History, day: str) -> dict[str, Any]:
 def rule_at_data(kb: Opened, day: str, number: str) -> tuple[dict[str, Any], dict[str, Any]]:
     history = _history(kb)
     number = _number(number)
+    day = _date(day)  # as read: "٢٠١٦-07-22" was compared as written, and said to be still to come
     release = _in_force(history, day)
     spans = history.rules_at(number, release["index"])
     span = spans[0] if spans else None
@@ -265,6 +266,8 @@ def diff_data(kb: Opened, spec: str) -> tuple[dict[str, Any], dict[str, Any]]:
     a_day, sep, b_day = spec.partition("..")
     if not sep:
         raise BadRequest("write a diff as two dates: /diff/cr/2026-06-19..2026-08-07")
+    # compared as read: "2026-08-07..٢٠١٥-01-23" passed the order check as written and answered a reversed diff
+    a_day, b_day = _date(a_day), _date(b_day)
     a, b = _in_force(history, a_day), _in_force(history, b_day)
     if a_day > b_day:
         raise BadRequest(f"{a_day} is after {b_day}: write the older date first")
