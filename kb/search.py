@@ -481,7 +481,7 @@ class Searcher:
         # exactly the rules asked for, as its short link /r/613.1a-g shows them: the four records citing a
         # layer were listed after the seven layers with nothing to say why
         cites: dict[str, str] | None = {} if len(parsed.numbers) <= 1 else None
-        if parsed.prefer and matches[0].doc == parsed.prefer and len(matches) == len(docs):
+        if parsed.prefer and matches and matches[0].doc == parsed.prefer and len(matches) == len(docs):
             # "CR 702.187c", "CR 116": the prefix asks for the official rule, as its short link reads it; the
             # other documents' rule of that number still follows it in the list
             return _Lead(self._with_family(matches, cites), "reference", note, matches[0].id, cites=cites or {})

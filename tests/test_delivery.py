@@ -128,7 +128,7 @@ def _turned_away(target: bytes, accept: bytes | None) -> tuple[bytes, dict[str, 
 
     async def ask() -> bytes:
         front = Front("unused", slots=1, limits=Limits(gate_timeout=0.01))
-        front.gate.busy = 1  # every slot taken: the request waits its gate_timeout and is turned away
+        front.gate.busy = front.heavy.busy = 1  # every slot taken: the request waits its gate_timeout, turned away
         answer, keep = await front._forward("203.0.113.7", b"GET", target, head, b"")
         assert keep is False
         return answer

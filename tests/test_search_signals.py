@@ -785,3 +785,10 @@ def test_sub_rules_under_one_rule_are_told_apart_by_what_only_each_says(cr_store
         assert ids(s.search(query), 1) == [before]
     finally:
         s.close()
+
+
+@pytest.mark.parametrize("query", ["CR205.0", "CR 205.0", "cr 999.9"])
+def test_a_prefixed_number_no_document_has_lists_its_nearest_rules(cr_searcher, query):
+    """Hypothesis found "CR205.0" a 500 (an empty list of matches read at [0] while suggestions were found)."""
+    results = cr_searcher.search(query)
+    assert results.matched_by == "reference" and results.redirect is None
