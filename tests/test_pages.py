@@ -430,3 +430,9 @@ def test_contents_list_cards_under_their_document_s_headings_without_their_rulin
     api = client.get("/api/documents/treachery").get_json()["contents"]
     card = next(c for c in api if c["id"] == "treachery/cards/the-metamorph")
     assert card["group"] == "Traitors" and len(card["children"]) == n
+
+
+def test_a_rule_s_unfurl_reads_to_what_it_is_called(cr_client):
+    """A judge: /cr/704.5j's og:description stopped at "This is called the…", before "legend rule"."""
+    said = meta(soup(cr_client.get("/cr/704.5j")), "og:description")
+    assert "This is called the “legend rule.”" in said

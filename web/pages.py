@@ -357,7 +357,8 @@ def _once(key: tuple[str, str], render: Callable[[], str], status: int = 200, no
 def _record_page(kb, r, host_url: str, url: str) -> str:
     data, extra = D.record_data(kb, r.id)
     doc = data["document"] or {}
-    description = preview(r, 200, kb.store.records).split(": ", 1)[-1] + f" — {doc.get('title', r.doc)}, " \
+    # 300 characters: 704.5j was cut at "This is called the…", before what the rule is called ("legend rule")
+    description = preview(r, 300, kb.store.records).split(": ", 1)[-1] + f" — {doc.get('title', r.doc)}, " \
         f"{doc.get('version') or ''}"
     refs_by_field: dict[str, list] = {}
     for ref in r.refs:
