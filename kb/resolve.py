@@ -210,10 +210,16 @@ class Resolver:
                 parent = number[:-1]  # no neighbour either: the rule whose sub-rules these would be
                 suggestions += near or [self.numbers[d][parent] for d in docs if parent in self.numbers.get(d, {})]
             elif not found and not notes:
-                notes.append(f"no rule {number} in {self._doc_names(docs)}")
+                notes.append(f"no rule {number} in {{docs}}")
                 suggestions += [r for r in self.nearby(number, query.doc) if r not in suggestions]
             matches += [r for r in found if r not in matches]
-        return Resolution(text, matches, "; ".join(notes) or None, suggestions, query)
+        # A range or list is read in one document: what it lacks is lacking there ("907.4b-d": no rule 907.4d in the
+        # Treachery Comprehensive Rules, not in all four documents); a number no document has, in any of them.
+        where = list(dict.fromkeys(r.doc for r in matches)) if len(query.numbers) > 1 and matches else docs
+        said = self._doc_names(where) if len(where) == 1 or len(where) < len(self.doc_order) \
+            else f"any of the {len(where)} documents loaded"
+        return Resolution(text, matches, "; ".join(n.replace("{docs}", said) for n in notes) or None, suggestions,
+                          query)
 
     def _docs(self, query: RefQuery, context_doc: str | None) -> list[str]:
         if query.doc:
@@ -229,7 +235,7 @@ class Resolver:
 
     def _doc_names(self, docs: list[str]) -> str:
         titles = [d["title"] for d in self.store.documents if d["slug"] in docs]
-        return ", ".join(titles) if titles else "the loaded documents"
+        return ("the " if len(titles) == 1 else "") + " and ".join(titles) if titles else "the loaded documents"
 
     def _alias(self, number: str, docs: list[str]) -> tuple[list[Record], str | None]:
         for doc in docs:

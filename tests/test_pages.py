@@ -436,3 +436,14 @@ def test_a_rule_s_unfurl_reads_to_what_it_is_called(cr_client):
     """A judge: /cr/704.5j's og:description stopped at "This is called the…", before "legend rule"."""
     said = meta(soup(cr_client.get("/cr/704.5j")), "og:description")
     assert "This is called the “legend rule.”" in said
+
+
+def test_what_a_range_lacks_is_said_of_its_own_document(cr_client):
+    """The verifier: /r/907.4b-d unfurled "no rule 907.4d in Future Sight FAQ, Treachery Comprehensive Rules,
+    UnCommander Rules, Magic: The Gathering Comprehensive Rules" for a Treachery range."""
+    note = cr_client.get("/api/resolve", query_string={"ref": "907.4b-d"}).get_json()["note"]
+    assert note == "no rule 907.4d in the Treachery Comprehensive Rules"
+    assert cr_client.get("/api/resolve", query_string={"ref": "702.999"}).get_json()["note"] == \
+        "no rule 702.999 in any of the 4 documents loaded"
+    unfurl = meta(soup(cr_client.get("/r/907.4b-d")), "og:description")
+    assert unfurl.startswith("907.4b-d: 2 rules — 907.4b: ") and unfurl.endswith(f"({note})")

@@ -170,10 +170,12 @@ def short_ref(ref: str):
     n = len(data["matches"])
     title = f"{ref} — which document?" if several_docs else f"{ref} — {n or 'no'} {plural('rule', n)}"
     described = data["note"] or data["what"]
-    if n > 1 and not several_docs and not data["note"] and data["matches"][0].get("summary"):
-        # a range unfurls with its first rule's words ("510.1c-d: 2 rules — 510.1c: A blocked creature ...")
+    if n > 1 and not several_docs and data["matches"][0].get("summary"):
+        # a range unfurls with its first rule's words ("510.1c-d: 2 rules — 510.1c: A blocked creature ..."), and
+        # what it lacks after them (907.4b-d unfurled only "no rule 907.4d in ...")
         first = data["matches"][0]
-        described = f"{data['what']} — {first['title']}: {first['summary']}"
+        described = f"{data['what']} — {first['title']}: {first['summary']}" + \
+            (f" ({data['note']})" if data["note"] else "")
     # its JSON twin, a 404, carries the error shape every error has, beside what the resolution says (suggestions)
     twin = {"error": {"code": "not_found", "message": described}, **data} if status == 404 else data
     return render_page("disambiguation.html", title=title, description=described,
