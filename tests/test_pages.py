@@ -447,3 +447,14 @@ def test_what_a_range_lacks_is_said_of_its_own_document(cr_client):
         "no rule 702.999 in any of the 4 documents loaded"
     unfurl = meta(soup(cr_client.get("/r/907.4b-d")), "og:description")
     assert unfurl.startswith("907.4b-d: 2 rules — 907.4b: ") and unfurl.endswith(f"({note})")
+
+
+@pytest.mark.parametrize(("name", "record"), [("trample", "/cr/702.19"), ("commander", "/cr/903"),
+                                              ("cr/glossary/commander", "/cr/glossary/commander"),
+                                              ("unveil", "/treachery/702.187"), ("Hexproof", "/cr/702.11")])
+def test_a_short_link_names_a_record_by_its_title_or_id(cr_client, name, record):
+    """The verifier: /r/trample, /r/commander and /r/cr/glossary/commander were 404s ("not a rule reference"), though
+    /define answered them in Discord and the search box led with them."""
+    answer = cr_client.get("/r/" + name)
+    assert answer.status_code == 302 and answer.headers["Location"] == record
+    assert cr_client.get("/r/xyzzy").status_code == 404

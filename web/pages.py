@@ -163,6 +163,9 @@ def short_ref(ref: str):
             return redirect(across, code=302)
         if why:
             data["note"] = why
+        named = _named(kb, ref, context) if not why else None
+        if named is not None:  # /r/trample, /r/legend rule, /r/cr/glossary/commander: what the name is
+            return redirect(record_url(named), code=302)
     if len(data["matches"]) == 1:
         return redirect(_with_note(data["matches"][0]["url"], ref, data["note"]), code=302)
     status = 200 if data["matches"] else 404
@@ -181,6 +184,18 @@ def short_ref(ref: str):
     return render_page("disambiguation.html", title=title, description=described,
                        alternate="/api/resolve?" + urlencode({"ref": ref, **({"doc": context} if context else {})}),
                        data=data, twin=twin, ref=ref, status=status)
+
+
+def _named(kb, ref: str, context: str | None) -> str | None:
+    """The record a short link names by its id or its exact title (a rule's, a keyword's, a glossary term's), as the
+    search box's title lead lists them, the current official rule first: /r/trample is 702.19, /r/commander 903."""
+    typed = ref.strip().lower()
+    if kb.store.get(typed) is not None:
+        return typed
+    results = kb.searcher.search(ref, doc=context, limit=10)
+    if results.matched_by != "title":
+        return None
+    return next((h.id for h in results.hits if (h.title or "").casefold() == typed.casefold()), None)
 
 
 def _with_note(url: str, ref: str, note: str | None) -> str:
