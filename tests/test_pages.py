@@ -458,3 +458,8 @@ def test_a_short_link_names_a_record_by_its_title_or_id(cr_client, name, record)
     answer = cr_client.get("/r/" + name)
     assert answer.status_code == 302 and answer.headers["Location"] == record
     assert cr_client.get("/r/xyzzy").status_code == 404
+
+
+def test_a_short_link_that_reads_as_a_bad_filter_is_a_404(cr_client):
+    """Hypothesis: /r/doc:nope was a 500 (the title lookup's search refused the filter)."""
+    assert cr_client.get("/r/doc:nope").status_code == 404

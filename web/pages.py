@@ -20,6 +20,7 @@ from markupsafe import Markup
 from kb.cache import ByteLRU
 from kb.cardnames import find_card
 from kb.ids import record_url
+from kb.search import QueryError
 from web import api as A
 from web import data as D
 from web.app import prefers_json, public_url
@@ -192,7 +193,10 @@ def _named(kb, ref: str, context: str | None) -> str | None:
     typed = ref.strip().lower()
     if kb.store.get(typed) is not None:
         return typed
-    results = kb.searcher.search(ref, doc=context, limit=10)
+    try:
+        results = kb.searcher.search(ref, doc=context, limit=10)
+    except QueryError:  # "doc:nope": no name of a record either
+        return None
     if results.matched_by != "title":
         return None
     return next((h.id for h in results.hits if (h.title or "").casefold() == typed.casefold()), None)
