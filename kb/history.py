@@ -27,7 +27,7 @@ from kb.ids import dated_url, record_url
 from kb.snippet import clip, leading
 from kb.words import typed
 
-__all__ = ["History", "HISTORY_FILE", "word_diff", "typography", "parse_date", "DateError", "dated_matches",
+__all__ = ["History", "HISTORY_FILE", "word_diff", "typography", "wording", "parse_date", "DateError", "dated_matches",
            "span_ref", "span_text"]
 
 HISTORY_FILE = "history.sqlite"
@@ -88,6 +88,12 @@ def typography(text: str) -> str:
     line break for a space): equal when two texts differ only in typography. 2016-07-22 listed 118.1d as changed
     for "archenemy’s  starting" losing a space."""
     return " ".join(text.translate(_TYPOGRAPHY).split())
+
+
+def wording(text: str) -> str:
+    """What a rule says, in one typography and with the rule numbers it cites masked: two releases whose texts have
+    one wording only restyled it or renumbered what it cites."""
+    return _NUMBER.sub("#", typography(text))
 
 
 def word_diff(old: str, new: str) -> tuple[str, list[list[str]]]:
@@ -376,7 +382,7 @@ def _diff(history: History, a: int, b: int) -> dict[str, Any]:
                 restyled.append(entry)
                 continue
             entry["html"], entry["ops"] = word_diff(old_text, new_text)
-            only_numbers = _NUMBER.sub("#", typography(old_text)) == _NUMBER.sub("#", typography(new_text))
+            only_numbers = wording(old_text) == wording(new_text)
             (renumbered if only_numbers else changed).append(entry)
 
     def key(e: dict[str, Any]) -> tuple:

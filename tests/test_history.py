@@ -770,8 +770,12 @@ def test_a_heading_s_history_lists_its_rules_and_when_each_took_its_wording(hcli
     assert since["702.19b"] == "2023-04-14"  # "or battle" added
     assert since["702.19a"] == "2015-01-23"  # 2019-07-12 only restyled its quotes: no new wording
     for r in rules:
-        first = hclient.get("/api" + r["url"]).get_json()["spans"][0]  # newest first
-        assert first["from"] <= r["since"] <= first["to"]
+        spans = hclient.get("/api" + r["url"]).get_json()["spans"]  # newest first
+        assert r["since"] <= spans[0]["to"] and any(s["from"] == r["since"] for s in spans)
+    # its wording, whatever number it stood under: 715.1 moved from 714.1 on 2023-04-14, worded alike since
+    # 2019-10-04 (it said "this text since 2023-04-14"; the verifier)
+    moved = {r["number"]: r["since"] for r in hclient.get("/api/cr/715/history").get_json()["rules"]}
+    assert moved["715.1"] == "2019-10-04" and moved["715.2"] == "2019-10-04"
     page = soup(hclient.get("/cr/702.19/history"))
     assert "/cr/702.19b/history" in {a["href"] for a in page.select("section.children a")}
     assert hclient.get("/api/cr/702.19b/history").get_json()["rules"] == []

@@ -29,7 +29,7 @@ from kb.cache import ByteLRU
 from kb.ids import dated_url, record_url
 from kb.snippet import clip, leading
 from kb.words import typed
-from kb.history import DateError, History, parse_date, span_ref, span_text, typography, word_diff
+from kb.history import DateError, History, parse_date, span_ref, span_text, typography, word_diff, wording
 from kb.kbase import Opened
 from web.render import mana
 from web.pages import render_page
@@ -237,9 +237,14 @@ def _rule_history(history: History, number: str) -> dict[str, Any]:
 
 
 def _worded_since(history: History, span: dict[str, Any]) -> str:
-    """The first release of a current rule's wording under its number, releases that only restyled quotes or dashes
-    aside (as its history page merges them)."""
-    lineage, first, _, _ = _worded_run(history, span)
+    """The first release of a current rule's wording, under whatever number it stood then, releases that only
+    restyled quotes or dashes or renumbered the rules it cites aside: /cr/715/history said 715.1's text stood
+    "since 2023-04-14", when it moved there from 714.1, worded alike since 2019-10-04."""
+    lineage = history.lineage(span["lineage"])
+    first = next(i for i, s in enumerate(lineage) if s["first"] == span["first"] and s["id"] == span["id"])
+    said = wording(span_text(span))
+    while first > 0 and wording(span_text(lineage[first - 1])) == said:
+        first -= 1
     return lineage[first]["from"]
 
 
