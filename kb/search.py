@@ -29,7 +29,7 @@ import threading
 from types import EllipsisType
 from collections import Counter
 from itertools import islice
-from collections.abc import Iterable
+from collections.abc import Iterator, Iterable
 from operator import itemgetter
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -334,6 +334,7 @@ class Searcher:
         # Spelling corrects towards the documents' words, and towards the table words the vocabulary reads
         # ("fizzel" -> fizzle, "untargatable" -> untargetable), which no document may use; a document's word
         # wins a tie (a table word counts as used by no record).
+        self.vocabulary.with_nicknames(self._nicknames(store))  # "goyf tribal": Tarmogoyf's name, in a question
         table_words = [w for w, *more in self.vocabulary.phrases if not more and w not in self.exact_df]
         self.spelling = Spelling([*self.exact_df, *table_words], lambda w: self.exact_df.get(w, 0))
         # Every posting of the fields queries use, scored once per build (kb.engine), and each hit's
@@ -928,6 +929,23 @@ class Searcher:
                 if d is not None and d in scores and d not in have:
                     out.append(Candidate(ruling, scores[d], d))
         return out
+
+    def _nicknames(self, store: Store) -> Iterator[tuple[str, str, str]]:
+        """(a piece of a card's name, the name, the card's id) for the words of names the documents use almost only
+        for that card ("tarmogoyf", "oneiromancer"; seven letters or more), each start and end of four letters or
+        more that is no word of the documents: "tarmo", "goyf". A lone such word opens its card in the lead; inside
+        a question ("goyf tribal") it read as an unknown word and Tarmogoyf came 14th."""
+        for card in store.records.values():
+            if card.kind != "card" or not card.title or "card prefixes" not in rank.SIGNALS:
+                continue
+            family = 1 + len(store.children(card)) + CARD_NAME_ELSEWHERE
+            name = " ".join(w for w in re.findall(r"[a-z]+", fold(card.title).lower()) if w != "the")
+            for word in name.split():
+                if len(word) < 7 or self.exact_df.get(word, 0) > family:
+                    continue
+                for piece in {word[:n] for n in range(4, len(word) - 1)} | {word[-n:] for n in range(4, len(word) - 1)}:
+                    if piece not in self.exact_df:
+                        yield piece, name, card.id
 
     def _named_cards(self, stems: Iterable[str]) -> frozenset[str]:
         """The cards whose whole name a question's stems hold."""

@@ -88,6 +88,17 @@ class Vocabulary:
                     self.joined.setdefault(joined, (" ".join(span), rid))
         return self
 
+    def with_nicknames(self, pieces: Iterable[tuple[str, str, str]]) -> Vocabulary:
+        """Also read a piece of a card's name as the name ("goyf" -> tarmogoyf), where the index does not know the
+        piece and only one card's name has it; ``pieces``: (piece, name, card id)."""
+        found: dict[str, set[tuple[str, str]]] = {}
+        for piece, name, rid in pieces:
+            found.setdefault(piece, set()).add((name, rid))
+        for piece, names in found.items():
+            if len(names) == 1 and (piece,) not in self.phrases:
+                self.joined.setdefault(piece, next(iter(names)))
+        return self
+
     @classmethod
     def from_build(cls, manifest: dict, records: Iterable[Record]) -> Vocabulary:
         curated = [(said, e["means"], e["why"], e.get("unless", ())) for e in manifest.get("vocabulary", ())

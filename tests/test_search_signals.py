@@ -792,3 +792,15 @@ def test_a_prefixed_number_no_document_has_lists_its_nearest_rules(cr_searcher, 
     """Hypothesis found "CR205.0" a 500 (an empty list of matches read at [0] while suggestions were found)."""
     results = cr_searcher.search(query)
     assert results.matched_by == "reference" and results.redirect is None
+
+
+@pytest.mark.parametrize(("query", "card"), [("goyf tribal", "futuresight/cards/tarmogoyf"),
+                                             ("tarmo power", "futuresight/cards/tarmogoyf"),
+                                             ("goyf planeswalker", "futuresight/cards/tarmogoyf")])
+def test_a_piece_of_a_card_s_name_inside_a_question_reads_as_the_card(cr_searcher, query, card):
+    """A judge: "goyf" alone opened Tarmogoyf, but "goyf tribal" listed it 14th and "goyf planeswalker" not in the
+    first five: the piece was an unknown word once other words came with it."""
+    results = cr_searcher.search(query)
+    assert card in ids(results, 2) and "(for: " in (results.note or "")
+    # a word the documents use is never read as a piece of a name ("arbor" is Dryad Arbor's word, and the rules')
+    assert "showing results for" not in (cr_searcher.search("creature power").note or "")
