@@ -471,3 +471,11 @@ def test_the_morph_keyword_lists_the_faq_s_quoted_rule(cr_client):
     page = soup(cr_client.get("/keywords/morph"))
     linked = {a["href"] for a in page.select("a")}
     assert {"/futuresight/502.26b", "/cr/702.37"} <= linked
+
+
+def test_a_quoted_heading_shows_its_title_once(client):
+    """A judge: the Lifelink note listed "502.68 Lifelink" and then "Lifelink" again as its text."""
+    page = soup(client.get("/futuresight/notes/new-keyword-ability-lifelink"))
+    item = next(li for li in page.select("ul.children li") if li.get("id") == "502.68")
+    assert item.select_one("a.child-label").get_text() == "502.68 Lifelink" and item.select_one(".child-text") is None
+    assert soup(client.get("/futuresight/502.68")).select_one("article .text") is None

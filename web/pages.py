@@ -25,7 +25,7 @@ from web import api as A
 from web import data as D
 from web.app import prefers_json, public_url
 from web.compress import MIN_SIZE, accepts_gzip, gzip_bytes, gzipped
-from web.render import preview, render_inline, render_text
+from web.render import own_text, preview, render_inline, render_text
 
 __all__ = ["pages", "render_page", "error_page"]
 
@@ -402,7 +402,7 @@ def _record_page(kb, r, host_url: str, url: str) -> str:
         label=data["label"],
         field_html=field_html,
         children=extra["children"],
-        child_html=lambda c: render_text(c.text, [x for x in c.refs if x.field == "text"], kb.store.records),
+        child_html=lambda c: render_text(own_text(c), [x for x in c.refs if x.field == "text"], kb.store.records),
         asides_html=lambda c: asides(c, kb.store.records),
         chat=f"{data['chat']} {host_url.rstrip('/')}{data['url']}",
     )

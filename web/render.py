@@ -24,7 +24,7 @@ from kb.ids import dated_url, record_url
 from kb.model import Record, Ref
 from kb.snippet import leading, translation  # search's snippets read them too
 
-__all__ = ["render_text", "render_inline", "mana", "preview", "summary", "body_text", "translation"]
+__all__ = ["render_text", "render_inline", "mana", "preview", "summary", "body_text", "own_text", "translation"]
 
 _EM = r"(?<![\w])(_)(?=[^\s_])(.+?)(?<=[^\s_])_(?![\w])"  # never a blank to fill in ("Wolf in ________ Clothing")
 _HOLD = re.compile("\ue000(\\d+)\ue001")
@@ -55,13 +55,20 @@ def _md() -> markdown.Markdown:
     return md
 
 
+def own_text(record: Record) -> str:
+    """A record's text, or nothing when it only repeats its title: the FAQ quotes a heading as "502.68. Lifelink",
+    and its page and its parent's list read "502.68 Lifelink" then "Lifelink" again."""
+    text = record.text or ""
+    return "" if record.title and text.strip() == record.title.strip() else text
+
+
 def body_text(record: Record, records: Mapping[str, Record] | None = None) -> str:
     """The text a page shows as the record's body.
 
     Not a translation line (shown as a note), and not a card's text when it is
     only its rulings joined (Treachery identity cards): the rulings follow.
     """
-    text = record.text or ""
+    text = own_text(record)
     if translation(text):
         return ""
     if record.kind == "card" and record.children and records is not None:
