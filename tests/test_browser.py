@@ -321,3 +321,11 @@ def test_a_preview_that_arrives_after_the_pointer_left_is_not_shown(page):
         page.evaluate("fetch('/api/health')")
     page.wait_for_timeout(200)
     assert page.locator(".preview").count() == 0
+
+
+def test_the_rule_an_anchor_points_at_is_marked(page):
+    """A judge: /cr/613#613.1a scrolled to the rule and did not mark it (here Treachery's 907, its 907.4b)."""
+    page.goto("/treachery/907#907.4b")
+    marked = page.eval_on_selector('[id="907.4b"]', "e => getComputedStyle(e).outlineStyle")
+    other = page.eval_on_selector('[id="907.4c"]', "e => getComputedStyle(e).outlineStyle")
+    assert marked == "solid" and other == "none"
