@@ -252,7 +252,8 @@ def _dated_message(kb: Opened, ref: str, query, base: str) -> dict:
                        "description": "\n\n".join(parts) or link("open the rule", url),
                        "footer": {"text": words(f"Comprehensive Rules, release effective {m['effective']}"
                                                 + (f" · {now}" if now else ""), LIMITS["footer"])}})
-    return _message(embeds)
+    # what a range lacks that day, said once, as its short link says it (702.19c-g@2020-01-01 showed three rules)
+    return _message(embeds, escape(note) if note else "")
 
 
 def rule_choices(kb: Opened, typed: str) -> list[dict]:
