@@ -828,3 +828,15 @@ def test_dates_in_other_scripts_are_compared_as_read(hclient):
     assert hclient.get("/api/diff/cr/٢٠١٦-07-22..２０２６-08-07").get_json()["counts"] == same["counts"]
     dated = hclient.get("/api/cr@٢٠١٦-07-22/716.2").get_json()
     assert dated["future"] is False and dated["asked"] == "2016-07-22"
+
+
+def test_odd_spellings_the_attacker_found_answer_as_the_plain_ones(hclient):
+    """/716.2@2016-07-22 typed at the site root was "no record"; /api/records/cr/７０２.１９b a 404 (dated paths read
+    such digits); /c/tarmo/999999999999 "no card named 'tarmo/999999999999'"; an over-long /c/ name code "error"."""
+    answer = hclient.get("/716.2@2016-07-22")
+    assert answer.status_code == 302 and answer.headers["Location"] == "/r/716.2%402016-07-22"
+    assert hclient.get("/api/records/cr/７０２.１９b").get_json()["id"] == "cr/702.19b"
+    ruling = hclient.get("/c/tarmo/999999999999", headers={"Accept": "application/json"}).get_json()
+    assert ruling["error"]["message"] == "Tarmogoyf has no ruling 999999999999"
+    long = hclient.get("/c/" + "a" * 300, headers={"Accept": "application/json"})
+    assert long.status_code == 400 and long.get_json()["error"]["code"] == "bad_request"

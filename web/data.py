@@ -31,6 +31,7 @@ from kb.refs import iso_days, number_order, parse_ref, undated
 from kb.resolve import Resolution
 from kb.search import MAX_OFFSET, QueryError
 from kb.snippet import clip
+from kb.words import typed
 from web.render import body_text, preview, summary, translation
 
 __all__ = [
@@ -178,7 +179,8 @@ def _definition(kb: Opened, ref: Ref, r: Record) -> dict[str, Any]:
 def record_data(kb: Opened, record_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
     """A record page's data (its JSON twin, /api/records/<id>) and what only its template needs."""
     # ids are lower case, as the page reads them (/TREACHERY/907.4B is treachery/907.4b's page and twin)
-    record = kb.store.get(record_id) or kb.store.get(record_id.lower())
+    # digits of any script read as typed (/api/records/cr/７０２.１９b, as dated paths read them)
+    record = kb.store.get(record_id) or kb.store.get(record_id.lower()) or kb.store.get(typed(record_id).lower())
     if record is None:
         raise NotFound(missing(kb, record_id)[0])
     data = record_json(record)

@@ -20,6 +20,7 @@ from markupsafe import Markup
 from kb.cache import ByteLRU
 from kb.cardnames import find_card
 from kb.ids import record_url
+from kb.refs import parse_ref
 from kb.search import QueryError
 from web import api as A
 from web import data as D
@@ -187,6 +188,12 @@ def short_ref(ref: str):
                        data=data, twin=twin, ref=ref, status=status)
 
 
+def _dated_reference(typed: str) -> bool:
+    """"/716.2@2016-07-22" typed at the site root: a dated reference, which its short link opens."""
+    query = parse_ref(typed, bare_numbers=True)
+    return query is not None and bool(query.date)
+
+
 def _named(kb, ref: str, context: str | None) -> str | None:
     """The record a short link names by its id or its exact title (a rule's, a keyword's, a glossary term's), as the
     search box's title lead lists them, the current official rule first: /r/trample is 702.19, /r/commander 903."""
@@ -213,7 +220,8 @@ def short_card(name: str):
     kb = _kb()
     if len(name) > 200:  # as /r/ bounds a reference: a 12 KB name was echoed ten times in a 124 KB page
         return error_page(400, "a card name is at most 200 characters")
-    name, _, ruling = name.rpartition("/") if re.search(r"/\d{1,3}$", name) else (name, "", "")
+    # "/c/tarmo/999999999999" is Tarmogoyf's ruling of that number, which it has not (it was "no card named ...")
+    name, _, ruling = name.rpartition("/") if re.search(r"/\d+$", name) else (name, "", "")
     # read as [[name]] is in chat (kb.cardnames): a part of a name or a typo, when only one card fits
     lookup = find_card(kb.store, kb.resolver, name.replace("-", " "))
     card = lookup.card
@@ -224,7 +232,7 @@ def short_card(name: str):
         return error_page(404, f"no card named {name!r}", query=name)
     if ruling:
         if kb.store.get(f"{card.id}/{ruling}") is None:
-            return error_page(404, f"{card.title} has no ruling {ruling}", query=card.title)
+            return error_page(404, f"{card.title} has no ruling {ruling[:12]}", query=card.title)
         return redirect(record_url(f"{card.id}/{ruling}"), code=302)
     return redirect(record_url(card.id), code=302)
 
@@ -313,7 +321,7 @@ def record(record_id: str):
         return no_api_endpoint("/" + record_id)
     if r is None:
         typed = request.view_args["record_id"].strip("/") if request.view_args else record_id
-        if len(typed) <= 200 and kb.resolver.resolve(typed).matches:
+        if len(typed) <= 200 and (kb.resolver.resolve(typed).matches or _dated_reference(typed)):
             # "/907.4b" typed at the site root: any reference as a path goes to its record (or the choice page).
             return redirect("/r/" + quote(typed, safe=""), code=302)
         # The last path segment is what the reader meant ("the-metamorf" under treachery/cards).
@@ -434,7 +442,9 @@ def error_page(status: int, message: str, query: str | None = None, nearest_rule
     if request.path.startswith("/api/") or prefers_json():
         from web.app import error_response
 
-        return error_response(status, "not_found" if status == 404 else "error", message)
+        # the API's codes: "a card name is at most 200 characters" said code "error"
+        code = {400: "bad_request", 404: "not_found"}.get(status, "error")
+        return error_response(status, code, message)
     nearest = []
     if status == 404 and query:
         try:
