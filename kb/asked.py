@@ -66,9 +66,11 @@ class Asked:
     def __len__(self) -> int:
         return len(self._questions)
 
-    def match(self, weights: dict[str, float], minimum: float | None = None) -> dict[str, Match]:
+    def match(self, weights: dict[str, float], minimum: float | None = None,
+              beyond: frozenset[str] = frozenset()) -> dict[str, Match]:
         """record id -> its best match for a question of these stems (with their weights), for
-        matches of at least ``minimum`` (the table's own, or a higher one).
+        matches of at least ``minimum`` (the table's own, or a higher one), and, given ``beyond``, only
+        questions sharing one of those stems ("sba legend": not "what are state based actions").
 
         The common questions are split by which of the question's stems they share, one stem at
         a time, as bit masks (a branch is dropped once it cannot share enough weight, or holds no
@@ -80,13 +82,18 @@ class Asked:
             return {}
         minimum = self.minimum if minimum is None else max(minimum, self.minimum)
         stems = sorted(((w, self._bits[s]) for s, w in weights.items() if s in self._bits), key=lambda x: -x[0])
+        mask = self._all
+        if beyond:  # the questions sharing none of those stems are left out from the start
+            mask = 0
+            for s in beyond:
+                mask |= self._bits.get(s, 0)
         rest = [0.0] * (len(stems) + 1)  # the weight of the stems from i on
         for i in range(len(stems) - 1, -1, -1):
             rest[i] = rest[i + 1] + stems[i][0]
         floor = minimum * total / 2  # no match shares less (Dice: 2 x shared / (total + own) >= minimum)
         own, record_of = self._own, self._record_of
         best: dict[str, tuple[float, int]] = {}  # record id -> its best score and question
-        branches = [(0, self._all, 0.0)]
+        branches = [(0, mask, 0.0)]
         while branches:
             i, mask, shared = branches.pop()
             if shared + rest[i] < floor:

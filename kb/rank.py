@@ -67,7 +67,7 @@ SIGNALS = {"coverage", "heading", "word pairs", "named", "glossary", "heading on
            "term's rules", "headed rules", "older rulings", "kinds of permanent",
            "how many", "can I", "when", "who",
            "vocabulary", "titles newest first", "number with words", "card prefixes", "two edits", "asked", "typos",
-           "card named", "keyword below its rules", "siblings"}
+           "card named", "keyword below its rules", "siblings", "asked beyond an abbreviation", "under a term"}
 
 COVER_FLOOR, COVER_POWER = 0.1, 2  # coverage: x (floor + (1 - floor) * share) ** power
 # Siblings: among the best SIBLING_TOP, rules under one parent gain x (1 + SIBLING_WEIGHT x the share of the question
@@ -298,8 +298,12 @@ class Ranker:
         return out
 
     def _family(self, weights: dict[str, float], total: float) -> set[str]:
+        return set(self.family_terms(weights, total))
+
+    def family_terms(self, weights: dict[str, float], total: float) -> dict[str, frozenset[str]]:
+        """The rules a question's terms lead to, each with its term's stems."""
         stems = frozenset(weights)
-        return {rid for s in stems for term, rid in self.families.get(s, ())
+        return {rid: term for s in stems for term, rid in self.families.get(s, ())
                 if term and term <= stems and sum(weights[t] for t in term) / total >= FAMILY_SHARE}
 
     @staticmethod

@@ -30,7 +30,7 @@ from types import EllipsisType
 from collections import Counter
 from itertools import islice
 from collections.abc import Iterator, Iterable
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -68,6 +68,8 @@ _TRAILING_PUNCTUATION = re.compile(r"(?<=[a-z])[.,;:!?]+$")  # not after a digit
 _TYPED_NUMBER = re.compile(r"(?<![\w.,])(\d{3})[.,](\d{1,3}[a-z]{0,2})[.,;:!?]*$")
 CARD_NAME_ELSEWHERE = 3  # records outside its card that may use a one-word name's word (kb.search._card_names)
 MAX_CORRECTIONS = 8  # unknown words looked up for "did you mean"
+UNDER_TERMS = 10  # records under a question's term that join the candidates (Searcher._under_terms)
+UNDER_POSTINGS = 2000  # a word in more records than this ("card") is read by Whoosh's ranking alone
 
 
 ANSWER_CACHE_BYTES = 16 * 1024 * 1024
@@ -325,6 +327,7 @@ class Searcher:
         self.sizes = dict(Counter(r.doc for r in store.records.values() if r.doc != "keywords"))
         self._outside = _outside(store.manifest.get("outside", ()))
         self._stem_uses: dict[str, dict[str, int]] = {}
+        self._under: dict[str, frozenset[int]] = {}  # record id -> its descendants' docnums (_under_docnums)
         # The unstemmed words' document frequencies, read once: "is this a word the documents use"
         # is asked of every word of most queries (card prefixes, did you mean), and Whoosh's terms
         # reader answers it from its hash file each time.
@@ -869,11 +872,13 @@ class Searcher:
         named = rank.Named(query.named_doc, query.named_kind, implied, rank.asks(self._said(query.text)), cards)
         if cards:  # a named card's rulings that match the question join the candidates wherever Whoosh put them
             top += self._rulings_of(cards, scores, {c.docnum for c in top})
+        if "term's rules" in rank.SIGNALS and "under a term" in rank.SIGNALS:
+            top += self._under_terms(weights, scores, {c.docnum for c in top})
         matches, least = None, rank.ASKED_MIN
         if "asked" in rank.SIGNALS and len(self.asked) and len(stems) >= rank.ASKED_WORDS:
             asked = weights if len(everything) == len(stems) else rank.weights(self.postings, list(everything))
             least = rank.ASKED_MIN_SHORT if len(stems) < rank.ASKED_SHORT else rank.ASKED_MIN
-            matches = self.asked.match(asked, least)
+            matches = self.asked.match(asked, least, self._beyond_abbreviation(query, asked))
         top = self.ranker.rerank(top, weights, _pairs(text), named, add, explain=False, asked=matches,
                                  minimum=least)
         joined = [c.record for c in top if c.docnum not in scores]  # added by the re-rank: Whoosh did not count them
@@ -929,6 +934,58 @@ class Searcher:
                 if d is not None and d in scores and d not in have:
                     out.append(Candidate(ruling, scores[d], d))
         return out
+
+    def _under_terms(self, weights: dict[str, float], scores: dict[int, float], have: set[int | None]) \
+            -> list[Candidate]:
+        """Candidates for the records under the rule a question's term leads to that match the rest of the
+        question, wherever Whoosh ranked them: "sba legend" is state-based actions' 704.5j, which says "legend" and
+        none of the term's words, below fifty records that say "state-based actions" (not among them)."""
+        out: dict[int, Candidate] = {}
+        for rid, term in self.ranker.family_terms(weights, sum(weights.values()) or 1.0).items():
+            rest = [s for s in weights if s not in term]
+            under = self._under_docnums(rid) if rest else frozenset()
+            for s in rest:
+                for name in ("title", "body"):
+                    found = self.postings.term(self.searcher, name, s.encode())
+                    for d in found.ids if found is not None and len(found.ids) <= UNDER_POSTINGS else ():
+                        if d in under and d in scores and d not in have and d not in out:
+                            out[d] = Candidate(self.record_of[d], scores[d], d)
+        return sorted(out.values(), key=attrgetter("score"), reverse=True)[:UNDER_TERMS]
+
+    def _under_docnums(self, rid: str) -> frozenset[int]:
+        """The docnums of every record under a rule or section; once per record and build (a few hundred headings
+        are terms), read-only once stored."""
+        found = self._under.get(rid)
+        if found is None:
+            docnums: set[int] = set()
+            todo = list(self.store.records[rid].children)
+            while todo:
+                child = todo.pop()
+                d = self.docnums.get(child)
+                if d is not None:
+                    docnums.add(d)
+                todo += self.store.records[child].children
+            found = self._under[rid] = frozenset(docnums)
+        return found
+
+    @staticmethod
+    def _beyond_abbreviation(query: _Query, weights: dict[str, float]) -> frozenset[str]:
+        """The stems of a question beyond the term an abbreviation of it stands for ("sba" -> state-based actions,
+        "etb" -> enters the battlefield), when they weigh enough that the question asks more than the term
+        (rank.MORE): a common question that shares none of them asks what the term is. "sba legend" matched "what
+        are state based actions" at 0.75 (a term of three words against one) and put 704.1 first, 704.5j nowhere."""
+        if "asked beyond an abbreviation" not in rank.SIGNALS:
+            return frozenset()
+        said: set[str] = set()
+        for short, means, _ in query.words.used:
+            term = _content_stems(means)
+            if len(short.split()) == 1 and len(term) >= 2:
+                said.update(term)
+        rest = frozenset(s for s in weights if s not in said)
+        total = sum(weights.values()) or 1.0
+        if not said or not rest or sum(weights[s] for s in rest) / total < rank.MORE:
+            return frozenset()
+        return rest
 
     def _nicknames(self, store: Store) -> Iterator[tuple[str, str, str]]:
         """(a piece of a card's name, the name, the card's id) for the words of names the documents use almost only

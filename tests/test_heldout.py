@@ -17,7 +17,7 @@ from tests.test_search_quality import rank_of
 PINS = {
     "C bundled": (H.BUNDLED_C, "bundled", (56, 59)),
     "C bundled, with the CR": (H.BUNDLED_C, "cr", (47, 57)),
-    "C official": (H.CR_C, "cr", (48, 54)),
+    "C official": (H.CR_C, "cr", (48, 55)),
     "D bundled": (H.BUNDLED_D, "bundled", (52, 58)),
     "D bundled, with the CR": (H.BUNDLED_D, "cr", (48, 56)),
     "D official": (H.CR_D, "cr", (49, 53)),
@@ -25,17 +25,17 @@ PINS = {
     "E bundled, with the CR": (H.BUNDLED_E, "cr", (53, 56)),
     "E official": (H.CR_E, "cr", (42, 49)),
     "F bundled": (H.BUNDLED_F, "bundled", (50, 58)),
-    "F bundled, with the CR": (H.BUNDLED_F, "cr", (42, 56)),
+    "F bundled, with the CR": (H.BUNDLED_F, "cr", (43, 56)),
     "F official": (H.CR_F, "cr", (36, 51)),
     "G bundled": (H.BUNDLED_G, "bundled", (56, 57)),
-    "G bundled, with the CR": (H.BUNDLED_G, "cr", (54, 57)),
+    "G bundled, with the CR": (H.BUNDLED_G, "cr", (55, 57)),
     "G official": (H.CR_G, "cr", (45, 51)),
     "H bundled": (H.BUNDLED_H, "bundled", (51, 58)),
     "H bundled, with the CR": (H.BUNDLED_H, "cr", (48, 55)),
     "H official": (H.CR_H, "cr", (44, 52)),
     "I bundled": (H.BUNDLED_I, "bundled", (53, 59)),
     "I bundled, with the CR": (H.BUNDLED_I, "cr", (52, 58)),
-    "I official": (H.CR_I, "cr", (44, 54)),
+    "I official": (H.CR_I, "cr", (45, 54)),
 }
 
 

@@ -133,7 +133,7 @@ def test_a_renumbering_table_speaks_only_for_its_release(cr_store):
 # Answered at rank 1 and in the top 3 with the 2026 rules loaded: the suite (182 / 199 before the second
 # round of tuning), the fresh batch it was tuned on (62 / 85 before) and the one never tuned on (19 / 28 before;
 # 23 / 31 when first measured, before the last change, a lower coverage floor, chosen on the other sets).
-CR_RANK_1, CR_TOP_3 = 209, 238
+CR_RANK_1, CR_TOP_3 = 210, 238
 CR_FRESH_RANK_1, CR_FRESH_TOP_3 = 110, 119
 CR_FRESH_2_RANK_1, CR_FRESH_2_TOP_3 = 34, 37
 

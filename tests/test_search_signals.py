@@ -804,3 +804,13 @@ def test_a_piece_of_a_card_s_name_inside_a_question_reads_as_the_card(cr_searche
     assert card in ids(results, 2) and "(for: " in (results.note or "")
     # a word the documents use is never read as a piece of a name ("arbor" is Dryad Arbor's word, and the rules')
     assert "showing results for" not in (cr_searcher.search("creature power").note or "")
+
+
+@pytest.mark.parametrize(("query", "rule", "within"), [("sba 0 toughness", "cr/704.5f", 1),
+                                                       ("sba legend", "cr/704.5j", 2)])
+def test_an_abbreviation_and_more_words_find_the_rule_under_its_term_saying_them(cr_searcher, query, rule, within):
+    """A judge: "sba legend" never listed 704.5j in the first 20 and "sba 0 toughness" put 704.5f 8th: the
+    abbreviation's three words ("state-based actions") matched the common question "what are state based actions"
+    at 0.75 (704.1 first), and 704.5j, which says "legend" and none of the term's words, was not among the fifty
+    records Whoosh ranks for re-ranking."""
+    assert rule in ids(cr_searcher.search(query), within)
