@@ -42,6 +42,10 @@ def test_every_short_link_resolves_to_its_record(cr_client):
     ("/treachery/116", "/r/treachery/116", "/r/treachery%20116"), ("/cr/116", "/r/cr/116", "/r/CR%20116"),
     ("/cr/702.187c", "/r/cr/702.187c", "/r/CR%20702.187c"),
     ("/futuresight/502.4", "/r/futuresight/502.4", "/r/futuresight%20502.4"), ("/treachery/907.4b", "/r/907.4b", None),
+    # sections, notes and glossary entries had "Copy for chat" and no short link (a judge)
+    ("/uncommander/token-cards", "/r/token-cards", None),
+    ("/futuresight/notes/cycle-pacts", "/r/futuresight/notes/cycle-pacts", None),
+    ("/cr/glossary/commander", "/r/cr/glossary/commander", None),
 ])
 def test_the_page_shows_its_short_link(cr_client, record, short, old):
     page = soup(cr_client.get(record))

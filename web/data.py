@@ -157,6 +157,11 @@ def short_link(kb: Opened, r: Record, label: str) -> str | None:
         return "/c/" + r.id.rsplit("/", 1)[-1]
     if r.kind == "ruling" and r.parent and r.parent.split("/")[1:2] == ["cards"]:
         return "/c/" + r.parent.rsplit("/", 1)[-1] + "/" + r.id.rsplit("/", 1)[-1]
+    if r.kind in ("section", "note", "glossary", "keyword"):
+        # /r/token-cards for a section its title names alone; else the record's own address, which /r/ reads too
+        # (/r/futuresight/notes/cycle-pacts, /r/cr/glossary/commander): section and note pages had none to copy
+        found = kb.resolver.section_slug(slugify(label)) if r.kind == "section" else None
+        return "/r/" + (slugify(label) if found is not None and found.id == r.id else r.id)
     return None
 
 
