@@ -840,3 +840,13 @@ def test_odd_spellings_the_attacker_found_answer_as_the_plain_ones(hclient):
     assert ruling["error"]["message"] == "Tarmogoyf has no ruling 999999999999"
     long = hclient.get("/c/" + "a" * 300, headers={"Accept": "application/json"})
     assert long.status_code == 400 and long.get_json()["error"]["code"] == "bad_request"
+
+
+def test_a_dated_heading_s_title_names_it(hclient):
+    """The verifier: /cr@2019-01-25/702.19 was titled "702.19 as of 2019-01-25" (today's page: "702.19 Trample"), and
+    the 2024-09-20 release's two 702.175s, Offspring and Impending, unfurled under one title."""
+    def title(path: str) -> str:
+        return soup(hclient.get(path)).select_one('meta[property="og:title"]')["content"]
+
+    assert title("/cr@2019-01-25/702.19").startswith("702.19 Trample as of 2019-01-25")
+    assert title("/cr@2024-09-20/702.175") != title("/cr@2024-09-20/702.175-2")

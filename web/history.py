@@ -309,8 +309,10 @@ def rule_at(day: str, number: str):
     first = leading([r for r in data["rules"] if r["text"]], itemgetter("text"))
     said = (f"{label}: {data['text']}" if data["text"]
             else " ".join(f"{r['number']} {r['text']}" for r in first) if first else label)
-    return render_page("cr_at.html", title=f"{data['number']} as of {data['effective']} — Comprehensive Rules",
-                       description=clip(said, 200) + f" — Comprehensive Rules as of {data['effective']}",
+    # the heading's name in the title ("702.19 Trample as of 2019-01-25"): the 2024-09-20 release's two 702.175s,
+    # Offspring and Impending, unfurled under one title
+    return render_page("cr_at.html", title=f"{label} as of {data['effective']} — Comprehensive Rules",
+                       description=clip(said, 300) + f" — Comprehensive Rules as of {data['effective']}",
                        alternate=f"/api/cr@{day}/{quote(number)}", data=data, twin=data, **extra)
 
 
