@@ -109,9 +109,9 @@ class _Lookups:
 
 
 def _links(kb, text: str, ambiguous: list[dict] | None = None, lookups: _Lookups | None = None,
-           not_found: list[str] | None = None) -> list[dict]:
+           not_found: list[str] | None = None, unresolved: list[str] | None = None) -> list[dict]:
     """The links of a text; ``ambiguous`` gathers the cards several names fit, ``not_found`` the [[names]] nothing
-    fits."""
+    fits, ``unresolved`` the rule references no loaded document has ("rule 999.9")."""
     lookups = lookups or _Lookups()
     quiet = _Spans([(m.start(), m.end()) for m in _UNTOUCHED.finditer(text)])
     found = _card_links(kb, text, quiet, ambiguous, lookups, not_found)
@@ -132,6 +132,8 @@ def _links(kb, text: str, ambiguous: list[dict] | None = None, lookups: _Lookups
                            bare.text)
         if link:
             found.append(link)
+        elif unresolved is not None and asked not in lookups.skipped:  # left for the cap is not "no such rule"
+            unresolved.append(" ".join(ref.text.split()))
     return sorted(found, key=lambda f: f["start"])
 
 
@@ -180,8 +182,9 @@ def _placed(link: dict | None, start: int, end: int, match: str) -> dict | None:
 def linkify(kb, text: str, fmt: str = "markdown", base_url: str = "") -> dict:
     ambiguous: list[dict] = []
     not_found: list[str] = []
+    unresolved: list[str] = []
     lookups = _Lookups()
-    links = _links(kb, text, ambiguous, lookups, not_found)
+    links = _links(kb, text, ambiguous, lookups, not_found, unresolved)
     out, pos = [], 0
     for link in links:
         plain = text[pos:link["start"]]
@@ -206,6 +209,8 @@ def linkify(kb, text: str, fmt: str = "markdown", base_url: str = "") -> dict:
                                       for c in a["candidates"]]} for a in ambiguous],
         # each name once (as first written: "[[the abyss]]" after "[[The Abyss]]" is the same card), in order
         "not_found": list(_first_of_each(not_found)),
+        # each rule reference no loaded document has ("rule 999.9" was neither linked nor said), once, as written
+        "unresolved": list(_first_of_each(unresolved)),
         "note": f"{left} more distinct references or cards left as written: at most {MAX_LOOKUPS} are looked up "
                 "in one text" if left else None,
     }

@@ -585,3 +585,18 @@ def test_a_request_without_a_host_makes_well_formed_links(client):
         "HTTP_HOST": "", "SERVER_PROTOCOL": "HTTP/1.0", "SERVER_NAME": "/tmp/kb-serve-x/gunicorn.sock",
         "SERVER_PORT": ""})
     assert socket.get_json()["links"][0]["url"] == "/treachery/907.4b"
+
+
+def test_linkify_lists_rule_references_no_document_has(cr_client):
+    """A judge: "rule 999.9" in a message was neither linked nor said anywhere, while an unknown [[name]] is listed
+    under not_found; each once, as first written, and a reference left for the cap on lookups is not among them."""
+    text = "rule 999.9 and 907.4b, then rule 999.9 and 702.999"
+    body = cr_client.post("/api/linkify", json={"text": text}).get_json()
+    assert body["unresolved"] == ["rule 999.9", "702.999"] and [x["match"] for x in body["links"]] == ["907.4b"]
+    assert cr_client.post("/api/linkify", json={"text": "907.4b"}).get_json()["unresolved"] == []
+    schema = cr_client.get("/api/openapi.json").get_json()["components"]["schemas"]["Linkified"]
+    assert "unresolved" in schema["required"] and schema["properties"]["unresolved"]["items"] == {"type": "string"}
+    many = " ".join(f"907.{n}" for n in range(1, 14)) + " " + " ".join(f"702.187{c}" for c in "abcdef") + " " + \
+        " ".join(f"{s}.{n}" for s in range(100, 130) for n in range(1, 8))  # past 200 distinct lookups
+    capped = cr_client.post("/api/linkify", json={"text": many}).get_json()
+    assert capped["note"] and not set(capped["unresolved"]) & set(many.split()[-20:])

@@ -347,7 +347,7 @@ def spec(base_url: str) -> dict:
                 },
                 "Linkified": {
                     "type": "object",
-                    "required": ["text", "links", "ambiguous", "not_found"],
+                    "required": ["text", "links", "ambiguous", "not_found", "unresolved"],
                     "properties": {
                         "text": {"type": "string", "description": "the message with links, in the format asked for"},
                         "links": {
@@ -365,6 +365,11 @@ def spec(base_url: str) -> dict:
                             "description": "each [[name]] that fits no card (nor a rule), left as written: the name "
                                            "between the brackets, once each, in the order written "
                                            "(\"[[The Abyss]]\" -> \"The Abyss\"), for a bot to say it was not found",
+                        },
+                        "unresolved": {
+                            "type": "array", "items": {"type": "string"},
+                            "description": "each rule reference no loaded document has (\"rule 999.9\"), left as "
+                                           "written, once each, in the order written",
                         },
                         "note": {
                             "type": "string", "nullable": True,
