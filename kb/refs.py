@@ -43,8 +43,8 @@ from collections.abc import Mapping
 
 from kb.docnames import bundled_doc_names
 
-__all__ = ["RefQuery", "RefMatch", "parse_ref", "find_refs", "undated", "iso_days", "neighbours", "descends",
-           "DOC_NAMES", "SKIPPED_LETTERS", "LETTERS", "SEQUENCE"]
+__all__ = ["RefQuery", "RefMatch", "parse_ref", "find_refs", "undated", "iso_days", "yearless_day", "neighbours",
+           "descends", "DOC_NAMES", "SKIPPED_LETTERS", "LETTERS", "SEQUENCE"]
 
 # Sub-rule letters never used, "due to potential confusion with the numbers 1 and 0".
 SKIPPED_LETTERS = frozenset("lo")
@@ -289,6 +289,20 @@ def _iso_day(m: re.Match) -> str:
     # a month alone is its last day, as a year alone is (web.data), and no later than today
     last = date(year, month, calendar.monthrange(year, month)[1]) if year >= 1 else None
     return min(last, date.today()).isoformat() if last else m.group(0)
+
+
+# A month and a day without a year, after a rule number: "716.2 as of July 1" (which year?)
+_YEARLESS_DAY = re.compile(rf"(?<=\w)\s+(?:(?:as\s+)?of\s+|on\s+|in\s+|@\s*)?(?P<day>(?P<m>{_MONTH})\s+\d{{1,2}}"
+                           rf"{_ORDINAL}|\d{{1,2}}{_ORDINAL}\s+(?:of\s+)?(?P<m2>{_MONTH}))\s*[.,;:!?)]*$",
+                           re.IGNORECASE)
+
+
+def yearless_day(text: str) -> tuple[str, str] | None:
+    """The day a reference is dated by without its year, and the reference before it ("716.2 as of July 1" ->
+    ("July 1", "716.2")), or None."""
+    text = text.strip()
+    m = _YEARLESS_DAY.search(text)
+    return (m.group("day"), text[: m.start()]) if m else None
 
 
 def iso_days(text: str) -> str:

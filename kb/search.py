@@ -46,7 +46,7 @@ from kb.index import open_index, plain
 from kb.model import KINDS, Record
 from kb.querylimits import limit_query
 from kb.rank import Candidate, Ranker
-from kb.refs import number_order, parse_ref, undated
+from kb.refs import number_order, parse_ref, undated, yearless_day
 from kb.resolve import Resolver, edit_distance
 from kb.snippet import Positions, clip, shown, snippet, stem, translation
 from kb.spelling import Spelling
@@ -523,6 +523,14 @@ class Searcher:
     def _reference_with_words(self, text: str, doc: str | None) -> _Lead | None:
         """ "702.19 trample", "flying 702.9": the rule, when the words fit it (its heading, its
         text, its sub-rules' text or its parents' headings)."""
+        yearless = yearless_day(text)
+        if yearless:  # "716.2 as of July 1": a day without its year, not words of a sub-rule (716.2a says "1")
+            today = self._reference(yearless[1], doc)
+            if today is not None and today.records:
+                today.redirect = None  # never to today's rule: 2016's 716.2 is another rule
+                today.note = (f"{yearless[0]!r} has no year: write it with one ({yearless[0]} 2019) or as a day "
+                              f"(2019-07-01); listed here: today's {yearless[1].strip()}")
+            return today
         tokens = text.split()
         if not 2 <= len(tokens) <= 8 or "number with words" not in rank.SIGNALS:
             return None

@@ -850,3 +850,13 @@ def test_a_dated_heading_s_title_names_it(hclient):
 
     assert title("/cr@2019-01-25/702.19").startswith("702.19 Trample as of 2019-01-25")
     assert title("/cr@2024-09-20/702.175") != title("/cr@2024-09-20/702.175-2")
+
+
+@pytest.mark.parametrize("typed", ["716.2 as of July 1", "702.19b as of 1 Jan"])
+def test_a_day_without_its_year_is_said_to_want_one(hclient, typed):
+    """An attacker: "716.2 as of July 1" opened 716.2a (its words say "1"); today's 716.2 is another rule than
+    2016's, so the box lists today's rule, opens nothing, and asks for the year."""
+    answer = hclient.get("/api/search", query_string={"q": typed}).get_json()
+    number = typed.split()[0]
+    assert answer["redirect"] is None and answer["results"][0]["id"] == "cr/" + number
+    assert "has no year" in answer["note"] and f"today's {number}" in answer["note"]
