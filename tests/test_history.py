@@ -860,3 +860,11 @@ def test_a_day_without_its_year_is_said_to_want_one(hclient, typed):
     number = typed.split()[0]
     assert answer["redirect"] is None and answer["results"][0]["id"] == "cr/" + number
     assert "has no year" in answer["note"] and f"today's {number}" in answer["note"]
+
+
+def test_a_dated_page_links_the_rules_it_cites_as_they_stood(hclient):
+    """The verifier: a dated page's "See rule 510" linked nothing; it opens 510 as it stood in the same release."""
+    page = soup(hclient.get("/cr@2019-01-25/702.19"))
+    links = {a.get_text(): a["href"] for a in page.select("a.ref")}
+    assert links["rule 510"] == "/cr@2019-01-25/510" and hclient.get(links["rule 510"]).status_code == 200
+    assert "<script" not in str(page.select_one("main"))  # the text is escaped around its links

@@ -22,21 +22,40 @@ from typing import Any
 from urllib.parse import quote
 
 from flask import Blueprint, current_app, jsonify, redirect, request
-from markupsafe import Markup
+from markupsafe import Markup, escape
 from werkzeug.exceptions import BadRequest, NotFound
 
 from kb.cache import ByteLRU
 from kb.ids import dated_url, record_url
+from kb.refs import find_refs
 from kb.snippet import clip, leading
 from kb.words import typed
 from kb.history import DateError, History, parse_date, span_ref, span_text, typography, word_diff, wording
 from kb.kbase import Opened
-from web.render import mana
+from web.render import mana, render_inline
 from web.pages import render_page
 
 __all__ = ["history_pages", "rule_at_data", "rule_history_data", "diff_data", "releases_data"]
 
 history_pages = Blueprint("history", __name__)
+
+
+@history_pages.app_template_filter("dated_text")
+def _dated_text(text: str, day: str) -> Markup:
+    """A rule's text as it stood, its references to other rules linked to those rules as they stood that day
+    ("See rule 509" on /cr@2019-01-25/702.19b is /cr@2019-01-25/509; the dated pages linked nothing)."""
+    out: list[str] = []
+    pos = 0
+    for ref in find_refs(text or ""):
+        if ref.query.doc not in (None, "cr") or not ref.query.numbers or ref.query.date:
+            continue
+        target = dated_url(day, ref.query.numbers[0]) if len(ref.query.numbers) == 1 \
+            else "/r/" + quote(f"{ref.text}@{day}", safe="")
+        out.append(render_inline(text[pos:ref.start]))
+        out.append(f'<a class="ref" href="{escape(target)}">{render_inline(ref.text)}</a>')
+        pos = ref.end
+    out.append(render_inline((text or "")[pos:]))
+    return Markup("".join(out))
 
 _NUMBER = re.compile(r"^\d{1,3}(?:\.\d{1,3}[a-z]{0,2})?(?:-\d)?$")  # "-2": a number printed twice
 # (build, a, b) -> diff, bounded by what the diffs weigh (2015 -> 2026 is ~1.4 MB as JSON): kept by count, 65
