@@ -20,7 +20,7 @@ from urllib.parse import quote
 from kb.cardnames import find_card, split_set_code
 from kb.history import dated_matches
 from kb.ids import record_url
-from kb.refs import find_refs
+from kb.refs import find_refs, undated
 
 __all__ = ["linkify", "MAX_TEXT"]
 
@@ -123,9 +123,13 @@ def _links(kb, text: str, ambiguous: list[dict] | None = None, lookups: _Lookups
     for ref in found_refs:
         if taken.overlaps(ref.start, ref.end):
             continue
-        # "704.5a, 704.5b@2016-07-22": the list's day is each member's ("704.5a" alone linked today's rule)
-        asked = ref.text if not ref.query.date or ref.query.date in ref.text else f"{ref.text}@{ref.query.date}"
+        # "704.5a, 704.5b@2016-07-22": the list's day is each member's ("704.5a" alone linked today's rule);
+        # "903.9 as of 2019" and "903.9 (Jan 2019)" are read on the day they name (they linked today's 903.9)
+        day = ref.query.date
+        asked = ref.text if not day or day in ref.text else f"{undated(ref.text)}@{day}"
         link = _placed(lookups.get("ref", asked, _ref_link, kb, asked, ref.text), ref.start, ref.end, ref.text)
+        if link is not None:
+            link["label"] = ref.text  # as written here ("903.9 (2019)" and "903.9@2019" look the same day up)
         if link is None and ref.bare:  # "702.19b treachery": Treachery has no 702.19b, the number alone is linked
             bare = ref.bare
             link = _placed(lookups.get("ref", bare.text, _ref_link, kb, bare.text, bare.text), bare.start, bare.end,

