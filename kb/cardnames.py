@@ -121,7 +121,9 @@ def find_card(store: Store, resolver, text: str, set_code: str | None = None) ->
     card, distance = resolver.card(text)
     if card is None:  # as the search box reads names: a "The ..." name without "The", mistyped ("metamorf")
         card, distance = resolver.card_without_the(text)
-    if card is None:  # or the end of a name's word ("goyf"), when only one name has it
+    if card is None and not set(key.split()) <= resolver.words:
+        # or the end of a name's word ("goyf"), when only one name has it and the documents do not use the word
+        # ("fire" is no nickname of Ghostfire)
         ending = resolver.cards_ending(text)
         card, distance = (ending[0], 1) if len(ending) == 1 else (None, 0)
     if card is not None and (doc is None or card.doc == doc):

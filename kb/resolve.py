@@ -99,6 +99,9 @@ class Resolver:
                 self._cards_with.setdefault(gram, []).append(i)
         # Keys with so few letter pairs that a query sharing none of them can still pass the filter.
         self._few_grams = sorted(range(len(self.card_keys)), key=self._gram_counts.__getitem__)
+        # Every word the documents print (titles and texts), folded: a name typed in them is no typo of a card's
+        self.words = frozenset(w for r in store.records.values() for part in (r.title, r.text) if part
+                                for w in re.findall(r"[a-z]+", fold(part).lower()))
 
     # -- cards ------------------------------------------------------------------
     def card(self, name: str, max_typos: int = 2) -> tuple[Record | None, int]:
@@ -113,7 +116,13 @@ class Resolver:
         limit = 1 if len(key) <= 5 else max_typos
         if len(key) > self._longest_key + limit:  # a question, not a name: no name is within reach
             return None, 0
-        return self._nearest(key, limit)
+        card, distance = self._nearest(key, limit)
+        # Words the documents use, typed right, two letters off a name, are those words, not a misspelt name: "the
+        # leader" (Treachery's Leader role) was read as The Cleaner, a Traitor card ("the traitor" is no card either)
+        said = [w for w in re.findall(r"[a-z]+", fold(name).lower()) if w != "the"]
+        if distance >= 2 and said and all(w in self.words for w in said):
+            return None, 0
+        return card, distance
 
     def _nearest(self, key: str, limit: int, prefix: str = "") -> tuple[Record | None, int]:
         """The card whose name, less ``prefix`` (only names with it), is fewest edits (at most

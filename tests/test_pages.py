@@ -479,3 +479,20 @@ def test_a_quoted_heading_shows_its_title_once(client):
     item = next(li for li in page.select("ul.children li") if li.get("id") == "502.68")
     assert item.select_one("a.child-label").get_text() == "502.68 Lifelink" and item.select_one(".child-text") is None
     assert soup(client.get("/futuresight/502.68")).select_one("article .text") is None
+
+
+def test_the_leader_is_the_role_not_a_card_two_letters_off(cr_client):
+    """A judge: "the leader" (Treachery's Leader role) opened The Cleaner, a Traitor card, in search, /r/ and
+    [[the leader]]: words the documents use, typed right, are no misspelt name two letters off."""
+    search = cr_client.get("/api/search", query_string={"q": "the leader"}).get_json()
+    assert search["matched_by"] != "card" and not search["results"][0]["id"].startswith("treachery/cards/")
+    assert cr_client.get("/r/the leader").status_code == 404
+    linked = cr_client.post("/api/linkify", json={"text": "[[the leader]] [[the cleanr]]"}).get_json()
+    assert linked["not_found"] == ["the leader"] and [x["id"] for x in linked["links"]] == ["treachery/cards/the-cleaner"]
+
+
+@pytest.mark.parametrize(("name", "card"), [("goyf", "tarmogoyf"), ("metamorf", "the-metamorph"),
+                                            ("venser", "venser-shaper-savant"), ("sorceres", "the-sorceress")])
+def test_a_short_link_reads_a_card_name_as_chat_does(cr_client, name, card):
+    """A judge: /r/goyf, /r/metamorf, /r/venser were 404s while [[goyf]] in linkify found the card."""
+    assert cr_client.get("/r/" + name).headers["Location"].split("?")[0].endswith("/cards/" + card)

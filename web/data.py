@@ -22,6 +22,7 @@ from urllib.parse import quote, quote_plus, urlencode
 from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import BadRequest, NotFound
 
+from kb.cardnames import find_card
 from kb.history import DateError, dated_matches, parse_date
 from kb.ids import dated_url, record_url, slugify
 from kb.kbase import Opened
@@ -623,10 +624,12 @@ def resolve_data(kb: Opened, ref: str, context_doc: str | None = None) -> tuple[
     matches = res.matches
     note = res.note
     if not matches and res.query is None:
-        card, distance = kb.resolver.card(ref)
-        if card is not None:
-            matches = [card]
-            note = None if distance == 0 else f"card name {ref!r} read as {card.title!r}"
+        # read as [[name]] is in chat (kb.cardnames): a part of a name, a nickname or a typo, when one card fits
+        # (/r/venser, /r/goyf, /r/metamorf were 404s while linkify read them)
+        lookup = find_card(kb.store, kb.resolver, ref)
+        if lookup.card is not None:
+            matches = [lookup.card]
+            note = lookup.note
     found = [{"id": r.id, "url": record_url(r.id), "title": kb.store.label(r), "doc": r.doc,
                      "effective": _effective(kb, r.doc), "document": doc_title(kb, r.doc),
                      "summary": summary(r, kb.store.records, 200)} for r in matches]
