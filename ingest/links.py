@@ -239,9 +239,23 @@ def _in_field(ref: Ref, name: str) -> Ref:
 def link_records(records: list[Record], profiles: dict[str, Profile]) -> list[Record]:
     """Return the records with ``refs`` resolved and ``cited_by`` as their exact inverse."""
     linker = Linker(records, profiles)
-    # Keyword records are gathered, not written: their refs are their definitions.
-    linked = [r if r.doc not in profiles else r.with_(refs=r.refs + tuple(linker.refs_for(r))) for r in records]
+    by_id = {r.id: r for r in records}
+    linked = []
+    for r in records:
+        if r.doc in profiles:
+            r = r.with_(refs=r.refs + tuple(linker.refs_for(r)))
+        elif r.kind == "keyword":  # gathered, not written: its definitions, and the refs of the text it reads
+            r = r.with_(refs=r.refs + tuple(linker.refs_for(r.with_(doc=_defined_in(r, by_id)))))
+        linked.append(r)
     return with_cited_by(linked)
+
+
+def _defined_in(keyword: Record, by_id: dict[str, Record]) -> str:
+    """The document a keyword record's text comes from (its first definition's): its references are read there
+    (/keywords/undercover's "See rule 702.187f." is Treachery's, and linked nothing; a keyword's other refs are
+    its definitions)."""
+    first = next((ref.target for ref in keyword.refs if ref.field == "definitions" and ref.target), None)
+    return by_id[first].doc if first in by_id else keyword.doc
 
 
 def with_cited_by(records: list[Record]) -> list[Record]:

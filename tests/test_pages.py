@@ -497,3 +497,12 @@ def test_the_leader_is_the_role_not_a_card_two_letters_off(cr_client):
 def test_a_short_link_reads_a_card_name_as_chat_does(cr_client, name, card):
     """A judge: /r/goyf, /r/metamorf, /r/venser were 404s while [[goyf]] in linkify found the card."""
     assert cr_client.get("/r/" + name).headers["Location"].split("?")[0].endswith("/cards/" + card)
+
+
+def test_a_keyword_page_links_its_rule_s_references_and_names_each_definition(client):
+    """A judge: /keywords/undercover's "See rule 702.187f." was plain text (its Treachery rule links it), and its
+    Definitions listed "207.2tr None" (a rule without a title)."""
+    page = soup(client.get("/keywords/undercover"))
+    assert "/treachery/702.187f" in {a["href"] for a in page.select("article a.ref")}
+    assert "None" not in page.select_one("ul.definitions").get_text()
+    assert "keywords/undercover" in client.get("/api/records/treachery/702.187f").get_json()["cited_by"]

@@ -40,20 +40,28 @@ __all__ = ["history_pages", "rule_at_data", "rule_history_data", "diff_data", "r
 history_pages = Blueprint("history", __name__)
 
 
-@history_pages.app_template_filter("dated_text")
-def _dated_text(text: str, day: str) -> Markup:
-    """A rule's text as it stood, its references to other rules linked to those rules as they stood that day
-    ("See rule 509" on /cr@2019-01-25/702.19b is /cr@2019-01-25/509; the dated pages linked nothing)."""
-    out: list[str] = []
-    pos = 0
+def _dated_refs(text: str, day: str) -> list[tuple[int, int, str, str]]:
+    """(start, end, as written, url) of each reference a rule's text as it stood makes to another official rule,
+    linked as that rule stood the same day ("See rule 509" on /cr@2019-01-25/702.19b is /cr@2019-01-25/509)."""
+    out = []
     for ref in find_refs(text or ""):
         if ref.query.doc not in (None, "cr") or not ref.query.numbers or ref.query.date:
             continue
-        target = dated_url(day, ref.query.numbers[0]) if len(ref.query.numbers) == 1 \
+        url = dated_url(day, ref.query.numbers[0]) if len(ref.query.numbers) == 1 \
             else "/r/" + quote(f"{ref.text}@{day}", safe="")
-        out.append(render_inline(text[pos:ref.start]))
-        out.append(f'<a class="ref" href="{escape(target)}">{render_inline(ref.text)}</a>')
-        pos = ref.end
+        out.append((ref.start, ref.end, ref.text, url))
+    return out
+
+
+@history_pages.app_template_filter("dated_text")
+def _dated_text(text: str, day: str) -> Markup:
+    """A rule's text as it stood, its references linked as they stood that day (the dated pages linked nothing)."""
+    out: list[str] = []
+    pos = 0
+    for start, end, written, url in _dated_refs(text, day):
+        out.append(render_inline(text[pos:start]))
+        out.append(f'<a class="ref" href="{escape(url)}">{render_inline(written)}</a>')
+        pos = end
     out.append(render_inline((text or "")[pos:]))
     return Markup("".join(out))
 
@@ -155,6 +163,11 @@ def rule_at_data(kb: Opened, day: str, number: str) -> tuple[dict[str, Any], dic
         "url": dated_url(release["effective"], span_ref(span)),
         "current_url": f"/{now['id']}" if now["id"] else None,
         "history_url": f"/cr/{now['number']}/history" if now["number"] else None,
+        # the rules its text (and the text below it) cites, as they stood in the same release: what the page links
+        "cites": [{"text": written, "url": url} for written, url in dict.fromkeys(
+            (written, url) for text in [span["text"], *span["examples"],
+                                        *(t for r in below for t in (r["text"], *r["examples"]))]
+            for _, _, written, url in _dated_refs(text, release["effective"]))],
     }, {}
 
 
