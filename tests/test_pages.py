@@ -506,3 +506,10 @@ def test_a_keyword_page_links_its_rule_s_references_and_names_each_definition(cl
     assert "/treachery/702.187f" in {a["href"] for a in page.select("article a.ref")}
     assert "None" not in page.select_one("ul.definitions").get_text()
     assert "keywords/undercover" in client.get("/api/records/treachery/702.187f").get_json()["cited_by"]
+
+
+def test_a_number_two_documents_use_unfurls_both_rules(cr_client):
+    """A judge: /r/116 and /r/702.187c unfurled "116 is in 2 documents" and nothing of either rule."""
+    said = meta(soup(cr_client.get("/r/702.187c")), "og:description")
+    assert said.startswith("702.187c is in 2 documents: Treachery Comprehensive Rules, 702.187c: Any time you have")
+    assert "Magic: The Gathering Comprehensive Rules, 702.187c: “Mayhem”" in said

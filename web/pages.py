@@ -22,6 +22,7 @@ from kb.cardnames import find_card
 from kb.ids import record_url
 from kb.refs import parse_ref
 from kb.search import QueryError
+from kb.snippet import clip
 from web import api as A
 from web import data as D
 from web.app import prefers_json, public_url
@@ -175,7 +176,10 @@ def short_ref(ref: str):
     n = len(data["matches"])
     title = f"{ref} — which document?" if several_docs else f"{ref} — {n or 'no'} {plural('rule', n)}"
     described = data["note"] or data["what"]
-    if n > 1 and not several_docs and data["matches"][0].get("summary"):
+    if several_docs:  # "116 is in 2 documents" said nothing of either: each document's rule, in a few words
+        described = f"{data['what']}: " + "; ".join(
+            f"{m['document']}, {m['title']}: {clip(m.get('summary') or '', 90)}" for m in data["matches"][:3])
+    elif n > 1 and data["matches"][0].get("summary"):
         # a range unfurls with its first rule's words ("510.1c-d: 2 rules — 510.1c: A blocked creature ..."), and
         # what it lacks after them (907.4b-d unfurled only "no rule 907.4d in ...")
         first = data["matches"][0]
