@@ -868,3 +868,13 @@ def test_a_dated_page_links_the_rules_it_cites_as_they_stood(hclient):
     links = {a.get_text(): a["href"] for a in page.select("a.ref")}
     assert links["rule 510"] == "/cr@2019-01-25/510" and hclient.get(links["rule 510"]).status_code == 200
     assert "<script" not in str(page.select_one("main"))  # the text is escaped around its links
+
+
+def test_a_diff_between_years_and_a_keyword_typed_with_a_space(hclient):
+    """A judge: /diff/cr/2019..2020 asked for YYYY-MM-DD (short links read a year alone as its last day), and
+    /keywords/first strike was a 404."""
+    by_year = hclient.get("/api/diff/cr/2019..2020").get_json()
+    assert by_year["from"]["effective"].startswith("2019") and by_year["to"]["effective"].startswith("2020")
+    assert by_year["counts"] == hclient.get(f"/api/diff/cr/{by_year['asked']['from']}..{by_year['asked']['to']}") \
+        .get_json()["counts"]
+    assert hclient.get("/keywords/first strike").headers["Location"] == "/keywords/first-strike"

@@ -303,8 +303,10 @@ def diff_data(kb: Opened, spec: str) -> tuple[dict[str, Any], dict[str, Any]]:
     a_day, sep, b_day = spec.partition("..")
     if not sep:
         raise BadRequest("write a diff as two dates: /diff/cr/2026-06-19..2026-08-07")
-    # compared as read: "2026-08-07..٢٠١٥-01-23" passed the order check as written and answered a reversed diff
-    a_day, b_day = _date(a_day), _date(b_day)
+    # compared as read: "2026-08-07..٢٠١٥-01-23" passed the order check as written and answered a reversed diff; a
+    # year alone is its last day, as a short link reads one (/diff/cr/2019..2020 asked for YYYY-MM-DD)
+    a_day, b_day = (_date(min(f"{d}-12-31", date.today().isoformat()) if re.fullmatch(r"(?:19|20)\d\d", typed(d))
+                          else d) for d in (a_day, b_day))
     a, b = _in_force(history, a_day), _in_force(history, b_day)
     if a_day > b_day:
         raise BadRequest(f"{a_day} is after {b_day}: write the older date first")

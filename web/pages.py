@@ -19,7 +19,7 @@ from markupsafe import Markup
 
 from kb.cache import ByteLRU
 from kb.cardnames import find_card
-from kb.ids import record_url
+from kb.ids import record_url, slugify
 from kb.refs import parse_ref
 from kb.search import QueryError
 from kb.snippet import clip
@@ -317,6 +317,9 @@ def record(record_id: str):
 
         return _once((kb.build_id, "contents:" + record_id), contents)
     r = kb.store.get(record_id)
+    if r is None and record_id.startswith("keywords/") and kb.store.get("keywords/" + slugify(record_id[9:])):
+        # /keywords/first strike, /keywords/First_Strike: the keyword's page (its address spells it first-strike)
+        return redirect(record_url("keywords/" + slugify(record_id[9:])), code=302)
     if r is None and record_id.startswith("api/"):
         from web.app import methods_of, no_api_endpoint
 
