@@ -8,7 +8,9 @@ over the corpus.
 from __future__ import annotations
 
 import random
+import re
 
+from kb.ids import fold
 from kb.resolve import Resolver, _bigrams, _name_key, edit_distance
 from web.bench import QUERY_MIX, query_classes
 
@@ -32,6 +34,9 @@ def scanned_card(resolver: Resolver, name: str, max_typos: int = 2):
         d = edit_distance(key, candidate, limit)
         if d <= limit and (best is None or d < best[0]):
             best = (d, candidate)
+    said = [w for w in re.findall(r"[a-z]+", fold(name).lower()) if w != "the"]
+    if best and best[0] >= 2 and said and all(w in resolver.words for w in said):
+        return None, 0  # words the documents use, two letters off a name: those words ("the leader")
     return (resolver.cards[best[1]], best[0]) if best else (None, 0)
 
 
