@@ -45,6 +45,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from pathlib import Path
@@ -259,30 +260,37 @@ class _Matching:
             return
         words_old = {o: _plain_words(self.old[o].masked) for o in rest_old}
         words_new = {n: _plain_words(self.new[n].masked) for n in rest_new}
+
+        def scored() -> Iterator[tuple[int, int, float]]:
+            for n in rest_new:
+                for o in rest_old:
+                    a, b = words_old[o], words_new[n]
+                    if self.old[o].kind != self.new[n].kind or min(len(a), len(b)) < MOVED_WORDS:
+                        continue
+                    if not 2 * len(a) <= 5 * len(b) <= 25 * len(a) or not set(a) & set(b):
+                        # a new rule under 0.4 of the old one's length that the old one holds is a piece split off
+                        # it (2022-11-18's 713.2c, one meld pair of the old 713.1a's list), and one over 2.5 times it
+                        # that holds the old is another rule saying it in passing (2023-04-14's 707.8a, on tokens,
+                        # holds "each face of a double-faced card has its own set of characteristics")
+                        continue
+                    score, held = _measures(a, b)
+                    if held >= CONTAINED:
+                        yield n, o, max(score, held)
+
+        self._take_mutual_best(scored(), "moved+rewritten")
+
+    def _take_mutual_best(self, pairs: Iterable[tuple[int, int, float]], method: str) -> None:
+        """Take each (new, old, score) pair where each rule is the other's best (steps 4 and 6)."""
         best_for_new: dict[int, tuple[float, int]] = {}
         best_for_old: dict[int, tuple[float, int]] = {}
-        for n in rest_new:
-            for o in rest_old:
-                a, b = words_old[o], words_new[n]
-                if self.old[o].kind != self.new[n].kind or min(len(a), len(b)) < MOVED_WORDS:
-                    continue
-                if not 2 * len(a) <= 5 * len(b) <= 25 * len(a) or not set(a) & set(b):
-                    # a new rule under 0.4 of the old one's length that the old one holds is a piece split off it
-                    # (2022-11-18's 713.2c, one meld pair of the old 713.1a's list), and one over 2.5 times it
-                    # that holds the old is another rule saying it in passing (2023-04-14's 707.8a, on tokens,
-                    # holds "each face of a double-faced card has its own set of characteristics")
-                    continue
-                score, held = _measures(a, b)
-                if held < CONTAINED:
-                    continue
-                alike = max(score, held)
-                if alike > best_for_new.get(n, (0.0, -1))[0]:
-                    best_for_new[n] = (alike, o)
-                if alike > best_for_old.get(o, (0.0, -1))[0]:
-                    best_for_old[o] = (alike, n)
-        for n, (alike, o) in best_for_new.items():
+        for n, o, score in pairs:
+            if score > best_for_new.get(n, (0.0, -1))[0]:
+                best_for_new[n] = (score, o)
+            if score > best_for_old.get(o, (0.0, -1))[0]:
+                best_for_old[o] = (score, n)
+        for n, (score, o) in best_for_new.items():
             if best_for_old.get(o, (0.0, -1))[1] == n:
-                self.take(n, o, "moved+rewritten", alike)
+                self.take(n, o, method, score)
 
     def _alike_elsewhere(self, n: int, o: int, score: float) -> bool:
         """Does either rule of a same-number pair read more alike (step 5's measure) a rule left unmatched under
@@ -325,22 +333,9 @@ class _Matching:
         rest_old = [o for o in range(len(self.old)) if o not in self.used]
         if not rest_new or not rest_old or len(rest_new) * len(rest_old) > 250_000:
             return
-        best_for_new: dict[int, tuple[float, int]] = {}
-        best_for_old: dict[int, tuple[float, int]] = {}
-        for n in rest_new:
-            for o in rest_old:
-                if self.old[o].kind != self.new[n].kind:
-                    continue
-                score = _similar(self.old[o], self.new[n], MOVED_SIMILARITY)
-                if score < MOVED_SIMILARITY:
-                    continue
-                if score > best_for_new.get(n, (0.0, -1))[0]:
-                    best_for_new[n] = (score, o)
-                if score > best_for_old.get(o, (0.0, -1))[0]:
-                    best_for_old[o] = (score, n)
-        for n, (score, o) in best_for_new.items():
-            if best_for_old.get(o, (0.0, -1))[1] == n:
-                self.take(n, o, "moved+edited", score)
+        scored = ((n, o, score) for n in rest_new for o in rest_old if self.old[o].kind == self.new[n].kind
+                  for score in (_similar(self.old[o], self.new[n], MOVED_SIMILARITY),) if score >= MOVED_SIMILARITY)
+        self._take_mutual_best(scored, "moved+edited")
 
 
 @dataclass
