@@ -488,6 +488,10 @@ def test_rule_reads_references_as_short_links_do(cr_data_dir, history_data_dir, 
     # a dated range says what it lacks that day, as its short link does (the verifier: three embeds, no word)
     lacking = discord_on(history_data_dir).command("rule", "ref", "702.19c-g@2020-01-01")["data"]
     assert len(lacking["embeds"]) == 3 and "no rule 702.19f, 702.19g in the release of" in lacking["content"]
+    # autocomplete offers a dated reference as it stands that day (it offered nothing), and /rule reads the choice
+    offered = discord_on(history_data_dir).complete("rule", "ref", "716.2@2016-07-22")
+    assert len(offered) == 1 and offered[0]["value"] == "716.2@2016-07-22"
+    assert offered[0]["name"].startswith("716.2 as of 2016-07-22 · Comprehensive Rules — All Magic cards")
     # a year alone is read as the search box reads it, the rule at the year's end (it was "no rule reference")
     year = discord_on(history_data_dir).command("rule", "ref", "716.2 as of 2016")["data"]["embeds"][0]
     assert year["title"] == "716.2 (as of 2016-12-31)" and year["url"] == "https://rules.example/cr@2016-12-31/716.2"

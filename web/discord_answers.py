@@ -260,6 +260,9 @@ def rule_choices(kb: Opened, typed: str) -> list[dict]:
     typed = typed.strip()[:100]
     if not typed:
         return []
+    dated = _dated_choice(kb, typed)
+    if dated is not None:  # "716.2@2016-07-22" offered nothing to pick
+        return [dated]
     picked: list[Record] = []
     res = kb.resolver.resolve(typed, prefer_only=True)  # "cr 702.187c": the official rule, as /rule reads it
     picked += res.matches
@@ -273,6 +276,20 @@ def rule_choices(kb: Opened, typed: str) -> list[dict]:
             if r is not None and r.kind in ("rule", "chapter") and r not in picked:
                 picked.append(r)
     return [_choice(kb, r) for r in picked[: LIMITS["choices"]]]
+
+
+def _dated_choice(kb: Opened, typed: str) -> dict | None:
+    """The one choice a dated reference offers: the rule as it stood, its words in the name, what was typed as the
+    value (which /rule reads the same way); None for anything else, or a range or nothing found that day."""
+    query = kb.resolver.resolve(typed).query
+    if query is None or not query.date or kb.history is None:
+        return None
+    found, _ = dated_matches(kb.history, query)
+    if len(found) != 1 or len(typed) > LIMITS["choice_value"]:
+        return None
+    m = found[0]
+    return {"name": words(f"{m['title']} as of {m['effective']} · Comprehensive Rules — {m['summary']}",
+                          LIMITS["choice_name"]), "value": typed}
 
 
 def _choice(kb: Opened, record: Record, name: str | None = None) -> dict:
