@@ -878,3 +878,9 @@ def test_a_diff_between_years_and_a_keyword_typed_with_a_space(hclient):
     assert by_year["counts"] == hclient.get(f"/api/diff/cr/{by_year['asked']['from']}..{by_year['asked']['to']}") \
         .get_json()["counts"]
     assert hclient.get("/keywords/first strike").headers["Location"] == "/keywords/first-strike"
+
+
+def test_a_banner_says_when_a_rule_that_moved_was_reworded_too(hclient):
+    """A judge: /cr@2019-01-25/903.9 said "now 903.9b" of a rule split and reworded since; a judge read it as moved."""
+    assert hclient.get("/api/cr@2019-01-25/903.9").get_json()["banner"] == "now 903.9b, worded otherwise since"
+    assert hclient.get("/api/cr@2016-07-22/716.2").get_json()["banner"] == "now 727.2"  # only renumbered

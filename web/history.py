@@ -139,6 +139,9 @@ def rule_at_data(kb: Opened, day: str, number: str) -> tuple[dict[str, Any], dic
         banner = f"deleted: the rule's last release was {now['deleted_after']}"
     elif now["number"] != number:
         banner = f"now {now['number']}"
+        if wording(span_text(lineage[-1])) != wording(span_text(span)):
+            # /cr@2019-01-25/903.9 said "now 903.9b" of a rule split and reworded since: not only moved
+            banner += ", worded otherwise since"
     # The release printed this number twice (2024-09-20: Offspring and Impending as 702.175): each copy links
     # the other, so the number's first copy never stands in for the second.
     twins = [t for t in history.rules_at(span["number"], release["index"]) if t["id"] != span["id"]]
