@@ -387,6 +387,7 @@ class Searcher:
             if docnum not in self._positions:
                 self._positions.setdefault(docnum, Positions(self._shown(record)))
             self.ranker.row(record, docnum)
+        self.resolver.words  # noqa: B018 -- the documents' words, which a card typo reads, filled here, not on a query
 
     def close(self) -> None:
         with self._opened_lock:
