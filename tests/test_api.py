@@ -462,6 +462,21 @@ def test_linkify_with_another_method_says_to_post(client, method):
     assert "answers POST" in response.get_json()["error"]["message"]
 
 
+@pytest.mark.parametrize(("path", "allowed"), [("/api/linkify", "OPTIONS, POST"),
+                                               ("/api/search", "GET, HEAD, OPTIONS")])
+def test_options_lists_the_endpoints_own_methods(client, path, allowed):
+    # Flask's automatic answer listed the pages' catch-all GET too: /api/linkify said GET, and GET is a 405
+    response = client.open(path, method="OPTIONS")
+    assert response.status_code == 200 and response.headers["Allow"] == allowed
+
+
+def test_an_api_redirect_answers_in_json(client):
+    # /api/search/?q=x is /api/search?q=x: said in JSON, as every API answer, not in Flask's HTML page
+    response = client.get("/api/search/?q=unveil")
+    assert response.status_code == 308 and response.location.endswith("/api/search?q=unveil")
+    assert response.mimetype == "application/json" and response.get_json() == {"redirect": response.location}
+
+
 @pytest.mark.parametrize("path", ["/api/cr/releases", "/api/cr/702.19b/history", "/api/cr@2024-10-01/707.6"])
 def test_history_endpoints_without_the_history_say_so_in_plain_words(client, path):
     response = client.get(path)

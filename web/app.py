@@ -95,13 +95,21 @@ def create_app(config: dict | None = None) -> Flask:
 
     @app.after_request
     def _headers(response):
-        if 300 <= response.status_code < 400 and response.location and request.method != "HEAD" and prefers_json():
-            # a short link or a search asked for JSON: its redirect says where in JSON, not in Flask's HTML page
+        api = request.path.startswith("/api/")
+        if 300 <= response.status_code < 400 and response.location and request.method != "HEAD" \
+                and (api or prefers_json()):
+            # a short link or a search asked for JSON, or any API path (/api/search/?q=x): its redirect says where in
+            # JSON, not in Flask's HTML page
             response.set_data(json.dumps({"redirect": response.location}) + "\n")
             response.mimetype = "application/json"
+        if request.method == "OPTIONS" and api and "Allow" in response.headers:
+            # Flask's own answer lists every rule the path matches, the pages' catch-all GET too: /api/linkify
+            # said "GET" and answered GET with a 405
+            own = methods_of(request.path)
+            if own:
+                response.headers["Allow"] = ", ".join(sorted(own | {"OPTIONS"} | ({"HEAD"} if "GET" in own else set())))
         for name, value in SECURITY_HEADERS.items():
             response.headers.setdefault(name, value)
-        api = request.path.startswith("/api/")
         if not api:
             # A page's errors are HTML or JSON by the Accept header: caches must key on it.
             response.vary.add("Accept")
