@@ -261,6 +261,18 @@ def test_linkify_markdown(client):
     assert "12:30" in body["text"] and "$3.50" in body["text"]
 
 
+def test_linkify_links_say_what_resolve_says_of_them(client):
+    # a bot replies with the rule's words beside its link, without a second request per reference
+    links = client.post("/api/linkify", json={"text": "see 702.187c and [[tarmogoyf]]"}).get_json()["links"]
+    assert [link["id"] for link in links] == ["treachery/702.187c", "futuresight/cards/tarmogoyf"]
+    for link, ref in zip(links, ["treachery 702.187c", "tarmogoyf"], strict=True):
+        match = client.get("/api/resolve", query_string={"ref": ref}).get_json()["matches"][0]
+        assert match["id"] == link["id"]
+        assert (link["title"], link["document"], link["summary"]) == (match["title"], match["document"],
+                                                                       match["summary"])
+        assert link["summary"]
+
+
 def test_linkify_html_escapes(client):
     body = client.post("/api/linkify", json={"text": "<b>907.4b</b>", "format": "html"}).get_json()
     assert "<b>" not in body["text"] and "&lt;b&gt;" in body["text"]
@@ -626,4 +638,6 @@ def test_linkify_reads_a_citation_s_year_or_month_as_its_day(hclient):
         ("903.9 as of 2019", "cr@2019-12-31/903.9"), ("903.9 (2019)", "cr@2019-12-31/903.9"),
         ("903.9 in 2019", "cr@2019-12-31/903.9"), ("903.9 (Jan 2019)", "cr@2019-01-31/903.9"),
         ("903.9@2019", "cr@2019-12-31/903.9"), ("903.9", "cr/903.9")]
+    # only today's rule is named and quoted beside its link; the dated ones open the rule as it stood
+    assert [x["summary"] is None for x in links] == [True] * 5 + [False]
     assert hclient.post("/api/linkify", json={"text": "write to me@2019x"}).get_json()["links"] == []

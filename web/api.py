@@ -168,7 +168,11 @@ def linkify_endpoint():
         raise BadRequest("format must be \"markdown\" or \"html\"")
     if len(body["text"]) > MAX_TEXT:
         raise BadRequest(f"text must be at most {MAX_TEXT} characters")
-    return jsonify(linkify(_kb(), body["text"], fmt, base_url=public_url()))
+    kb = _kb()
+    answer = linkify(kb, body["text"], fmt, base_url=public_url())
+    for link in answer["links"]:  # what a bot shows beside the link (a reply, a hover), as /api/resolve says it
+        link.update(D.link_facts(kb, kb.store.records.get(link["id"]) if link["id"] else None))
+    return jsonify(answer)
 
 
 def _json_body():

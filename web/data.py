@@ -36,6 +36,7 @@ from kb.words import typed
 from web.render import body_text, preview, summary, translation
 
 __all__ = [
+    "link_facts",
     "record_data", "document_data", "documents_data", "search_data", "resolve_data", "keywords_data",
     "record_json", "link", "trail", "siblings", "reading", "whole_document", "short_link", "used_in",
     "doc_meta", "doc_title", "doc_version", "autocomplete_data", "resolution", "glossary_data", "glossary_link",
@@ -62,6 +63,15 @@ def _ref(ref: dict[str, Any]) -> dict[str, Any]:
 def link(kb: Opened, record: Record, **more: Any) -> dict[str, Any]:
     """The one shape of a link to a record in every answer: ``{id, label, url}`` (and what a list adds)."""
     return {"id": record.id, "label": kb.store.label(record), "url": record_url(record.id), **more}
+
+
+def link_facts(kb: Opened, record: Record | None) -> dict[str, Any]:
+    """A linked record's name, document and first words (/api/linkify's links); None each for a citation dated
+    before today's rules, whose link opens the rule as it stood."""
+    if record is None:
+        return {"title": None, "document": None, "summary": None}
+    return {"title": kb.store.label(record), "document": doc_title(kb, record.doc),
+            "summary": summary(record, kb.store.records, 200)}
 
 
 def doc_title(kb: Opened, slug: str) -> str:

@@ -353,8 +353,12 @@ def spec(base_url: str) -> dict:
                         "text": {"type": "string", "description": "the message with links, in the format asked for"},
                         "links": {
                             "type": "array",
-                            "description": "each {match, id, url, start, end}; url is absolute (" + ABSOLUTE
-                                           + "); start and end count Unicode code points of text, not UTF-16 units",
+                            "description": "each {match, id, url, start, end, title, document, summary}; url is "
+                                           "absolute (" + ABSOLUTE + "); start and end count Unicode code points "
+                                           "of text, not UTF-16 units; title, document and summary (the record's "
+                                           "first 200 characters) are what /api/resolve says of it, null for a "
+                                           "citation dated before today's rules (id null: its url opens the rule "
+                                           "as it stood)",
                         },
                         "ambiguous": {
                             "type": "array",
