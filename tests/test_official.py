@@ -67,6 +67,24 @@ def test_shared_numbers_resolve_to_both_reader_first(cr_client):
     assert official["matches"][0]["id"] == "cr/702.187c"
 
 
+@pytest.mark.parametrize("typed", ["CR 907.4b", "CR 372.8"])
+def test_cr_before_a_number_only_another_document_has_says_so(cr_client, client, typed):
+    """A floor judge: "CR 372.8" and "CR 907.4b" opened Treachery's rules, which the official rules lack (they stop at
+    905), as if they were official; with only the seeds loaded "CR" is Treachery's own name and says nothing."""
+    number = typed.split()[1]
+    answer = cr_client.get("/api/resolve", query_string={"ref": typed}).get_json()
+    assert [m["id"] for m in answer["matches"]] == [f"treachery/{number}"]
+    assert answer["note"].startswith(f"no rule {number} in the Magic: The Gathering Comprehensive Rules; shown: "
+                                     "the Treachery")
+    for path in (f"/r/{typed}", f"/search?q={typed}"):  # the page the short link and the search box open says it
+        page = cr_client.get(path, follow_redirects=True).get_data(as_text=True)
+        assert f"no rule {number} in the Magic: The Gathering Comprehensive Rules" in page
+    assert client.get("/api/resolve", query_string={"ref": typed}).get_json()["note"] is None
+    # the official rule of a number both have is still the official one, with nothing to say
+    official = cr_client.get("/api/resolve", query_string={"ref": "CR 702.187c"}).get_json()
+    assert official["matches"][0]["id"] == "cr/702.187c" and official["note"] is None
+
+
 def test_disambiguation_page(cr_client):
     response = cr_client.get("/r/702.187")
     page = BeautifulSoup(response.get_data(as_text=True), "html.parser")

@@ -78,7 +78,8 @@ def test_cr_prefix_names_the_official_rules(cr_client, client):
     assert [m["id"] for m in body["matches"]] == ["cr/702.187c"]
     # Without the official rules, "CR 907.4b" is still Treachery's (it calls itself the rules).
     assert client.get("/r/CR%20702.187c").headers["Location"] == "/treachery/702.187c"
-    assert cr_client.get("/r/CR%20907.4b").headers["Location"] == "/treachery/907.4b"
+    # With them, it opens Treachery's 907.4b saying the official rules have none (test_official)
+    assert cr_client.get("/r/CR%20907.4b").headers["Location"] == "/treachery/907.4b?from=CR+907.4b"
 
 
 # -- 8 ------------------------------------------------------------------------------------------
