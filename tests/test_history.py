@@ -813,6 +813,19 @@ def test_a_short_link_reads_a_time_as_the_search_box_does(hclient, typed):
     assert hclient.get(opens).status_code == 200
 
 
+def test_a_dated_range_says_its_date_on_every_line(hclient):
+    """A floor judge: /r/613.1a-g@2019 showed the 2019 wording with "Magic: The Gathering Comprehensive Rules" on
+    each line and the date only in the heading: read at a glance as today's text."""
+    page = BeautifulSoup(hclient.get("/r/613.1a-g@2019").get_data(as_text=True), "html.parser")
+    assert "as of 2019-12-31" in page.title.get_text()
+    assert "As they stood on 2019-12-31, in the release effective 2019-10-04" in page.select_one("p.dated").get_text()
+    metas = [li.select_one(".meta").get_text(" ", strip=True) for li in page.select(".disambiguation li")]
+    assert len(metas) == 7 and all("as of 2019-12-31 (release 2019-10-04)" in m for m in metas)
+    now = hclient.get("/api/resolve", query_string={"ref": "613.1a@2019"}).get_json()["matches"][0]["now"]
+    assert now != "613.1a" and metas[0].endswith(f"now {now}")  # layer 1 is another number today
+    assert "as of 2019-12-31" in page.select_one('meta[property="og:description"]')["content"]
+
+
 def test_a_short_link_to_a_year_before_the_history_says_why(hclient):
     answer = hclient.get("/r/702.19b as of 2014")
     assert answer.status_code == 404

@@ -174,7 +174,10 @@ def short_ref(ref: str):
     status = 200 if data["matches"] else 404
     several_docs = len({m["doc"] for m in data["matches"]}) > 1
     n = len(data["matches"])
-    title = f"{ref} — which document?" if several_docs else f"{ref} — {n or 'no'} {plural('rule', n)}"
+    dated = data["matches"][0].get("date") if data["matches"] else None
+    dated = dated if dated and dated not in ref else None  # "…@2024-01-01" says its day already; "…@2019" does not
+    title = f"{ref} — which document?" if several_docs else f"{ref} — {n or 'no'} {plural('rule', n)}" + \
+        (f" as of {dated}" if dated else "")
     described = data["note"] or data["what"]
     if several_docs:  # "116 is in 2 documents" said nothing of either: each document's rule, in a few words
         described = f"{data['what']}: " + "; ".join(
@@ -183,7 +186,8 @@ def short_ref(ref: str):
         # a range unfurls with its first rule's words ("510.1c-d: 2 rules — 510.1c: A blocked creature ..."), and
         # what it lacks after them (907.4b-d unfurled only "no rule 907.4d in ...")
         first = data["matches"][0]
-        described = f"{data['what']} — {first['title']}: {first['summary']}" + \
+        described = f"{data['what']}" + (f" as of {dated}" if dated else "") + \
+            f" — {first['title']}: {first['summary']}" + \
             (f" ({data['note']})" if data["note"] else "")
     # its JSON twin, a 404, carries the error shape every error has, beside what the resolution says (suggestions)
     twin = {"error": {"code": "not_found", "message": described}, **data} if status == 404 else data
