@@ -228,7 +228,7 @@ class Resolver:
                 notes.append(f"no rule {number} in {{docs}}")
                 suggestions += [r for r in self.nearby(number, query.doc) if r not in suggestions]
             matches += [r for r in found if r not in matches]
-        if matches and query.prefer in self.doc_order and all(r.doc != query.prefer for r in matches):
+        if matches and query.prefer and query.prefer in self.doc_order and all(r.doc != query.prefer for r in matches):
             # "CR 907.4b" with the official rules loaded: they have no 907.4b, and a judge who typed CR was opened
             # Treachery's rule as if it were official (with only the seeds, "CR" is Treachery's own name)
             asked = ", ".join(r.number or "" for r in matches) if len(matches) <= 3 \

@@ -513,3 +513,28 @@ def test_a_number_two_documents_use_unfurls_both_rules(cr_client):
     said = meta(soup(cr_client.get("/r/702.187c")), "og:description")
     assert said.startswith("702.187c is in 2 documents: Treachery Comprehensive Rules, 702.187c: Any time you have")
     assert "Magic: The Gathering Comprehensive Rules, 702.187c: “Mayhem”" in said
+
+
+@pytest.mark.parametrize(("keyword", "opening", "rule"), [
+    ("hexproof", ["702.11a", "702.11b"], "cr/702.11"), ("unveil", ["702.187a"], "treachery/702.187")])
+def test_a_keyword_page_names_the_sub_rules_its_text_is_from_and_lists_them_all(cr_client, keyword, opening, rule):
+    """A floor judge: /keywords/unveil said "Text from ... 702.187" of 702.187a's words, and /keywords/hexproof showed
+    702.11a-b only: hexproof on a player (702.11c) and "hexproof from" (702.11d) were nowhere on the page."""
+    page = soup(cr_client.get(f"/keywords/{keyword}"))
+    assert [a.get_text() for a in page.select(".defined-in a")] == opening
+    below = cr_client.get(f"/api/records/{rule}").get_json()["children"]
+    listed = page.select(".in-full li")
+    assert [li.select_one("a").get_text() for li in listed] == [c.rsplit("/", 1)[-1] for c in below]
+    for li, child in zip(listed, below, strict=True):
+        text = cr_client.get(f"/api/records/{child}").get_json()["text"]
+        assert " ".join(li.select_one(".child-text").get_text().split()) == " ".join(text.split())
+
+
+@pytest.mark.parametrize(("path", "cited", "short"), [
+    ("/cr/704.5j", "CR 704.5j: ", "/r/704.5j"), ("/treachery/907.4b", "Treachery 907.4b: ", "/r/907.4b"),
+    ("/cr/116", "CR 116 ", "/r/cr/116")])
+def test_copy_for_chat_cites_the_document_and_the_short_link(cr_client, path, cited, short):
+    """A floor judge: "Copy for chat" on /cr/704.5j copied "704.5j: ... http://.../cr/704.5j": no "CR" before a number
+    two documents may use, and the long address beside a short link."""
+    copied = soup(cr_client.get(path)).select_one("button.copy-chat")["data-copy"]
+    assert copied.startswith(cited) and copied.endswith(" http://localhost" + short)

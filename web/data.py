@@ -16,6 +16,7 @@ import re
 from dataclasses import asdict, replace
 from datetime import date
 from functools import lru_cache
+from operator import attrgetter
 from typing import Any
 from urllib.parse import quote, quote_plus, urlencode
 
@@ -31,7 +32,7 @@ from kb.phrases import Phrases
 from kb.refs import iso_days, number_order, parse_ref, undated
 from kb.resolve import Resolution
 from kb.search import MAX_OFFSET, QueryError
-from kb.snippet import clip
+from kb.snippet import clip, leading
 from kb.words import typed
 from web.render import body_text, preview, summary, translation
 
@@ -181,6 +182,27 @@ def used_in(title: str | None) -> str:
     return "/search?" + urlencode({"q": f'"{title}"', "noredirect": 1})
 
 
+def short_name(kb: Opened, slug: str) -> str:
+    """How chat names a document before a rule number: "CR", "Treachery"."""
+    if slug == "cr":
+        return "CR"
+    meta = kb.store.document(slug) or {}
+    return meta.get("short_title") or meta.get("title") or slug
+
+
+def _keyword_text(kb: Opened, definitions: list[tuple[Ref, Record]]) -> dict[str, Any]:
+    """A keyword page's text is its first definition's opening sub-rules (ingest.keywords): ``text_from`` names them
+    (it said "702.11" of 702.11a-b's words), and ``in_full`` lists every sub-rule of that rule (hexproof on a player,
+    702.11c, and "hexproof from", 702.11d, were nowhere on /keywords/hexproof)."""
+    if not definitions:
+        return {"text_from": [], "in_full": []}
+    rule = definitions[0][1]
+    below = [r for r in map(kb.store.get, rule.children) if r is not None]
+    opening = leading(below[:2], attrgetter("text")) or [rule]
+    return {"text_from": [link(kb, r, number=r.number) for r in opening],
+            "in_full": [link(kb, r, number=r.number, text=r.text) for r in below] if len(below) > len(opening) else []}
+
+
 def _definitions(kb: Opened, record: Record) -> list[tuple[Ref, Record]]:
     return [(ref, r) for ref in record.refs if ref.field == "definitions" and ref.target
             for r in [kb.store.get(ref.target)] if r is not None]
@@ -225,13 +247,16 @@ def record_data(kb: Opened, record_id: str) -> tuple[dict[str, Any], dict[str, A
     data["definitions"] = [_definition(kb, ref, r) for ref, r in definitions]
     if record.kind == "keyword":
         data["used_in"] = used_in(record.title)
+        data.update(_keyword_text(kb, definitions))
     data["short_link"] = short_link(kb, record, label)
     # What the document's table of OCR corrections changed in this record's source lines (line 97's "ldentity").
     data["corrections"] = [{k: v for k, v in c.items() if k != "record"}
                            for c in (kb.store.reports.get(record.doc) or {}).get("corrected", ())
                            if c["record"] == record.id]
-    # What "Copy for chat" copies, before the page's address.
-    data["chat"] = f"{label}: {preview(record, 300, kb.store.records).split(': ', 1)[-1]}"
+    # What "Copy for chat" copies, before the page's short link: a numbered rule with its document's name, as chat
+    # cites it ("CR 704.5j", "Treachery 907.4b": 116 and 702.187 are rules of two documents)
+    cited = f"{short_name(kb, record.doc)} {label}" if record.kind == "rule" and record.number else label
+    data["chat"] = f"{cited}: {preview(record, 300, kb.store.records).split(': ', 1)[-1]}"
     # The effective date of the release (or document version) this record is from, as an ISO date.
     data["effective"] = (data["document"] or {}).get("effective")
     if kb.history is not None:

@@ -299,9 +299,16 @@ def spec(base_url: str) -> dict:
                             "a keyword's definitions: Links with text (the reference as written), number, title, "
                             "doc, document and version")},
                         "used_in": {"type": "string", "description": "a keyword's phrase search; " + RELATIVE},
+                        "text_from": {"type": "array", "description": (
+                            "a keyword's: the sub-rules of its first definition its text is from (Links with number)")},
+                        "in_full": {"type": "array", "description": (
+                            "a keyword's: every sub-rule of its first definition, when its text is only some of them "
+                            "(Links with number and text)")},
                         "short_link": {"type": "string", "nullable": True,
                                        "description": "the readable short link, /r/907.4b or /c/the-aetherist/2"},
-                        "chat": {"type": "string", "description": "what Copy for chat copies, before the address"},
+                        "chat": {"type": "string", "description": (
+                            "what Copy for chat copies, before the short link (or the address): a numbered rule "
+                            "with its document's name, \"CR 704.5j\", \"Treachery 907.4b\"")},
                         "corrections": {"type": "array", "description": (
                             "what the document's table of OCR corrections changed in this record's source: line "
                             "(and col_start, col_end in a one-line document), find (as printed), replace, why")},

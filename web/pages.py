@@ -423,7 +423,7 @@ def _record_page(kb, r, host_url: str, url: str) -> str:
         children=extra["children"],
         child_html=lambda c: render_text(own_text(c), [x for x in c.refs if x.field == "text"], kb.store.records),
         asides_html=lambda c: asides(c, kb.store.records),
-        chat=f"{data['chat']} {host_url.rstrip('/')}{data['url']}",
+        chat=f"{data['chat']} {host_url.rstrip('/')}{short or data['url']}",  # the short link, as chat shares it
     )
 
 
