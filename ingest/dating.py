@@ -228,9 +228,9 @@ def _unmatched(number: str, topic: str, scores: dict[int, float], numbers: list[
     lines = {lineages.lineage_at[i].get("cr/" + number) for i in scores}
     since = releases[min(scores)].effective
     if len(titles) == 1 and len(lines) == 1 and newest in scores:
-        return (f"{number} has been one rule since {since} ({topic} {titles[0]!r}), so whenever this was "
-                f"written it cites today's {number}; the citing sentence does not name that topic, so it cannot "
-                f"date it")
+        # (a floor judge could not use "... the citing sentence does not name that topic, so it cannot date it")
+        return (f"today's {number}: it has been the same rule ({topic} {titles[0]!r}) in every release since "
+                f"{since}, so it is the one meant whenever this was written")
     named = " or ".join(repr(t) for t in titles)
     today = f"linked to today's {number}" if newest in scores else "not linked"
     return (f"the citing sentence names no topic {number} has had ({topic} was {named} in the releases that have "
