@@ -434,7 +434,8 @@ class Searcher:
         if kind and kind not in KINDS:
             raise QueryError(f"unknown kind {kind!r}; known: {', '.join(KINDS)}")
         use_vocabulary = '"' not in text and "vocabulary" in rank.SIGNALS
-        words = self.vocabulary.expand(text, self._knows) if use_vocabulary else Expansion(text)
+        words = self.vocabulary.expand(text, self._knows, lambda: bool(self._named_cards(_content_stems(text)))) \
+            if use_vocabulary else Expansion(text)
         named = [rank.DOC_NAMES[w] for w in _named_words(text) if w in rank.DOC_NAMES]
         named_doc = named[0] if named and named[0] in self.docs and not doc else None
         kinds = [rank.KIND_NAMES[w] for w in re.findall(r"\w+", text.lower()) if w in rank.KIND_NAMES]

@@ -46,6 +46,12 @@ def normalise(text: str) -> list[str]:
     return _WORDS.findall(_APOSTROPHES.sub("", fold(text).lower()))
 
 
+# An entry's unless-words may name this instead of a word: the entry means something else in a question that names a
+# card ("how big is tarmogoyf" asks its size, not a deck's); _A_CARD is no word normalise makes.
+CARD_NAME = "a card's name"
+_A_CARD = "\x00card"
+
+
 @dataclass
 class Expansion:
     text: str  # the query in the documents' words
@@ -72,9 +78,13 @@ class Vocabulary:
                 self.phrases[key] = (means, why)
                 self.meant[key] = frozenset(_signed(means))
                 if unless and unless[0]:
-                    self.unless[key] = frozenset(w for u in unless[0] for w in normalise(u))
+                    self.unless[key] = frozenset(w for u in unless[0]
+                                                 for w in ([_A_CARD] if u == CARD_NAME else normalise(u)))
         self.longest = max((len(k) for k in self.phrases), default=0)
+        # the first words of the entries a card's name in the question stops (expand asks only when one is there)
+        self._card_first = frozenset(key[0] for key, words in self.unless.items() if _A_CARD in words)
         self.joined: dict[str, tuple[str, str]] = {}
+        self._pieces: set[str] = set()  # the joined words that are a piece of a card's name (with_nicknames)
 
     def with_joined(self, titles: Iterable[tuple[str, str]]) -> Vocabulary:
         """Also read a title's words written as one ("puppetmaster"); ``titles``: (title, record id)."""
@@ -97,6 +107,7 @@ class Vocabulary:
         for piece, names in found.items():
             if len(names) == 1 and (piece,) not in self.phrases:
                 self.joined.setdefault(piece, next(iter(names)))
+                self._pieces.add(piece)
         return self
 
     @classmethod
@@ -105,15 +116,21 @@ class Vocabulary:
                    for said in e["say"]]
         return cls(curated + list(defined_by_glossaries(records)))
 
-    def expand(self, text: str, known: Callable[[str], bool] | None = None) -> Expansion:
+    def expand(self, text: str, known: Callable[[str], bool] | None = None,
+               names_card: Callable[[], bool] | None = None) -> Expansion:
         """``text`` in the documents' words; a joined title word only where ``known`` (the index) says
-        the word itself is unknown."""
+        the word itself is unknown. ``names_card``: whether the question names a card, for the entries that
+        mean something else beside one (``unless = ["a card's name"]``); asked only when such an entry's
+        first word is in the question."""
         words = normalise(text)
         if not (self.phrases or self.joined) or not words:
             return Expansion(text)
         out: list[str] = []
         expansion = Expansion(text)
         present = frozenset(words)
+        if self._card_first and not self._card_first.isdisjoint(present) \
+                and (not self._pieces.isdisjoint(present) or names_card is not None and names_card()):
+            present |= {_A_CARD}  # "how big is goyf": a piece of a card's name names the card too
         typed = frozenset(_signed(text))
         segments = self._segments(words, present)
         said = {self.meant[key]: i for i, key, hit in segments if hit}  # what each rewrite means -> where it is last

@@ -249,6 +249,25 @@ def test_an_entry_is_not_used_in_the_company_of_its_unless_words():
     assert rolled.text == "roll a die to destroy it" and [u[0] for u in rolled.used] == ["kill"]
 
 
+def test_an_entry_is_not_used_in_a_question_that_names_a_card():
+    vocab = Vocabulary([("how big", "deck size", "cr/903.5a", ["token", "a card's name"])]).with_nicknames(
+        [("goyf", "tarmogoyf", "futuresight/cards/tarmogoyf")])
+    asked = []
+
+    def names_card(answer: bool):
+        return lambda: asked.append(answer) or answer
+
+    assert vocab.expand("how big is my deck", names_card=names_card(False)).text == "deck size is my deck"
+    assert vocab.expand("how big is tarmogoyf", names_card=names_card(True)).text == "how big is tarmogoyf"
+    goyf = vocab.expand("how big is goyf", known=lambda w: w != "goyf")
+    assert goyf.used == [("goyf", "tarmogoyf", "futuresight/cards/tarmogoyf")]
+    assert vocab.expand("how big is the token", names_card=names_card(True)).used == []
+    assert vocab.expand("when does it die", names_card=names_card(True)).used == []
+    assert asked == [False, True, True]  # asked only where an entry that a card's name stops is in the question
+    marker = Vocabulary([("card", "x", "y", ["a card's name"])]).unless[("card",)]
+    assert marker.isdisjoint({"a", "card", "s", "name"})  # no word of a question stops it
+
+
 def test_a_rewrite_the_query_already_says_is_not_made():
     vocab = Vocabulary([("deal", "Damage", "cr/glossary/deal"), ("dmg", "damage", "cr/120.1"),
                         ("dies", "graveyard", "cr/700.4"), ("board wipe", "destroy all creatures", "cr/701.8"),
@@ -365,6 +384,9 @@ def test_give_up_and_die_keep_their_other_senses(cr_searcher):
     assert "graveyard (for: dies)" in cr_searcher.search("if a creature dies roll a die").note  # dies is never rolled
     assert "deck size" in cr_searcher.search("how big is a commander deck").note
     assert "deck size" not in (cr_searcher.search("how big is the offspring token").note or "")
+    # a floor judge: "how big is tarmogoyf" listed the deck-size rules first and the card 8th
+    for named in ("how big is tarmogoyf", "how big is goyf"):
+        assert ids(cr_searcher.search(named), 2) == ["futuresight/cards/tarmogoyf/1", "futuresight/cards/tarmogoyf"]
     assert "creature (for: guy)" in cr_searcher.search("my guy has flying").note
     assert "guy" not in (cr_searcher.search("is the guy across the table my teammate").note or "")
     debt = cr_searcher.search("protection debt")  # judges' mnemonic for what protection stops
