@@ -13,8 +13,9 @@ from kb.questions import CR_FRESH, CR_FRESH_2, CR_TABLE_TALK, FRESH, FRESH_2, QU
 # Answered at rank 1 and in the top 3, out of len(QUESTIONS), with the three bundled documents. 148 -> 147 in
 # the twelfth session: the keyword pages flying and reach read their second sub-rule too (kb.snippet.leading),
 # two texts longer, and BM25's average length with them: "can I augment without a host" (UnCommander) now has
-# host-and-augment/h first by a hair, the wanted /d second; no other question moved, in any set.
-RANK_1, TOP_3 = 147, 159
+# host-and-augment/h first by a hair, the wanted /d second; no other question moved, in any set. 147 -> 148 in the
+# fourteenth session: a player who dies has lost the game, not gone to a graveyard (corpus/vocabulary.toml).
+RANK_1, TOP_3 = 148, 159
 # The fresh batches, kept apart: FRESH was written before the second round of tuning (52 / 62 before it)
 # and then tuned on; FRESH_2 was written later and never tuned on (14 / 18 with the ranking before the round;
 # 16 / 19 when first measured, before the last change, a lower coverage floor, chosen on the other sets).

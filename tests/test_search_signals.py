@@ -384,6 +384,12 @@ def test_give_up_and_die_keep_their_other_senses(cr_searcher):
     assert "graveyard (for: dies)" in cr_searcher.search("if a creature dies roll a die").note  # dies is never rolled
     assert "deck size" in cr_searcher.search("how big is a commander deck").note
     assert "deck size" not in (cr_searcher.search("how big is the offspring token").note or "")
+    # a floor judge: a player who dies has lost the game ("treachery player dies ..." put 907.13 / 702.187g fifth
+    # behind graveyard rules); a creature that dies still goes to the graveyard, an opponent's creature too
+    dead = cr_searcher.search("treachery player dies reveal their identity card")
+    assert "player loses the game (for: player dies)" in dead.note and ids(dead, 1) == ["treachery/702.187g"]
+    for creature in ("my creature dies", "when my opponent's creature dies"):
+        assert "graveyard (for: dies)" in cr_searcher.search(creature).note
     # a floor judge: "how big is tarmogoyf" listed the deck-size rules first and the card 8th
     for named in ("how big is tarmogoyf", "how big is goyf"):
         assert ids(cr_searcher.search(named), 2) == ["futuresight/cards/tarmogoyf/1", "futuresight/cards/tarmogoyf"]
