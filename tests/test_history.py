@@ -828,6 +828,20 @@ def test_a_dated_range_says_its_date_on_every_line(hclient):
     assert "as of 2019-12-31" in page.select_one('meta[property="og:description"]')["content"]
 
 
+def test_a_day_in_a_long_stretch_without_a_loaded_release_says_so(hclient):
+    """A floor judge: /cr@2018-03-01/702.19b named the 2017-09-29 release "in force on 2018-03-01" without a word that
+    no release between it and 2018-07-13 is loaded (Rivals of Ixalan's and Dominaria's were published in between)."""
+    releases = sorted(r["effective"] for r in hclient.get("/api/cr/releases").get_json()["releases"])
+    after = releases[releases.index("2017-09-29") + 1]
+    assert after == "2018-07-13"
+    gap = hclient.get("/api/cr@2018-03-01/702.19b").get_json()["gap"]
+    assert gap == {"next": "2018-07-13", "days": 287}
+    page = BeautifulSoup(hclient.get("/cr@2018-03-01/702.19b").get_data(as_text=True), "html.parser")
+    assert "No release between 2017-09-29 and 2018-07-13 (287 days) is loaded" in page.select_one(".gap").get_text()
+    for day in ("2018-07-13", "2024-10-01", "2017-09-29"):  # a release's own day, or inside a usual stretch
+        assert hclient.get(f"/api/cr@{day}/702.19b").get_json()["gap"] is None
+
+
 def test_a_short_link_to_a_year_before_the_history_says_why(hclient):
     answer = hclient.get("/r/702.19b as of 2014")
     assert answer.status_code == 404

@@ -141,7 +141,9 @@ def spec(base_url: str) -> dict:
             "/api/openapi.json": _get("This description"),
             "/api/cr@{day}/{number}": _get(
                 "An official rule as it stood in the release in force on a day (with where it is now; `cites`: the "
-                "rules its text cites, {text, url}, as they stood that day)" + WITH_HISTORY,
+                "rules its text cites, {text, url}, as they stood that day; `gap`: {next, days} when the day falls "
+                "more than 150 days after its release and before the next release loaded, which a release not "
+                "loaded may have changed, else null)" + WITH_HISTORY,
                 [("day", "an ISO date, e.g. 2016-07-22", True),
                  ("number", "a rule number, e.g. 716.2; a number a release printed twice names its second copy with "
                             "-2 (702.175-2 in 2024-09-20), and each copy lists the other in printed_twice", True)],
