@@ -815,10 +815,14 @@ def test_a_short_link_reads_a_time_as_the_search_box_does(hclient, typed):
     assert hclient.get(opens).status_code == 200
 
 
+def _page(response):  # untyped: a page's parts are read as present (a missing one fails the test)
+    return BeautifulSoup(response.get_data(as_text=True), "html.parser")
+
+
 def test_a_dated_range_says_its_date_on_every_line(hclient):
     """A floor judge: /r/613.1a-g@2019 showed the 2019 wording with "Magic: The Gathering Comprehensive Rules" on
     each line and the date only in the heading: read at a glance as today's text."""
-    page = BeautifulSoup(hclient.get("/r/613.1a-g@2019").get_data(as_text=True), "html.parser")
+    page = _page(hclient.get("/r/613.1a-g@2019"))
     assert "as of 2019-12-31" in page.title.get_text()
     assert "As they stood on 2019-12-31, in the release effective 2019-10-04" in page.select_one("p.dated").get_text()
     metas = [li.select_one(".meta").get_text(" ", strip=True) for li in page.select(".disambiguation li")]
@@ -836,7 +840,7 @@ def test_a_day_in_a_long_stretch_without_a_loaded_release_says_so(hclient):
     assert after == "2018-07-13"
     gap = hclient.get("/api/cr@2018-03-01/702.19b").get_json()["gap"]
     assert gap == {"next": "2018-07-13", "days": 287}
-    page = BeautifulSoup(hclient.get("/cr@2018-03-01/702.19b").get_data(as_text=True), "html.parser")
+    page = _page(hclient.get("/cr@2018-03-01/702.19b"))
     assert "No release between 2017-09-29 and 2018-07-13 (287 days) is loaded" in page.select_one(".gap").get_text()
     for day in ("2018-07-13", "2024-10-01", "2017-09-29"):  # a release's own day, or inside a usual stretch
         assert hclient.get(f"/api/cr@{day}/702.19b").get_json()["gap"] is None
