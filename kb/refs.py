@@ -68,7 +68,8 @@ _NUMBER = r"""
 _CHAPTER = r"(?P<chapter>\d)(?!\d|[.,:]\d)"
 _OFFICIAL_PREFIX = r"(?P<official>official\s+(?:comprehensive\s+)?rules?|official\s+CR)\s*"
 # (a record's id as the site's links write it is a prefix too: "cr/613.4b"; with a section sign: "CR §613.4b")
-_PREFIX = (r"(?P<kw>comprehensive\s+rules?|rules?(?:\s*§)?|sections?(?=\s?\d)|sec\.?(?=\s?\d)|CR(?:\.?\s*§|\.|/)?"
+_PREFIX = (r"(?P<kw>comprehensive\s+rules?|rules?(?:\s*§)?|sections?(?=\s?\d)|sec\.?(?=\s?\d)"
+           r"|CR\.?\s+(?:rules?(?:\s*§)?|r\.?(?=\s?\d))|CR(?:\.?\s*§|\.|/)?"  # "CR rule 907.4b", "CR r. 907.4b"
            r"|r\.?(?=\s?\d)|§)\s*")
 
 
@@ -390,6 +391,9 @@ def _doc_slug(written: str | None, doc_names: Mapping[str, str]) -> str | None:
     return doc_names.get(key) or doc_names.get(key.replace(" ", ""))
 
 
+_CR_WORDS = frozenset({"cr", "crrule", "crrules", "crr"})  # "CR", "CR rule", "CR r.": the official rules first
+
+
 def _keyword(m: re.Match) -> str:
     """The prefix's word: "cr" for "CR.", "CR §" and "cr/"."""
     return re.sub(r"[^a-z]", "", (m.group("kw") or "").lower())
@@ -403,7 +407,7 @@ def _query(m: re.Match, written: str, numbers: list[str], official: bool, doc_na
         written=written,
         numbers=tuple(dict.fromkeys(numbers)),
         official=official,
-        prefer="cr" if kw == "cr" and not official else None,
+        prefer="cr" if kw in _CR_WORDS and not official else None,
         doc=_doc_slug(m.group("doc"), doc_names) or doc,
         invalid_letter=any(_invalid(n) for n in numbers),
         date=date,

@@ -228,14 +228,16 @@ class Resolver:
                 notes.append(f"no rule {number} in {{docs}}")
                 suggestions += [r for r in self.nearby(number, query.doc) if r not in suggestions]
             matches += [r for r in found if r not in matches]
-        if matches and query.prefer and query.prefer in self.doc_order and all(r.doc != query.prefer for r in matches):
+        lacking = [r for r in matches if r.doc != query.prefer] if query.prefer in self.doc_order else []
+        if lacking and (len(query.numbers) > 1 or len(lacking) == len(matches)):
             # "CR 907.4b" with the official rules loaded: they have no 907.4b, and a judge who typed CR was opened
-            # Treachery's rule as if it were official (with only the seeds, "CR" is Treachery's own name)
-            asked = ", ".join(r.number or "" for r in matches) if len(matches) <= 3 \
-                else f"{matches[0].number} to {matches[-1].number}"
-            rules = "rules" if len(matches) > 1 else "rule"
-            notes.insert(0, f"no {rules} {asked} in {self._doc_names([query.prefer])}; "
-                            f"shown: {self._doc_names([matches[0].doc])}' {asked}")
+            # Treachery's rule as if it were official (with only the seeds, "CR" is Treachery's own name); in a range
+            # or list, the members they lack ("CR 702.187c-h": d to g are Treachery's Unveil, c is Mayhem)
+            asked = ", ".join(r.number or "" for r in lacking) if len(lacking) <= 3 \
+                else f"{lacking[0].number} to {lacking[-1].number}"
+            rules = "rules" if len(lacking) > 1 else "rule"
+            notes.insert(0, f"no {rules} {asked} in {self._doc_names([query.prefer or ''])}; "
+                            f"shown: {self._doc_names([lacking[0].doc])}' {asked}")
         # A range or list is read in one document: what it lacks is lacking there ("907.4b-d": no rule 907.4d in the
         # Treachery Comprehensive Rules, not in all four documents); a number no document has, in any of them.
         where = list(dict.fromkeys(r.doc for r in matches)) if len(query.numbers) > 1 and matches else docs

@@ -67,11 +67,11 @@ def test_shared_numbers_resolve_to_both_reader_first(cr_client):
     assert official["matches"][0]["id"] == "cr/702.187c"
 
 
-@pytest.mark.parametrize("typed", ["CR 907.4b", "CR 372.8"])
+@pytest.mark.parametrize("typed", ["CR 907.4b", "CR 372.8", "CR rule 907.4b", "CR r. 907.4b"])
 def test_cr_before_a_number_only_another_document_has_says_so(cr_client, client, typed):
     """A floor judge: "CR 372.8" and "CR 907.4b" opened Treachery's rules, which the official rules lack (they stop at
     905), as if they were official; with only the seeds loaded "CR" is Treachery's own name and says nothing."""
-    number = typed.split()[1]
+    number = typed.split()[-1]
     answer = cr_client.get("/api/resolve", query_string={"ref": typed}).get_json()
     assert [m["id"] for m in answer["matches"]] == [f"treachery/{number}"]
     assert answer["note"].startswith(f"no rule {number} in the Magic: The Gathering Comprehensive Rules; shown: "
@@ -83,6 +83,17 @@ def test_cr_before_a_number_only_another_document_has_says_so(cr_client, client,
     # the official rule of a number both have is still the official one, with nothing to say
     official = cr_client.get("/api/resolve", query_string={"ref": "CR 702.187c"}).get_json()
     assert official["matches"][0]["id"] == "cr/702.187c" and official["note"] is None
+
+
+def test_cr_before_a_range_names_the_members_the_official_rules_lack(cr_client):
+    """A reviewer: "CR 702.187c-h" listed Mayhem's 702.187c, then Treachery's Unveil rules d to g, saying nothing of
+    them; "CR 907.4b, 702.187c" said nothing either."""
+    answer = cr_client.get("/api/resolve", query_string={"ref": "CR 702.187c-h"}).get_json()
+    assert [m["id"] for m in answer["matches"]] == ["cr/702.187c"] + [f"treachery/702.187{c}" for c in "defg"]
+    assert answer["note"].startswith("no rules 702.187d to 702.187g in the Magic: The Gathering Comprehensive Rules; "
+                                     "shown: the Treachery Comprehensive Rules' 702.187d to 702.187g")
+    listed = cr_client.get("/api/resolve", query_string={"ref": "CR 907.4b, 702.187c"}).get_json()
+    assert listed["note"].startswith("no rule 907.4b in the Magic: The Gathering Comprehensive Rules")
 
 
 def test_disambiguation_page(cr_client):
