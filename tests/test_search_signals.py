@@ -393,6 +393,8 @@ def test_give_up_and_die_keep_their_other_senses(cr_searcher):
     assert "player loses the game (for: player dies)" in dead.note and ids(dead, 1) == ["treachery/702.187g"]
     for creature in ("my creature dies", "when my opponent's creature dies"):
         assert "graveyard (for: dies)" in cr_searcher.search(creature).note
+    for other in ("when an assassin dies does it go to the graveyard", "if i die roll a d20"):  # a reviewer
+        assert "player loses the game" not in (cr_searcher.search(other).note or "")
     # a floor judge: "how big is tarmogoyf" listed the deck-size rules first and the card 8th
     for named in ("how big is tarmogoyf", "how big is goyf"):
         assert ids(cr_searcher.search(named), 2) == ["futuresight/cards/tarmogoyf/1", "futuresight/cards/tarmogoyf"]
