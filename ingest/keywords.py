@@ -11,12 +11,11 @@ point at every definition, so each definition's ``cited_by`` lists it.
 from __future__ import annotations
 
 import re
-from operator import attrgetter
 
 from ingest.profile import Profile
 from kb.ids import slugify
 from kb.model import Record, Ref, Source
-from kb.snippet import leading
+from kb.snippet import keyword_text_from
 
 __all__ = ["keyword_records", "KEYWORDS_DOC"]
 
@@ -71,7 +70,7 @@ def keyword_records(records: list[Record], profiles: dict[str, Profile]) -> list
         name, first = defs[0]
         # The keyword reads as its first definition: the rule's first sub-rule (and the next when the first only
         # says what kind of ability it is: "Menace is an evasion ability."), or the rule itself.
-        body = leading([by_id[c] for c in first.children[:2]], attrgetter("text")) or [first]
+        body = keyword_text_from(first, [by_id[c] for c in first.children[:2]])
         refs = tuple(
             Ref(f"{profiles[rule.doc].title} {rule.number}", rule.id, field="definitions")
             for _, rule in defs

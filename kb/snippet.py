@@ -20,7 +20,8 @@ from kb.words import TOKEN_RE, fold, stem
 T = TypeVar("T")
 
 # stem and TOKEN_RE are kb.words', named here too for the modules that import them from snippets.
-__all__ = ["snippet", "clip", "stem", "Positions", "TOKEN_RE", "translation", "shown", "only_kind", "leading"]
+__all__ = ["snippet", "clip", "stem", "Positions", "TOKEN_RE", "translation", "shown", "only_kind", "leading",
+           "keyword_text_from"]
 
 # A rule whose only line is its name in another language (Treachery 702.187: French: "Dévoilement.").
 _TRANSLATION = re.compile(r'^(?P<language>[A-Z][a-z]+): [“"](?P<words>[^"”\n]+?)\.?[”"]$')
@@ -47,6 +48,13 @@ def leading(items: Sequence[T], text: Callable[[T], str | None]) -> list[T]:
     and the next too when the first says only what kind of ability it is ("702.111a Menace is an evasion
     ability. 702.111b A creature with menace can't be blocked except by two or more creatures.")."""
     return list(items[:2]) if len(items) > 1 and only_kind(text(items[0])) else list(items[:1])
+
+
+def keyword_text_from(rule: Record, below: Sequence[Record]) -> list[Record]:
+    """The records a keyword's text is read from (ingest.keywords; its page names them): its defining rule's first
+    sub-rule, and the next when the first says only what kind of ability it is, or the rule itself without
+    sub-rules. ``below``: the rule's sub-rules, in order."""
+    return leading(below[:2], attrgetter("text")) or [rule]
 
 
 def shown(record: Record, records: Mapping[str, Record]) -> str:

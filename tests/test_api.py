@@ -482,6 +482,13 @@ def test_options_lists_the_endpoints_own_methods(client, path, allowed):
     assert response.status_code == 200 and response.headers["Allow"] == allowed
 
 
+@pytest.mark.parametrize("path", ["/api/nope", "/api/linkify/x", "/API/linkify"])
+def test_options_of_a_path_no_endpoint_answers_is_its_404(client, path):
+    response = client.open(path, method="OPTIONS")
+    assert response.status_code == 404 and response.get_json()["error"]["code"] == "not_found"
+    assert client.get(path).status_code == 404
+
+
 def test_an_api_redirect_answers_in_json(client):
     # /api/search/?q=x is /api/search?q=x: said in JSON, as every API answer, not in Flask's HTML page
     response = client.get("/api/search/?q=unveil")

@@ -532,7 +532,8 @@ def test_a_keyword_page_names_the_sub_rules_its_text_is_from_and_lists_them_all(
 
 @pytest.mark.parametrize(("path", "cited", "short"), [
     ("/cr/704.5j", "CR 704.5j: ", "/r/704.5j"), ("/treachery/907.4b", "Treachery 907.4b: ", "/r/907.4b"),
-    ("/cr/116", "CR 116 ", "/r/cr/116")])
+    ("/cr/116", "CR 116 ", "/r/cr/116"), ("/treachery/9", "Treachery 9 ", "/r/treachery/9"),
+    ("/uncommander/token-cards/j", "Token Cards j): ", "/r/token-cards-j")])
 def test_copy_for_chat_cites_the_document_and_the_short_link(cr_client, path, cited, short):
     """A floor judge: "Copy for chat" on /cr/704.5j copied "704.5j: ... http://.../cr/704.5j": no "CR" before a number
     two documents may use, and the long address beside a short link."""

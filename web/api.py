@@ -170,8 +170,11 @@ def linkify_endpoint():
         raise BadRequest(f"text must be at most {MAX_TEXT} characters")
     kb = _kb()
     answer = linkify(kb, body["text"], fmt, base_url=public_url())
+    facts: dict[str | None, dict] = {}  # once per record: a text may cite one rule thousands of times
     for link in answer["links"]:  # what a bot shows beside the link (a reply, a hover), as /api/resolve says it
-        link.update(D.link_facts(kb, kb.store.records.get(link["id"]) if link["id"] else None))
+        if link["id"] not in facts:
+            facts[link["id"]] = D.link_facts(kb, kb.store.records.get(link["id"]) if link["id"] else None)
+        link.update(facts[link["id"]])
     return jsonify(answer)
 
 

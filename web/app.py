@@ -80,6 +80,7 @@ def create_app(config: dict | None = None) -> Flask:
         if request.content_length:  # any method: a PUT or a GET may carry one too
             request.get_data(cache=True)
 
+    app.before_request(_options_of_no_endpoint)  # after the body is read (above)
     app.before_request(_host_is_a_host)
 
     @app.before_request
@@ -93,32 +94,7 @@ def create_app(config: dict | None = None) -> Flask:
             return redirect(quote("/" + path.strip("/"), safe="/@:") + ("?" + query if query else ""), code=308)
         return None
 
-    @app.after_request
-    def _headers(response):
-        api = request.path.startswith("/api/")
-        if 300 <= response.status_code < 400 and response.location and request.method != "HEAD" \
-                and (api or prefers_json()):
-            # a short link or a search asked for JSON, or any API path (/api/search/?q=x): its redirect says where in
-            # JSON, not in Flask's HTML page
-            response.set_data(json.dumps({"redirect": response.location}) + "\n")
-            response.mimetype = "application/json"
-        if request.method == "OPTIONS" and api and "Allow" in response.headers:
-            # Flask's own answer lists every rule the path matches, the pages' catch-all GET too: /api/linkify
-            # said "GET" and answered GET with a 405
-            own = methods_of(request.path)
-            if own:
-                response.headers["Allow"] = ", ".join(sorted(own | {"OPTIONS"} | ({"HEAD"} if "GET" in own else set())))
-        for name, value in SECURITY_HEADERS.items():
-            response.headers.setdefault(name, value)
-        if not api:
-            # A page's errors are HTML or JSON by the Accept header: caches must key on it.
-            response.vary.add("Accept")
-        if request.method in ("GET", "HEAD", "OPTIONS") and (api or response.mimetype == "application/json"
-                                                             or prefers_json()):  # a JSON twin's redirect too
-            # Bots and other sites read every GET answer of the API (the history endpoints too) and a page's
-            # JSON twin, from any origin.
-            response.headers["Access-Control-Allow-Origin"] = "*"
-        return response
+    app.after_request(_headers)
 
     app.register_error_handler(HTTPException, http_error)
 
@@ -128,6 +104,40 @@ def create_app(config: dict | None = None) -> Flask:
         return error_response(500, "internal_error", "something went wrong on our side")
 
     return app
+
+
+def _options_of_no_endpoint():
+    # OPTIONS /api/nope answered Flask's "Allow: GET, HEAD, OPTIONS" (the pages' catch-all), and GET is a 404
+    if request.method == "OPTIONS" and request.path.lower().startswith("/api/") and not methods_of(request.path):
+        return no_api_endpoint(request.path)
+    return None
+
+
+def _headers(response):
+    api = request.path.startswith("/api/")
+    if 300 <= response.status_code < 400 and response.location and request.method != "HEAD" \
+            and (api or prefers_json()):
+        # a short link or a search asked for JSON, or any API path (/api/search/?q=x): its redirect says where in
+        # JSON, not in Flask's HTML page
+        response.set_data(json.dumps({"redirect": response.location}) + "\n")
+        response.mimetype = "application/json"
+    if request.method == "OPTIONS" and api and "Allow" in response.headers:
+        # Flask's own answer lists every rule the path matches, the pages' catch-all GET too: /api/linkify
+        # said "GET" and answered GET with a 405
+        own = methods_of(request.path)
+        if own:
+            response.headers["Allow"] = ", ".join(sorted(own | {"OPTIONS"} | ({"HEAD"} if "GET" in own else set())))
+    for name, value in SECURITY_HEADERS.items():
+        response.headers.setdefault(name, value)
+    if not api:
+        # A page's errors are HTML or JSON by the Accept header: caches must key on it.
+        response.vary.add("Accept")
+    if request.method in ("GET", "HEAD", "OPTIONS") and (api or response.mimetype == "application/json"
+                                                         or prefers_json()):  # a JSON twin's redirect too
+        # Bots and other sites read every GET answer of the API (the history endpoints too) and a page's
+        # JSON twin, from any origin.
+        response.headers["Access-Control-Allow-Origin"] = "*"
+    return response
 
 
 def public_url() -> str:

@@ -16,7 +16,6 @@ import re
 from dataclasses import asdict, replace
 from datetime import date
 from functools import lru_cache
-from operator import attrgetter
 from typing import Any
 from urllib.parse import quote, quote_plus, urlencode
 
@@ -32,7 +31,7 @@ from kb.phrases import Phrases
 from kb.refs import iso_days, number_order, parse_ref, undated
 from kb.resolve import Resolution
 from kb.search import MAX_OFFSET, QueryError
-from kb.snippet import clip, leading
+from kb.snippet import clip, keyword_text_from
 from kb.words import typed
 from web.render import body_text, preview, summary, translation
 
@@ -67,8 +66,8 @@ def link(kb: Opened, record: Record, **more: Any) -> dict[str, Any]:
 
 
 def link_facts(kb: Opened, record: Record | None) -> dict[str, Any]:
-    """A linked record's name, document and first words (/api/linkify's links); None each for a citation dated
-    before today's rules, whose link opens the rule as it stood."""
+    """A record's name, document and first words, as /api/resolve's matches and /api/linkify's links say them; None
+    each for a link to no one record (a dated citation, a range, a number two documents use: id None)."""
     if record is None:
         return {"title": None, "document": None, "summary": None}
     return {"title": kb.store.label(record), "document": doc_title(kb, record.doc),
@@ -198,7 +197,7 @@ def _keyword_text(kb: Opened, definitions: list[tuple[Ref, Record]]) -> dict[str
         return {"text_from": [], "in_full": []}
     rule = definitions[0][1]
     below = [r for r in map(kb.store.get, rule.children) if r is not None]
-    opening = leading(below[:2], attrgetter("text")) or [rule]
+    opening = keyword_text_from(rule, below)
     return {"text_from": [link(kb, r, number=r.number) for r in opening],
             "in_full": [link(kb, r, number=r.number, text=r.text) for r in below] if len(below) > len(opening) else []}
 
@@ -255,7 +254,7 @@ def record_data(kb: Opened, record_id: str) -> tuple[dict[str, Any], dict[str, A
                            if c["record"] == record.id]
     # What "Copy for chat" copies, before the page's short link: a numbered rule with its document's name, as chat
     # cites it ("CR 704.5j", "Treachery 907.4b": 116 and 702.187 are rules of two documents)
-    cited = f"{short_name(kb, record.doc)} {label}" if record.kind == "rule" and record.number else label
+    cited = f"{short_name(kb, record.doc)} {label}" if (record.number or "")[:1].isdigit() else label  # chapters too
     data["chat"] = f"{cited}: {preview(record, 300, kb.store.records).split(': ', 1)[-1]}"
     # The effective date of the release (or document version) this record is from, as an ISO date.
     data["effective"] = (data["document"] or {}).get("effective")
@@ -665,9 +664,8 @@ def resolve_data(kb: Opened, ref: str, context_doc: str | None = None) -> tuple[
         if lookup.card is not None:
             matches = [lookup.card]
             note = lookup.note
-    found = [{"id": r.id, "url": record_url(r.id), "title": kb.store.label(r), "doc": r.doc,
-                     "effective": _effective(kb, r.doc), "document": doc_title(kb, r.doc),
-                     "summary": summary(r, kb.store.records, 200)} for r in matches]
+    found = [{"id": r.id, "url": record_url(r.id), "doc": r.doc, "effective": _effective(kb, r.doc),
+              **link_facts(kb, r)} for r in matches]
     data = {
         "ref": ref,
         "matches": found,

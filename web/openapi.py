@@ -142,8 +142,8 @@ def spec(base_url: str) -> dict:
             "/api/cr@{day}/{number}": _get(
                 "An official rule as it stood in the release in force on a day (with where it is now; `cites`: the "
                 "rules its text cites, {text, url}, as they stood that day; `gap`: {next, days} when the day falls "
-                "more than 150 days after its release and before the next release loaded, which a release not "
-                "loaded may have changed, else null)" + WITH_HISTORY,
+                "after its release in a stretch of more than 150 days before the next release loaded, where a "
+                "release not loaded may have changed the rule, else null)" + WITH_HISTORY,
                 [("day", "an ISO date, e.g. 2016-07-22", True),
                  ("number", "a rule number, e.g. 716.2; a number a release printed twice names its second copy with "
                             "-2 (702.175-2 in 2024-09-20), and each copy lists the other in printed_twice", True)],
@@ -366,8 +366,8 @@ def spec(base_url: str) -> dict:
                                            "absolute (" + ABSOLUTE + "); start and end count Unicode code points "
                                            "of text, not UTF-16 units; title, document and summary (the record's "
                                            "first 200 characters) are what /api/resolve says of it, null for a "
-                                           "citation dated before today's rules (id null: its url opens the rule "
-                                           "as it stood)",
+                                           "link to no one record (id null: a dated citation, whose url opens the "
+                                           "rule as it stood, a range, a number two documents use)",
                         },
                         "ambiguous": {
                             "type": "array",
