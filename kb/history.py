@@ -28,6 +28,7 @@ from kb.snippet import clip, leading
 from kb.words import typed
 
 __all__ = ["History", "HISTORY_FILE", "word_diff", "typography", "wording", "parse_date", "DateError", "dated_matches",
+           "release_gap",
            "span_ref", "span_text"]
 
 HISTORY_FILE = "history.sqlite"
@@ -316,6 +317,24 @@ def _text(path: Path, db: sqlite3.Connection, text_id: int) -> list:
 
 
 _TEXTS: dict[tuple[str, int], list] = {}
+
+
+GAP_DAYS = 150  # Wizards publishes a release every few months; longer between two loaded ones, some are not loaded
+
+
+def release_gap(history: History, day: str) -> dict[str, Any] | None:
+    """When ``day`` falls after its release in a stretch of more than GAP_DAYS before the next loaded release: that
+    release's day and the days between, else None. A floor judge read /cr@2018-03-01/702.19b ("the 2017-09-29
+    release, in force on 2018-03-01") as settled, while no release between 2017-09-29 and 2018-07-13 is loaded
+    (Rivals of Ixalan's and Dominaria's)."""
+    release = history.release_on(day)
+    if release is None:
+        return None
+    later = [r for r in history.releases if r["effective"] > release["effective"]]
+    if not later or day <= release["effective"] or day >= later[0]["effective"]:
+        return None
+    days = (date.fromisoformat(later[0]["effective"]) - date.fromisoformat(release["effective"])).days
+    return {"next": later[0]["effective"], "days": days} if days > GAP_DAYS else None
 
 
 def dated_matches(history: History | None, query: Any) -> tuple[list[dict[str, Any]], str | None]:

@@ -844,6 +844,11 @@ def test_a_day_in_a_long_stretch_without_a_loaded_release_says_so(hclient):
     assert "No release between 2017-09-29 and 2018-07-13 (287 days) is loaded" in page.select_one(".gap").get_text()
     for day in ("2018-07-13", "2024-10-01", "2017-09-29"):  # a release's own day, or inside a usual stretch
         assert hclient.get(f"/api/cr@{day}/702.19b").get_json()["gap"] is None
+    # a dated range too (a reviewer), in its JSON and on its page
+    assert hclient.get("/api/resolve", query_string={"ref": "613.1a-g@2018-03-01"}).get_json()["gap"] == gap
+    listed = _page(hclient.get("/r/613.1a-g@2018-03-01")).select_one("p.dated").get_text()
+    assert "No release between 2017-09-29 and 2018-07-13 (287 days) is loaded" in listed
+    assert hclient.get("/api/resolve", query_string={"ref": "613.1a-g@2024-10-01"}).get_json()["gap"] is None
 
 
 def test_a_short_link_to_a_year_before_the_history_says_why(hclient):

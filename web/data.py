@@ -23,7 +23,7 @@ from werkzeug.datastructures import MultiDict
 from werkzeug.exceptions import BadRequest, NotFound
 
 from kb.cardnames import find_card
-from kb.history import DateError, dated_matches, parse_date
+from kb.history import DateError, dated_matches, parse_date, release_gap
 from kb.ids import dated_url, record_url, slugify
 from kb.kbase import Opened
 from kb.model import Record, Ref
@@ -653,8 +653,9 @@ def resolve_data(kb: Opened, ref: str, context_doc: str | None = None) -> tuple[
         except DateError as exc:  # as /cr@2016-02-30/... answers: the date is wrong, not the rule missing
             raise BadRequest(str(exc)) from None
         dated, note = dated_matches(kb.history, res.query)
+        gap = release_gap(kb.history, res.query.date) if dated and kb.history is not None else None
         return {"ref": ref, "matches": dated, "note": note, "suggestions": [],
-                "effective": dated[0]["effective"] if dated else None, "what": _what(ref, dated)}, {}
+                "effective": dated[0]["effective"] if dated else None, "gap": gap, "what": _what(ref, dated)}, {}
     matches = res.matches
     note = res.note
     if not matches and res.query is None:

@@ -30,7 +30,8 @@ from kb.ids import dated_url, record_url
 from kb.refs import find_refs
 from kb.snippet import clip, leading
 from kb.words import typed
-from kb.history import DateError, History, parse_date, span_ref, span_text, typography, word_diff, wording
+from kb.history import (DateError, History, parse_date, release_gap, span_ref, span_text, typography, word_diff,
+                        wording)
 from kb.kbase import Opened
 from web.render import mana, render_inline
 from web.pages import render_page
@@ -152,7 +153,7 @@ def rule_at_data(kb: Opened, day: str, number: str) -> tuple[dict[str, Any], dic
               "depth": depth, "url": dated_url(release["effective"], span_ref(s))}
              for s, depth in history.subtree(span, release["index"])]
     return {
-        "gap": _gap(history, release, day),
+        "gap": release_gap(history, day),
         "number": span["number"], "id": span["id"], "kind": span["kind"], "title": span["title"],
         "printed_twice": [{"number": t["number"], "title": t["title"],
                            "url": dated_url(release["effective"], span_ref(t))} for t in twins],
@@ -173,20 +174,6 @@ def rule_at_data(kb: Opened, day: str, number: str) -> tuple[dict[str, Any], dic
                                         *(t for r in below for t in (r["text"], *r["examples"]))]
             for _, _, written, url in _dated_refs(text, release["effective"]))],
     }, {}
-
-
-GAP_DAYS = 150  # Wizards publishes a release every few months; longer between two loaded ones, some are not loaded
-
-
-def _gap(history: History, release: dict[str, Any], day: str) -> dict[str, Any] | None:
-    """When ``day`` falls in a long stretch without a loaded release: the next loaded release and the days between.
-    A floor judge read /cr@2018-03-01/702.19b ("the 2017-09-29 release, in force on 2018-03-01") as settled, while
-    no release between 2017-09-29 and 2018-07-13 is loaded (Rivals of Ixalan's and Dominaria's)."""
-    later = [r for r in history.releases if r["effective"] > release["effective"]]
-    if not later or day <= release["effective"] or day >= later[0]["effective"]:
-        return None
-    days = (date.fromisoformat(later[0]["effective"]) - date.fromisoformat(release["effective"])).days
-    return {"next": later[0]["effective"], "days": days} if days > GAP_DAYS else None
 
 
 def _same_text_elsewhere(lineage: list[dict], first: int, last: int, number: str, same: str) -> list[dict]:

@@ -342,6 +342,9 @@ def spec(base_url: str) -> dict:
                             "records near a reference that matched nothing, each {id, url, title, doc, document}")},
                         "effective": {"type": "string", "nullable": True,
                                       "description": "for a dated reference, the release it was read in"},
+                        "gap": {"type": "object", "nullable": True,
+                                "description": "for a dated reference whose day falls after its release in a stretch "
+                                               "of more than 150 days before the next release loaded: {next, days}"},
                         "what": {"type": "string",
                                  "description": "what the choice page says: \"702.187 is in 2 documents\""},
                         "note": {"type": "string", "nullable": True,
