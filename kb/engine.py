@@ -94,6 +94,7 @@ class Postings:
         self._positions: dict[tuple[str, bytes], dict[int, frozenset[int]]] = {}
         self._lengths: dict[str, list[int]] = {}
         self.matchers: dict[tuple, object] = {}  # a word's Or: its size estimate and its matcher (_WordOr)
+        self.words: dict[tuple, tuple] = {}  # the same, with whether it holds a term, in one entry (_word_matcher)
         self._lock = threading.Lock()
         reader = searcher.reader()
         self.eager = tuple(f for f in eager if f in self.schema and self.schema[f].scorable)
@@ -343,25 +344,22 @@ def _word(query) -> bool:
             and all(type(q) is Q.Term for q in query.subqueries))
 
 
-def _word_matcher(view: _View, query: Q.Or, needs_current: bool):
+def _word_matcher(view: _View, query: Q.Or, needs_current: bool) -> tuple:
     """(size estimate, matcher, whether it holds a term) of a plain word's ``Or``: the build's ``_WordOr``
-    entries, read by their key without making the ``_WordOr`` (made, and its entries stored, only when they
-    are missing). Whether the matcher holds a term (``any(m.term_matchers())``, a walk of its tree) is kept
-    beside them once the matcher is."""
+    entries, made (and stored) when they are missing, then read from one entry of ``Postings.words`` by the
+    word's key (one look-up, not one per entry: the key is a tuple of tuples, hashed anew each time), with
+    whether the matcher holds a term (``any(m.term_matchers())``, a walk of its tree)."""
     terms = tuple([(q.fieldname, q.text, q.boost) for q in query.subqueries])
-    key = (query.boost, query.scale, _WordOr.matcher_type, terms)
-    table = view.cache.matchers
-    size, m, held = table.get(("size", *key)), table.get((*key, needs_current)), table.get(("terms", *key))
-    if size is None or m is None:
+    key = (query.boost, query.scale, _WordOr.matcher_type, terms, needs_current)
+    found = view.cache.words.get(key)
+    if found is None:
         word = _WordOr(query.subqueries, boost=query.boost, scale=query.scale)
         m = word.matcher(view, SearchContext(needs_current=needs_current, weighting=view.weighting))
-        size = word.estimate_size(view.reader())
-    if held is None:
-        held = any(m.term_matchers())
-        if table.get((*key, needs_current)) is m:  # kept: the same matcher for every question using the word
+        found = (word.estimate_size(view.reader()), m, any(m.term_matchers()))
+        if view.cache.matchers.get(key) is m:  # kept (_WordOr._kept): the same matcher for every question
             with view.cache._lock:
-                table.setdefault(("terms", *key), held)
-    return size, m, held
+                found = view.cache.words.setdefault(key, found)
+    return found
 
 
 class _Coord:

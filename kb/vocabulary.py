@@ -74,6 +74,7 @@ class Vocabulary:
                 if unless and unless[0]:
                     self.unless[key] = frozenset(w for u in unless[0] for w in normalise(u))
         self.longest = max((len(k) for k in self.phrases), default=0)
+        self.starts = frozenset(k[0] for k in self.phrases)  # the first words of the phrases (_segments)
         self.joined: dict[str, tuple[str, str]] = {}
 
     def with_joined(self, titles: Iterable[tuple[str, str]]) -> Vocabulary:
@@ -165,6 +166,10 @@ class Vocabulary:
         out: list[tuple[int, tuple[str, ...], tuple[str, str] | None]] = []
         i = 0
         while i < len(words):
+            if words[i] not in self.starts:  # no phrase starts with it (most words): the word alone, with none
+                out.append((i, (words[i],), None))
+                i += 1
+                continue
             for n in range(min(self.longest, len(words) - i), 0, -1):
                 key = tuple(words[i:i + n])
                 hit = self._usable(key, present)
