@@ -94,6 +94,7 @@ class Postings:
         self._positions: dict[tuple[str, bytes], dict[int, frozenset[int]]] = {}
         self._lengths: dict[str, list[int]] = {}
         self.matchers: dict[tuple, object] = {}  # a word's Or: its size estimate and its matcher (_WordOr)
+        self.words: dict[tuple, tuple] = {}  # the same, with whether it holds a term, in one entry (_word_matcher)
         self._lock = threading.Lock()
         reader = searcher.reader()
         self.eager = tuple(f for f in eager if f in self.schema and self.schema[f].scorable)
@@ -343,18 +344,33 @@ def _word(query) -> bool:
             and all(type(q) is Q.Term for q in query.subqueries))
 
 
-def _word_matcher(view: _View, query: Q.Or, needs_current: bool):
-    """(size estimate, matcher) of a plain word's ``Or``: the build's ``_WordOr`` entries, read by their key
-    without making the ``_WordOr`` (made, and its entries stored, only when they are missing)."""
+def _word_matcher(view: _View, query: Q.Or, needs_current: bool) -> tuple:
+    """(size estimate, matcher, whether it holds a term) of a plain word's ``Or``: the build's ``_WordOr``
+    entries, made (and stored) when they are missing, then read from one entry of ``Postings.words`` by the
+    word's key (one look-up, not one per entry: the key is a tuple of tuples, hashed anew each time), with
+    whether the matcher holds a term (``any(m.term_matchers())``, a walk of its tree)."""
     terms = tuple([(q.fieldname, q.text, q.boost) for q in query.subqueries])
-    key = (query.boost, query.scale, _WordOr.matcher_type, terms)
-    table = view.cache.matchers
-    size, m = table.get(("size", *key)), table.get((*key, needs_current))
-    if size is None or m is None:
+    key = (query.boost, query.scale, _WordOr.matcher_type, terms, needs_current)
+    found = view.cache.words.get(key)
+    if found is None:
         word = _WordOr(query.subqueries, boost=query.boost, scale=query.scale)
         m = word.matcher(view, SearchContext(needs_current=needs_current, weighting=view.weighting))
-        size = word.estimate_size(view.reader())
-    return size, m
+        found = (word.estimate_size(view.reader()), m, any(m.term_matchers()))
+        if view.cache.matchers.get(key) is m:  # kept (_WordOr._kept): the same matcher for every question
+            with view.cache._lock:
+                found = view.cache.words.setdefault(key, found)
+    return found
+
+
+class _Coord:
+    """Whoosh's ``CoordMatcher`` over a question's tree, as ``_coord`` reads it (its child and scale), made
+    without the constructor's count of the tree's terms (a walk of the whole tree per question), which
+    ``_units`` counts here as the collector's replacements change it."""
+
+    __slots__ = ("child", "_scale")
+
+    def __init__(self, child, scale: float):
+        self.child, self._scale = child, scale
 
 
 def _question_matcher(view: _View, query):
@@ -371,11 +387,12 @@ def _question_matcher(view: _View, query):
             or not all(map(_word, subs))):
         return None
     # Or._matcher: with a scale, the binary tree of unions (DefaultOr); needs_current as the search's context.
-    m = make_weighted_tree(UnionMatcher, [_word_matcher(view, q, False) for q in subs])
+    words = [_word_matcher(view, q, False) for q in subs]
+    m = make_weighted_tree(UnionMatcher, [(size, word) for size, word, _ in words])
     if query.boost != 1.0:
         m = WrappingMatcher(m, query.boost)
-    if any(m.term_matchers()):
-        m = CoordMatcher(m, scale=query.scale)
+    if any(held for *_, held in words):  # any(m.term_matchers()): the words' own, in the tree's order
+        m = _Coord(m, query.scale)
     return m
 
 
@@ -409,7 +426,7 @@ def _keys(m) -> set[int]:
         return set()
     if cls is UnionMatcher or cls is DisjunctionMaxMatcher:
         return _keys(m.a) | _keys(m.b)
-    if cls is CoordMatcher or cls is WrappingMatcher:
+    if cls is CoordMatcher or cls is _Coord or cls is WrappingMatcher:
         return _keys(m.child)
     if cls is ArrayUnionMatcher:
         return set(_array_union(m)[0])
@@ -428,7 +445,7 @@ def _units(m) -> list[tuple[int, int]]:
         return []
     if cls is UnionMatcher or cls is DisjunctionMaxMatcher:
         return _units(m.a) + _units(m.b)
-    if cls is CoordMatcher or cls is WrappingMatcher:
+    if cls is CoordMatcher or cls is _Coord or cls is WrappingMatcher:
         return _units(m.child)
     if cls is ArrayUnionMatcher:
         # It never replaces its children: their terms all count until its own last match.
@@ -467,9 +484,11 @@ def _scores(m, replaced) -> tuple[dict[int, float], dict[int, int]]:
         return out, matching
     if cls is WrappingMatcher:
         child, matching = _scores(m.child, replaced)
-        # WrappingMatcher.score is child.score() * boost: boost * score is the same product, in C.
-        return dict(zip(child, map(float(m.boost).__mul__, child.values()), strict=True)), matching
-    if cls is CoordMatcher:
+        # WrappingMatcher.score is child.score() * boost: boost * score is the same product. (A comprehension:
+        # map(boost.__mul__, ...) calls a method wrapper per item, twice as slow on Python 3.11.)
+        boost = float(m.boost)
+        return {d: boost * score for d, score in child.items()}, matching
+    if cls is CoordMatcher or cls is _Coord:
         return _coord(m, replaced)
     if cls is ArrayUnionMatcher:
         return _array_union(m)
@@ -483,11 +502,11 @@ def _array_union(m: ArrayUnionMatcher) -> tuple[dict[int, float], dict[int, int]
     matching term: a coordination bonus above it counts 0 for it (``matching_terms``)."""
     if not m._scored:
         raise Unsupported("an unscored array union")
-    boost = m._boost
+    boost = float(m._boost)
     acc: dict[int, float] = {}
     for sub in m._submatchers:
         child, _ = _scores(sub, lambda node, scores: [])  # its children are never replaced
-        add = dict(zip(child, map(float(boost).__rmul__, child.values()), strict=True))
+        add = {d: score * boost for d, score in child.items()}  # each child's score() * boost
         merged = {**acc, **add}  # the array starts at 0.0, and 0.0 + s is s
         for d in acc.keys() & add.keys():
             merged[d] = acc[d] + add[d]
@@ -496,7 +515,7 @@ def _array_union(m: ArrayUnionMatcher) -> tuple[dict[int, float], dict[int, int]
     return out, dict.fromkeys(out, 0)
 
 
-def _coord(m: CoordMatcher, replaced) -> tuple[dict[int, float], dict[int, int]]:
+def _coord(m: CoordMatcher | _Coord, replaced) -> tuple[dict[int, float], dict[int, int]]:
     """CoordMatcher.score, with the term count it has after each replacement."""
     child, matching = _scores(m.child, replaced)
     units = _units(m.child)
@@ -519,19 +538,20 @@ def _coord(m: CoordMatcher, replaced) -> tuple[dict[int, float], dict[int, int]]
     return out, matching
 
 
-def _sqr_all(m: CoordMatcher, termcount: int, child: dict[int, float], docs: list[int],
+def _sqr_all(m: CoordMatcher | _Coord, termcount: int, child: dict[int, float], docs: list[int],
              matching: dict[int, int]) -> dict[int, float]:
     """``CoordMatcher._sqr(score, matching)`` for ``docs``, one term count:
     ``(score + (matching - 1) / (termcount - scale) ** 2) * ((termcount - 1) / termcount)``.
 
     Where one term matches, the bonus is 0.0 and ``score + 0.0`` is ``score``: those documents
-    are one multiplication each, done in C; the rest get Whoosh's own expression.
+    are one multiplication each, in a comprehension (``map(factor.__mul__, ...)``, a method wrapper
+    call per item, is twice as slow on Python 3.11); the rest get Whoosh's own expression.
     """
     scale = m._scale
     if termcount == 0 or termcount == scale:
         return dict.fromkeys(docs, 0)
     factor = (termcount - 1) / termcount
-    out = dict(zip(docs, map(factor.__mul__, map(child.__getitem__, docs)), strict=True))
+    out = {d: factor * child[d] for d in docs}
     for d, k in matching.items():
         out[d] = (child[d] + ((k - 1) / (termcount - scale) ** 2)) * factor
     return out

@@ -57,7 +57,7 @@ from kb.snippet import TOKEN_RE, stem
 from kb.store import Store
 
 __all__ = ["ASKS", "asks", "Candidate", "Ranker", "SIGNALS", "NUMBER_ALT", "WINDOW", "DOC_NAMES", "KIND_NAMES", "Named",
-           "implied_document", "own_rules_cited", "pairs", "weights"]
+           "implied_document", "own_rules_cited", "pairs", "weights", "word_document"]
 
 # Every signal, on by default; measuring one means turning it off (see the README's Search section).
 # Most act in this module; "numbers", "question phrases", "vocabulary", "titles newest first",
@@ -124,6 +124,7 @@ ASKS: dict[str, tuple[re.Pattern, re.Pattern, float]] = {
             re.compile(r"\b(?:controller|owner|active player|nonactive|opponent|teammate|team|each player|that player|"
                        r"chooses|decides)\b", re.I), 1.5),
 }
+_ANSWERS = {asked: f"answers {asked}" for asked in ASKS}  # each signal's reason, made once
 CARD_ASKS_MORE = 0.4  # a card page, for a question that asks more than its name ("bodyguard effect ends when")
 KEYWORD_BELOW = 0.99  # a keyword page's score, as a share of the place it gives the rule it quotes
 CARD_NAMED = 1.5  # a card the question names inside its words, and its rulings
@@ -393,17 +394,23 @@ class Ranker:
     # -- the re-rank ---------------------------------------------------------------------
     def rerank(self, candidates: list[Candidate], weights: dict[str, float], pairs: list[str],
                named: Named, add: Callable[[str], Candidate | None], explain: bool = True,
-               asked: dict | None = None, minimum: float = ASKED_MIN) -> list[Candidate]:
+               asked: dict | None = None, minimum: float = ASKED_MIN,
+               terms: dict[str, frozenset[str]] | None = None) -> list[Candidate]:
         """Candidates best first after every signal.
 
         ``weights``: the question's stems with their rarity (idf); ``add(id)`` makes a candidate
         of a rule a glossary entry points at when Whoosh did not return it. ``explain``: fill each
         candidate's ``why`` (search leaves it off: fifty candidates per query, read by no answer).
+        ``terms``: ``family_terms(weights, ...)`` when the caller has them already (kb.search reads them
+        for its candidates too).
         """
         total = sum(weights.values()) or 1.0
         stems = frozenset(weights)
         on = SIGNALS
-        family = self._family(weights, total) if "term's rules" in on else set()
+        if "term's rules" not in on:
+            family = set()
+        else:
+            family = set(terms) if terms is not None else self._family(weights, total)
         # Each candidate's score is multiplied in a fixed order: what its words say (coverage,
         # heading, word pairs), then where it stands (named, term's rules, history, older, variants).
         rows = self._rows_of(candidates)
@@ -417,18 +424,16 @@ class Ranker:
             self._glossaries(candidates, rows, add, stems, weights, explain)
             if len(rows) < len(candidates):  # a rule a glossary entry points at was added
                 rows += self._rows_of(candidates[len(rows):])
-        if "heading only" in on:
-            for c, row in zip(candidates, rows, strict=True):
-                if row.heading_only:
-                    self._heading_only(c, stems, explain)
-        if "asks more" in on:
-            for c, row in zip(candidates, rows, strict=True):
-                if (row.kind == "keyword" or row.kind == "card") and self.asks_more(c.record, weights):
-                    # a keyword page is its first definition: "menace" more than "menace blocking"; a card page
-                    # holds all its rulings, and the question asks for one of them
-                    c.score *= ASKS_MORE if row.kind == "keyword" else CARD_ASKS_MORE
-                    if explain:
-                        c.why.append(f"asks more than the {row.kind}")
+        heading_only, asks_more = "heading only" in on, "asks more" in on
+        for c, row in zip(candidates, rows, strict=True):  # both in one pass: each candidate's own factors
+            if heading_only and row.heading_only:
+                self._heading_only(c, stems, explain)
+            if asks_more and (row.kind == "keyword" or row.kind == "card") and self.asks_more(c.record, weights):
+                # a keyword page is its first definition: "menace" more than "menace blocking"; a card page
+                # holds all its rulings, and the question asks for one of them
+                c.score *= ASKS_MORE if row.kind == "keyword" else CARD_ASKS_MORE
+                if explain:
+                    c.why.append(f"asks more than the {row.kind}")
         if "keyword below its rules" in on:
             self._below_its_rules(candidates, rows, explain)
         candidates.sort(key=attrgetter("score"), reverse=True)  # stable: equal scores keep their order
@@ -578,7 +583,7 @@ class Ranker:
         """A variant's rules the question does not ask about, and what the record says that the
         question's words ask for."""
         factors = [(VARIANT, "variant not asked about") for heading in variant or () if not heading & stems]
-        return factors + [(ASKS[asked][2], f"answers {asked}") for asked in asks if self.says(record, asked)]
+        return factors + [(ASKS[asked][2], _ANSWERS[asked]) for asked in asks if self.says(record, asked)]
 
     def _general(self, record: Record, stems: frozenset[str]) -> bool:
         """A ruling or note whose card or topic the question does not name: what it says in general
@@ -615,9 +620,8 @@ class Ranker:
     def _glossaries(self, candidates: list[Candidate], rows: list[_Row], add: Callable[[str], Candidate | None],
                     stems: frozenset[str], weights: dict[str, float], explain: bool = True) -> None:
         by_id: dict[str, Candidate] | None = None
-        for c, row in list(zip(candidates, rows, strict=True)):
-            if row.kind != "glossary":
-                continue
+        # the entries among the candidates, listed before the loop adds the rules they point at
+        for c in [c for c, row in zip(candidates, rows, strict=True) if row.kind == "glossary"]:
             target = self.pointers.get(c.record.id)
             # "infect damage to players": the entry defines infect; the answer is a rule about the rest.
             more = self.asks_more(c.record, weights)
@@ -655,12 +659,14 @@ def _add_asked(candidates: list[Candidate], matches: dict, add: Callable[[str], 
     return it. Applied after what the candidates' words say and before where they stand (the document
     named, older rules, variants, question words), which weigh the gain with the rest."""
     best = max((c.score for c in candidates), default=0.0) or 1.0
-    listed = {c.record.id for c in candidates}
-    for rid, m in matches.items():
-        if rid not in listed and m.score >= ASKED_JOIN:
-            more = add(rid)
-            if more is not None:
-                candidates.append(more)
+    joining = [rid for rid, m in matches.items() if m.score >= ASKED_JOIN]
+    if joining:  # most questions' matches are too loose to join (the listed ids are read only then)
+        listed = {c.record.id for c in candidates}
+        for rid in joining:
+            if rid not in listed:
+                more = add(rid)
+                if more is not None:
+                    candidates.append(more)
     for c in candidates:
         m = matches.get(c.record.id)
         if m is not None:
@@ -672,27 +678,34 @@ def _add_asked(candidates: list[Candidate], matches: dict, add: Callable[[str], 
 
 
 def implied_document(weights: dict[str, float], uses: Callable[[str], dict[str, int]],
-                     sizes: dict[str, int]) -> str | None:
+                     sizes: dict[str, int], owner: Callable[[str], str | None] | None = None) -> str | None:
     """The document a question's own words belong to: "two leaders who takes the first turn" is about
     Treachery (the only document that says "leader"), with no document named.
 
-    A word belongs to a document when nearly all its use is there, counted per record and scaled
-    by the documents' sizes (the official rules' many records do not make every word theirs).
-    The document whose words weigh at least a quarter of the question is implied.
+    A word belongs to a document when nearly all its use is there (``word_document``). The document
+    whose words weigh at least a quarter of the question is implied. ``owner``: ``word_document`` of a
+    word, as a build remembers it (kb.search), instead of working it out from ``uses`` and ``sizes``.
     """
     total = sum(weights.values()) or 1.0
     share: dict[str, float] = {}
     for word, weight in weights.items():
-        used = uses(word)
-        counts = {d: n / sizes[d] for d, n in used.items() if sizes.get(d)}
-        spread = sum(counts.values())
-        if not spread or sum(used.values()) < 3:
-            continue
-        doc, rate = max(counts.items(), key=lambda kv: kv[1])
-        if rate / spread >= OWN_WORD:
+        doc = owner(word) if owner is not None else word_document(uses(word), sizes)
+        if doc is not None:
             share[doc] = share.get(doc, 0.0) + weight / total
     best = max(share.items(), key=lambda kv: kv[1], default=None)
     return best[0] if best and best[1] >= 0.25 else None
+
+
+def word_document(used: dict[str, int], sizes: dict[str, int]) -> str | None:
+    """The document a word belongs to, given how many records of each use it (``used``): the one where
+    nearly all its use is, counted per record and scaled by the documents' sizes (the official rules'
+    many records do not make every word theirs); None for a word used by fewer than three records."""
+    counts = {d: n / sizes[d] for d, n in used.items() if sizes.get(d)}
+    spread = sum(counts.values())
+    if not spread or sum(used.values()) < 3:
+        return None
+    doc, rate = max(counts.items(), key=lambda kv: kv[1])
+    return doc if rate / spread >= OWN_WORD else None
 
 
 def asks(question: str) -> tuple[str, ...]:

@@ -35,10 +35,14 @@ class Resolution:
     query: RefQuery | None = None
 
 
+_NOT_NAME = re.compile(r"[^a-z0-9]+")
+_LETTERS = re.compile(r"[a-z]+")
+
+
 def _name_key(name: str) -> str:
     """'Venser, Shaper Savant' and 'venser shaper savant' are one key; so are "Seht's" and "sehts"."""
     text = fold(name).lower().replace("\u2019", "").replace("'", "")
-    return " ".join(re.sub(r"[^a-z0-9]+", " ", text).split())
+    return " ".join(_NOT_NAME.sub(" ", text).split())
 
 
 def _bigrams(text: str) -> frozenset[str]:
@@ -100,6 +104,9 @@ class Resolver:
                 self._cards_with.setdefault(gram, []).append(i)
         # Keys with so few letter pairs that a query sharing none of them can still pass the filter.
         self._few_grams = sorted(range(len(self.card_keys)), key=self._gram_counts.__getitem__)
+        # The same two tables for the names of one range of lengths (_near_cards), made on first use per range
+        # and never changed once stored.
+        self._by_length: dict[tuple[int, int], tuple[dict[str, list[int]], list[int]]] = {}
 
     @cached_property
     def words(self) -> frozenset[str]:
@@ -107,7 +114,7 @@ class Resolver:
         Filled by Searcher.warm in the background (kb serve) or when a typo first needs it, not when a worker opens
         the build (157 ms of the resolver's 166)."""
         return frozenset(w for r in self.store.records.values() for part in (r.title, r.text) if part
-                         for w in re.findall(r"[a-z]+", fold(part).lower()))
+                         for w in _LETTERS.findall(fold(part).lower()))
 
     # -- cards ------------------------------------------------------------------
     def card(self, name: str, max_typos: int = 2) -> tuple[Record | None, int]:
@@ -125,7 +132,7 @@ class Resolver:
         card, distance = self._nearest(key, limit)
         # Words the documents use, typed right, two letters off a name, are those words, not a misspelt name: "the
         # leader" (Treachery's Leader role) was read as The Cleaner, a Traitor card ("the traitor" is no card either)
-        said = [w for w in re.findall(r"[a-z]+", fold(name).lower()) if w != "the"]
+        said = [w for w in _LETTERS.findall(fold(name).lower()) if w != "the"]
         if distance >= 2 and said and all(w in self.words for w in said):
             return None, 0
         return card, distance
@@ -134,8 +141,10 @@ class Resolver:
         """The card whose name, less ``prefix`` (only names with it), is fewest edits (at most
         ``limit``) from ``key``, and the distance; or (None, 0)."""
         best: tuple[int, str] | None = None
-        # One edit changes at most three letter pairs; the prefix holds len(prefix) pairs more.
-        for i in self._near_cards(_bigrams(key), 3 * limit + len(prefix)):
+        # One edit changes at most three letter pairs; the prefix holds len(prefix) pairs more. A name more than
+        # ``limit`` letters longer or shorter is more than ``limit`` edits away: only names of those lengths.
+        lengths = (len(prefix) + len(key) - limit, len(prefix) + len(key) + limit)
+        for i in self._near_cards(_bigrams(key), 3 * limit + len(prefix), lengths):
             candidate = self.card_keys[i]
             if candidate.startswith(prefix):
                 d = edit_distance(key, candidate[len(prefix):], limit)
@@ -143,19 +152,32 @@ class Resolver:
                     best = (d, candidate)
         return (self.cards[best[1]], best[0]) if best else (None, 0)
 
-    def _near_cards(self, grams: frozenset[str], slack: int) -> list[int]:
-        """The cards (positions in name order) sharing at least ``max(len(grams), their pairs) -
-        slack`` letter pairs with a name: one edit changes at most three letter pairs, so far fewer
-        shared pairs means far away, without running the edit distance over every name. Counted
-        from the letter-pair index, so only names sharing a pair are visited."""
-        shared = Counter(chain.from_iterable(map(self._cards_with.get, grams, repeat(()))))
+    def _near_cards(self, grams: frozenset[str], slack: int, lengths: tuple[int, int] | None = None) -> list[int]:
+        """The cards (positions in name order) sharing at least ``max(len(grams), their pairs) - slack``
+        letter pairs with a name: one edit changes at most three letter pairs, so far fewer shared pairs
+        means far away, without running the edit distance over every name. Counted from the letter-pair
+        index, so only names sharing a pair are visited; given ``lengths``, only names whose length is
+        within them (about half the names for a name's length, a few for a question's)."""
+        cards_with, few_grams = (self._cards_with, self._few_grams) if lengths is None else self._of_lengths(lengths)
+        shared = Counter(chain.from_iterable(map(cards_with.get, grams, repeat(()))))
         if len(grams) <= slack:  # names sharing no pair pass too when both have few enough pairs
-            for i in self._few_grams:
+            for i in few_grams:
                 if self._gram_counts[i] > slack:
                     break
                 shared.setdefault(i, 0)
         need, counts = len(grams) - slack, self._gram_counts
         return sorted(i for i, n in shared.items() if n >= need and n >= counts[i] - slack)
+
+    def _of_lengths(self, lengths: tuple[int, int]) -> tuple[dict[str, list[int]], list[int]]:
+        """``_cards_with`` and ``_few_grams`` for the names whose length is within ``lengths`` (both ends in)."""
+        found = self._by_length.get(lengths)
+        if found is None:
+            low, high = lengths
+            fits = [low <= len(key) <= high for key in self.card_keys]
+            cards_with = {gram: kept for gram, cards in self._cards_with.items()
+                          if (kept := [i for i in cards if fits[i]])}
+            found = self._by_length.setdefault(lengths, (cards_with, [i for i in self._few_grams if fits[i]]))
+        return found
 
     def cards_starting(self, text: str) -> list[Record]:
         """Cards whose name starts with ``text`` or is ``text`` with its words joined, shortest

@@ -146,6 +146,12 @@ class _Query:
     named_kind: str | None = None  # a kind of record it names ("... glossary", "rulings")
     limited: str | None = None  # what kb.querylimits left out, said in the note
     correction: str | None | EllipsisType = ...  # its spelling correction once asked (Searcher._correction)
+    # its texts without unknown words (Searcher._said) and with their typos corrected (Searcher._fix_typos; the
+    # words of five letters: ``fixed_short``), each worked out once: the lead and the full-text stage both ask,
+    # mostly of the same text
+    said: dict[str, str] = field(default_factory=dict)
+    fixed: dict[str, str | None] = field(default_factory=dict)
+    fixed_short: dict[str, str | None] = field(default_factory=dict)
 
 
 @dataclass
@@ -196,6 +202,7 @@ _ACROSS_TIME = frozenset({"history", "changes", "changed", "versions", "version"
 _YEAR = re.compile(r"(?:19|20)\d\d")
 # Table talk's filler: "who gets priority after something resolves", "can someone still ...".
 _FILLER = FILLER_WORDS
+_STOP_OR_FILLER = _STOP | _FILLER  # once, not per query (a union of a hundred words, 1 us)
 # Question phrases that carry no topic: "how many lands", "what counts as a permanent", "cast vs play".
 _ASKING = re.compile(r"\b(?:how\s+(?:many|much)|what\s+counts?\s+as|vs|versus)\b\.?", re.I)
 # A bare number followed by what it counts is a count: "a 200 card deck", "100 life", "150 damage".
@@ -233,11 +240,12 @@ def _content_stems(text: str) -> list[str]:
 
 
 _DOC_PHRASES = re.compile(r"\b(future)\s+(sight)\b|\b(edh)\s+(silver)\b")
+_WORD = re.compile(r"\w+")
 
 
 def _named_words(text: str) -> list[str]:
     """The folded words of a text, a document named in two words as one ("future sight" -> futuresight)."""
-    return re.findall(r"\w+", _DOC_PHRASES.sub(lambda m: "".join(filter(None, m.groups())), fold(text).lower()))
+    return _WORD.findall(_DOC_PHRASES.sub(lambda m: "".join(filter(None, m.groups())), fold(text).lower()))
 
 
 @lru_cache(maxsize=1024)
@@ -246,7 +254,7 @@ def _naming_stems(text: str) -> frozenset[str]:
     a preference (kb.rank), not a topic."""
     folded = fold(text).lower()
     names = {w for w in _named_words(text) if w in rank.DOC_NAMES or w in rank.KIND_NAMES}
-    words = set(re.findall(r"\w+", folded)) & names
+    words = set(_WORD.findall(folded)) & names
     for m in _DOC_PHRASES.finditer(folded):  # both words of a two-word name
         if "".join(filter(None, m.groups())) in names:
             words.update(filter(None, m.groups()))
@@ -268,7 +276,7 @@ def _unquoted_stems(text: str) -> tuple[str, ...]:
 def _stems_of(text: str, questions: bool) -> tuple[str, ...]:
     """``_content_stems``, once per text: the lead, the Whoosh query and the re-rank each ask."""
     raw = list(_exact_words(_ASKING.sub(" ", text) if questions else text))
-    stop = _STOP | _FILLER if questions else _STOP
+    stop = _STOP_OR_FILLER if questions else _STOP
     content = [w for w in raw if w not in stop] or raw
     return tuple([s for s in dict.fromkeys(stem(w) for w in content) if s][:MAX_TERMS])
 
@@ -327,6 +335,10 @@ class Searcher:
         self.sizes = dict(Counter(r.doc for r in store.records.values() if r.doc != "keywords"))
         self._outside = _outside(store.manifest.get("outside", ()))
         self._stem_uses: dict[str, dict[str, int]] = {}
+        # per stem the index holds, filled as queries need them and never changed once stored: the document it
+        # belongs to (rank.word_document, for the implied document) and its weight (rank.weights)
+        self._owners: dict[str, str | None] = {}
+        self._weight: dict[str, float] = {}
         self._under: dict[str, frozenset[int]] = {}  # record id -> its descendants' docnums (_under_docnums)
         # The unstemmed words' document frequencies, read once: "is this a word the documents use"
         # is asked of every word of most queries (card prefixes, did you mean), and Whoosh's terms
@@ -438,7 +450,7 @@ class Searcher:
             if use_vocabulary else Expansion(text)
         named = [rank.DOC_NAMES[w] for w in _named_words(text) if w in rank.DOC_NAMES]
         named_doc = named[0] if named and named[0] in self.docs and not doc else None
-        kinds = [rank.KIND_NAMES[w] for w in re.findall(r"\w+", text.lower()) if w in rank.KIND_NAMES]
+        kinds = [rank.KIND_NAMES[w] for w in _WORD.findall(text.lower()) if w in rank.KIND_NAMES]
         return _Query(q, text, doc, kind, limit, offset, words, named_doc, kinds[0] if kinds and not kind else None,
                       limited)
 
@@ -447,9 +459,9 @@ class Searcher:
         text, doc = query.text, query.doc
         lead = (self._reference(text, doc) or self._reference_with_words(text, doc) or self._card(text, doc)
                 or self._titled(text, doc) or (self._titled(query.words.text, doc) if query.words.used else None)
-                or self._card_like(query) or self._titled_mistyped(text, doc)
-                or ((said := self._said(query.words.text)) != query.words.text
-                    and (self._titled(said, doc) or self._titled_mistyped(said, doc)))
+                or self._card_like(query) or self._titled_mistyped(query, text)
+                or ((said := self._said_in(query, query.words.text)) != query.words.text
+                    and (self._titled(said, doc) or self._titled_mistyped(query, said)))
                 or _Lead([], "text"))
         if query.kind:
             lead.records = [r for r in lead.records if r.kind == query.kind]
@@ -619,7 +631,7 @@ class Searcher:
         "tarmo", "imperio", "thunderbl" (prefixes), "timebender", "puppetmaster" (joined); else one
         that ends a word of a name ("goyf"), or a "The ..." name without "The" and mistyped ("metamorf")."""
         text, doc = query.text, query.doc
-        words = re.findall(r"\w+", fold(text).lower())
+        words = _WORD.findall(fold(text).lower())
         if not words or len(words) > 3 or "card prefixes" not in rank.SIGNALS:
             return None
         if any(self.exact_df.get(w) for w in words):  # a word the documents use
@@ -682,6 +694,19 @@ class Searcher:
         kept = [w for w in text.split() if not self._unknown(w)]
         return " ".join(kept) if kept and len(kept) < len(text.split()) else text
 
+    def _said_in(self, query: _Query, text: str) -> str:
+        """``_said(text)`` for a text of ``query``, worked out once per query."""
+        if text not in query.said:
+            query.said[text] = self._said(text)
+        return query.said[text]
+
+    def _fixed_in(self, query: _Query, text: str, short: bool = False) -> str | None:
+        """``_fix_typos(text, short)`` for a text of ``query``, worked out once per query."""
+        fixed = query.fixed_short if short else query.fixed
+        if text not in fixed:
+            fixed[text] = self._fix_typos(text, short)
+        return fixed[text]
+
     def _unknown(self, word: str) -> bool:
         low = fold(word.lower()).strip(_PUNCTUATION)
         if not low.isalpha() or low in _ONLY_ASKING or self.exact_df.get(low) or (low,) in self.vocabulary.phrases:
@@ -704,18 +729,19 @@ class Searcher:
             records = self._pointed_first(records)
         return _Lead(records[:5], "title") if records else None
 
-    def _titled_mistyped(self, text: str, doc: str | None) -> _Lead | None:
+    def _titled_mistyped(self, query: _Query, text: str) -> _Lead | None:
         """A title mistyped ("deathtuch", "tramlpe") answers as the title typed right does: the rule first,
         not the keyword page the full-text search ranks highest (which corrects it too, and says so)."""
         # up to three words that say something ("what is a mulligen" is one: mulligan, as typed right it is a title)
         if len(_content_stems(text)) > 3 or "typos" not in rank.SIGNALS:
             return None
-        fixed = self._fix_typos(text)
+        doc = query.doc
+        fixed = self._fixed_in(query, text)
         lead = self._titled(fixed, doc) if fixed else None
         if lead is None:
             # Shorter words too ("first strke", "legnd rule"), one edit each, only when the whole query then
             # is a title: too short to correct inside a question, where a name the documents lack is as likely.
-            fixed = self._fix_typos(fixed or text, short=True)
+            fixed = self._fixed_in(query, fixed or text, short=True)
             lead = self._titled(fixed, doc) if fixed else None
             if lead is not None:
                 lead.note = f"spelling corrected: {fixed!r}"
@@ -791,13 +817,15 @@ class Searcher:
     def _full_text(self, query: _Query, exclude: set[str]) -> _Found:
         """The best hits (re-ranked), and the total and facets over every match (unscored)."""
         text = query.words.text
-        found = _Found(terms=self._terms(text) | self._terms(" ".join(query.words.replaced)))
-        fixed = self._fix_typos(text) if "typos" in rank.SIGNALS and '"' not in text else None
+        found = _Found(terms=self._terms(text))
+        if query.words.replaced:  # what the vocabulary rewrote is marked too
+            found.terms |= self._terms(" ".join(query.words.replaced))
+        fixed = self._fixed_in(query, text) if "typos" in rank.SIGNALS and '"' not in text else None
         if fixed:
             fixed = self._said_again(query, text, fixed)
             text = found.fixed = fixed
             # said in the user's words, not the vocabulary's ("... if it got bounced", not "... return to owner's hand")
-            found.suggestion = found.said_fixed = self._fix_typos(query.text) if query.words.used else fixed
+            found.suggestion = found.said_fixed = self._fixed_in(query, query.text) if query.words.used else fixed
             found.terms |= self._terms(fixed)
         self._run(query, text, query.words.replaced, exclude, found)
         if found.total < 3:
@@ -829,7 +857,7 @@ class Searcher:
         likely a name no loaded document holds as two typos: "lotus bloom" (a card) was searched as "locus blood"
         with the rules loaded, "lotus blood" without (The Blood Empress first). One such word is a typo
         ("gravstrom" -> gravestorm, "nope" -> note, "what is unvel")."""
-        said = [w for w in re.findall(r"\w+", fold(text).lower()) if len(w) >= 4 and w not in _ONLY_ASKING]
+        said = [w for w in _WORD.findall(fold(text).lower()) if len(w) >= 4 and w not in _ONLY_ASKING]
         return len(said) >= 2
 
     def _run(self, query: _Query, text: str, extra: list[str], exclude: set[str], found: _Found) -> None:
@@ -867,7 +895,7 @@ class Searcher:
             kinds[kind] = kinds.get(kind, 0) + n
         naming = _naming_stems(query.text)
         stems = [s for s in everything if s not in naming] or [s for s in _unquoted_stems(text) if s not in naming]
-        weights = rank.weights(self.postings, stems)  # document frequencies from memory, as Whoosh counts them
+        weights = self._weights(stems)  # document frequencies from memory, as Whoosh counts them
 
         def add(rid: str) -> Candidate | None:
             record = self.store.records.get(rid)
@@ -876,21 +904,26 @@ class Searcher:
                 return None
             return Candidate(record, 0.0, self.docnums.get(rid))
 
-        implied = rank.implied_document(weights, self._uses, self.sizes) if "implied document" in rank.SIGNALS else None
+        implied = rank.implied_document(weights, self._uses, self.sizes, self._owner) \
+            if "implied document" in rank.SIGNALS else None
         cards = self._named_cards(everything + _unquoted_stems(query.text)) if "card named" in rank.SIGNALS \
             else frozenset()
-        named = rank.Named(query.named_doc, query.named_kind, implied, rank.asks(self._said(query.text)), cards)
+        asks = rank.asks(self._said_in(query, query.text))
+        named = rank.Named(query.named_doc, query.named_kind, implied, asks, cards)
         if cards:  # a named card's rulings that match the question join the candidates wherever Whoosh put them
             top += self._rulings_of(cards, scores, {c.docnum for c in top})
-        if "term's rules" in rank.SIGNALS and "under a term" in rank.SIGNALS:
-            top += self._under_terms(weights, scores, {c.docnum for c in top})
+        # the rules the question's terms lead to, read once for the candidates under them and the re-rank
+        terms = self.ranker.family_terms(weights, sum(weights.values()) or 1.0) if "term's rules" in rank.SIGNALS \
+            else None
+        if terms is not None and "under a term" in rank.SIGNALS:
+            top += self._under_terms(terms, weights, scores, {c.docnum for c in top})
         matches, least = None, rank.ASKED_MIN
         if "asked" in rank.SIGNALS and len(self.asked) and len(stems) >= rank.ASKED_WORDS:
-            asked = weights if len(everything) == len(stems) else rank.weights(self.postings, list(everything))
+            asked = weights if len(everything) == len(stems) else self._weights(everything)
             least = rank.ASKED_MIN_SHORT if len(stems) < rank.ASKED_SHORT else rank.ASKED_MIN
             matches = self.asked.match(asked, least, self._beyond_abbreviation(query, asked))
         top = self.ranker.rerank(top, weights, _pairs(text), named, add, explain=False, asked=matches,
-                                 minimum=least)
+                                 minimum=least, terms=terms)
         joined = [c.record for c in top if c.docnum not in scores]  # added by the re-rank: Whoosh did not count them
         for r in joined:
             docs[r.doc] = docs.get(r.doc, 0) + 1
@@ -945,13 +978,14 @@ class Searcher:
                     out.append(Candidate(ruling, scores[d], d))
         return out
 
-    def _under_terms(self, weights: dict[str, float], scores: dict[int, float], have: set[int | None]) \
-            -> list[Candidate]:
-        """Candidates for the records under the rule a question's term leads to that match the rest of the
-        question, wherever Whoosh ranked them: "sba legend" is state-based actions' 704.5j, which says "legend" and
-        none of the term's words, below fifty records that say "state-based actions" (not among them)."""
+    def _under_terms(self, terms: dict[str, frozenset[str]], weights: dict[str, float], scores: dict[int, float],
+                     have: set[int | None]) -> list[Candidate]:
+        """Candidates for the records under the rule a question's term leads to (``terms``: Ranker.family_terms)
+        that match the rest of the question, wherever Whoosh ranked them: "sba legend" is state-based actions'
+        704.5j, which says "legend" and none of the term's words, below fifty records that say "state-based
+        actions" (not among them)."""
         out: dict[int, Candidate] = {}
-        for rid, term in self.ranker.family_terms(weights, sum(weights.values()) or 1.0).items():
+        for rid, term in terms.items():
             rest = [s for s in weights if s not in term]
             under = self._under_docnums(rid) if rest else frozenset()
             for s in rest:
@@ -1036,6 +1070,30 @@ class Searcher:
             if docnums:  # only stems the index holds: a unique query's unknown words leave nothing behind
                 self._stem_uses[word] = found
         return found
+
+    def _owner(self, stem: str) -> str | None:
+        """The document a stem belongs to (rank.word_document), once per stem the index holds and build."""
+        try:
+            return self._owners[stem]
+        except KeyError:
+            pass
+        found = rank.word_document(self._uses(stem), self.sizes)
+        if stem in self._stem_uses:  # only stems the index holds, as _uses keeps them
+            self._owners.setdefault(stem, found)
+        return found
+
+    def _weights(self, stems: Iterable[str]) -> dict[str, float]:
+        """rank.weights over the build's postings, each stem's weight worked out once per stem the index holds
+        and build (a unique query's unknown words leave nothing behind)."""
+        out = {}
+        for s in stems:
+            weight = self._weight.get(s)
+            if weight is None:
+                weight = rank.weights(self.postings, [s])[s]
+                if self.postings.doc_frequency("body", s) or self.postings.doc_frequency("title", s):
+                    self._weight.setdefault(s, weight)
+            out[s] = weight
+        return out
 
     def _scores(self, query, filter_query) -> dict[int, float]:
         """docnum -> score for every match: Whoosh's scores over cached postings (kb.engine), or
@@ -1209,7 +1267,7 @@ class Searcher:
         return query.correction
 
     def _did_you_mean(self, text: str) -> str | None:
-        words = re.findall(r"\w+", text)[:MAX_TERMS]
+        words = _WORD.findall(text)[:MAX_TERMS]
         changed = False
         out = []
         tries = MAX_CORRECTIONS

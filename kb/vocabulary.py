@@ -83,6 +83,7 @@ class Vocabulary:
         self.longest = max((len(k) for k in self.phrases), default=0)
         # the first words of the entries a card's name in the question stops (expand asks only when one is there)
         self._card_first = frozenset(key[0] for key, words in self.unless.items() if _A_CARD in words)
+        self.starts = frozenset(k[0] for k in self.phrases)  # the first words of the phrases (_segments)
         self.joined: dict[str, tuple[str, str]] = {}
         self._pieces: set[str] = set()  # the joined words that are a piece of a card's name (with_nicknames)
 
@@ -182,6 +183,10 @@ class Vocabulary:
         out: list[tuple[int, tuple[str, ...], tuple[str, str] | None]] = []
         i = 0
         while i < len(words):
+            if words[i] not in self.starts:  # no phrase starts with it (most words): the word alone, with none
+                out.append((i, (words[i],), None))
+                i += 1
+                continue
             for n in range(min(self.longest, len(words) - i), 0, -1):
                 key = tuple(words[i:i + n])
                 hit = self._usable(key, present)
