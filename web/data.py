@@ -74,6 +74,34 @@ def link_facts(kb: Opened, record: Record | None) -> dict[str, Any]:
             "summary": summary(record, kb.store.records, 200)}
 
 
+def superseded_by(kb: Opened, record: Record) -> Record | None:
+    """Today's official rule for a rule an older edition of the official rules was quoted with (the 2007 FAQ's
+    502.68a Lifelink -> cr/702.15, 212.8 Tribals -> cr/308 through the glossary's "Tribal (Obsolete)"), when the
+    official rules are loaded: the quoted rule's heading names it, or the glossary entry for the obsolete term
+    points at it. None for any other record, or when no rule of today's has that name."""
+    if record.kind != "rule" or record.doc not in kb.searcher.ranker.older:
+        return None
+    head: Record | None = record
+    while head is not None and not head.title:  # 502.68a -> 502.68, which is titled
+        head = kb.store.get(head.parent) if head.parent else None
+        head = head if head is not None and head.kind == "rule" else None
+    if head is None or not head.title:
+        return None
+    names = {head.title.lower(), head.title.lower().removesuffix("s")}  # "Tribals" is the glossary's "Tribal"
+    for r in kb.store.records.values():
+        if r.doc == "cr" and r.kind == "rule" and r.title and r.title.lower() in names:
+            return r
+    for name in sorted(names):
+        for entry_id in (f"cr/glossary/{slugify(name)}-obsolete", f"cr/glossary/{slugify(name)}"):
+            entry = kb.store.get(entry_id)
+            target = next((ref.target for ref in entry.refs if ref.target and ref.target.startswith("cr/")), None) \
+                if entry is not None else None
+            found = kb.store.get(target) if target else None
+            if found is not None and found.kind == "rule":
+                return found
+    return None
+
+
 def doc_title(kb: Opened, slug: str) -> str:
     meta = doc_meta(kb, slug)
     return meta["title"] if meta else slug
@@ -248,6 +276,10 @@ def record_data(kb: Opened, record_id: str) -> tuple[dict[str, Any], dict[str, A
         data["used_in"] = used_in(record.title)
         data.update(_keyword_text(kb, definitions))
     data["short_link"] = short_link(kb, record, label)
+    # A rule quoted from an older edition of the official rules (the 2007 FAQ's) names today's rule when the
+    # official rules are loaded: its page showed the 2007 text with a date alone ("Lifelink is a triggered ability")
+    today = superseded_by(kb, record)
+    data["superseded_by"] = today and link(kb, today)
     # What the document's table of OCR corrections changed in this record's source lines (line 97's "ldentity").
     data["corrections"] = [{k: v for k, v in c.items() if k != "record"}
                            for c in (kb.store.reports.get(record.doc) or {}).get("corrected", ())

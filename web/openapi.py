@@ -308,6 +308,11 @@ def spec(base_url: str) -> dict:
                             "(Links with number and text)")},
                         "short_link": {"type": "string", "nullable": True,
                                        "description": "the readable short link, /r/907.4b or /c/the-aetherist/2"},
+                        "superseded_by": {"type": "object", "nullable": True, "description": (
+                            "a rule an older edition of the official rules was quoted with (the 2007 Future Sight "
+                            "FAQ's 502.68a), when the official rules are loaded: today's rule of its name, a Link "
+                            "(cr/702.15 Lifelink; the glossary's obsolete term leads 212.8 Tribals to 308 Kindreds); "
+                            "null otherwise")},
                         "chat": {"type": "string", "description": (
                             "what Copy for chat copies, before the short link (or the address): a numbered rule "
                             "with its document's name, \"CR 704.5j\", \"Treachery 907.4b\"")},
