@@ -110,13 +110,14 @@ def _ref_pattern(names: tuple[str, ...]) -> re.Pattern:
 # A number's shape once found: section, rule, letter, suffix.
 _PARTS = re.compile(r"^(?P<section>\d{3})(?:\.(?P<rule>\d{1,3})(?P<letter>tr|a[a-z]|[a-z])?)?$")
 
-# A document name written after a number, as chat writes it: "702.187c treachery", "see 702.187c (Treachery)"
-# (the closing bracket may have been stripped with a query's wrapping). On the same line, and not a name that
-# begins the next reference ("907.4a treachery 907.4b").
+# A document name written after a number, as chat writes it: "702.187c treachery", "see 702.187c (Treachery)",
+# "rule 115 of treachery", "907.4b in the treachery rules" (the closing bracket may have been stripped with a
+# query's wrapping). On the same line, and not a name that begins the next reference ("907.4a treachery 907.4b").
 @lru_cache(maxsize=16)
 def _doc_after_pattern(names: tuple[str, ...]) -> re.Pattern:
     return re.compile(
-        rf"""[^\S\n]*(?P<open>\(\s*)?(?P<doc>{_alternatives(names) or "(?!)"})\b
+        rf"""[^\S\n]*(?:(?:of|in|from)[^\S\n]+(?:the[^\S\n]+)?)?
+             (?P<open>\(\s*)?(?P<doc>{_alternatives(names) or "(?!)"})\b
              (?(open)\s*(?:\)|$)|(?![\s:]*(?:{_PREFIX})?\d))""",
         re.IGNORECASE | re.VERBOSE,
     )
