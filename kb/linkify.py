@@ -53,7 +53,12 @@ def _ref_link(kb, written: str, label: str) -> dict | None:
         if len(dated) == 1:
             return {"label": label, "id": None, "path": dated[0]["url"]}
         # a dated range or list, a number printed twice that day (702.175@2024-09-20): the short link's choice page
-        return {"label": label, "id": None, "path": "/r/" + quote(written.strip(), safe="")} if dated else None
+        if dated:
+            return {"label": label, "id": None, "path": "/r/" + quote(written.strip(), safe="")}
+        # a number no release of that day has is read undated: a list's day is each member's, and "see 702.187c and
+        # 716.2 (2016)" left Treachery's 702.187c unlinked, "unresolved" (a judge: a bot says "no such rule")
+        written = undated(written)
+        res = kb.resolver.resolve(written, prefer_only=True)
     if res.matches:
         one = len(res.matches) == 1
         return {"label": label, "id": res.matches[0].id if one else None,
