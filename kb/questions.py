@@ -62,7 +62,9 @@ QUESTIONS: list[tuple[str, set[str]]] = [
     ("unvel", {"treachery/702.187", "keywords/unveil", "treachery/702.187a"}),
     ("lifelink",
          {"futuresight/notes/new-keyword-ability-lifelink", "keywords/lifelink", "futuresight/502.68", "cr/702.15"}),
-    ("what is tribal", {"futuresight/notes/new-card-type-tribal", "futuresight/212.8"}),  # the quoted rule defines it
+    # the quoted rule defines it; with the official rules loaded, today's rule of the renamed type (the glossary's
+    # "Tribal (Obsolete) ... See rule 308, “Kindreds.”"), which comes first when they are loaded (issue 11)
+    ("what is tribal", {"futuresight/notes/new-card-type-tribal", "futuresight/212.8", "cr/308"}),
     ("pact upkeep pay or lose the game", {"futuresight/notes/cycle-pacts"}),
     ("aura swap", {"futuresight/cards/arcanum-wings", "futuresight/502.62", "keywords/aura-swap", "cr/702.65"}),
     ("morph", {"futuresight/notes/returning-keyword-ability-morph", "keywords/morph", "cr/702.37"}),
@@ -392,7 +394,9 @@ FRESH: list[tuple[str, set[str]]] = [
     # after the first measurement: the issue asks for the current official definition first).
     ("mana burn", {"futuresight/cards/magus-of-the-vineyard", "futuresight/cards/magus-of-the-vineyard/1",
                    "cr/glossary/mana-burn-obsolete"}),
-    ("is a tribal card a permanent", {"futuresight/notes/new-card-type-tribal/1"}),
+    # (with the official rules loaded, today's kindred rules say it: "Tribal (Obsolete)" is 308 Kindreds)
+    ("is a tribal card a permanent", {"futuresight/notes/new-card-type-tribal/1", "cr/300.2b", "cr/308.1",
+                                      "cr/glossary/kindred"}),
     ("can I cycle a card that's on the battlefield",
          {"futuresight/502.18a", "futuresight/502.18b", "cr/702.29a", "cr/702.29b"}),
     ("typecycling", {"futuresight/502.18d", "cr/702.29e"}),

