@@ -655,11 +655,21 @@ class Searcher:
     def _titles(self, store: Store) -> dict[str, list[Record]]:
         """Records by the stems of their title ("Legend Rule", "Tokens", "Mayhem")."""
         out: dict[str, list[Record]] = {}
+        # documents quoting the official rules (a quoted rule's heading is all its text: the 2007 FAQ's "Lifelink")
+        quoting = {r.doc for r in store.records.values() if r.kind == "rule" and r.title and r.text == r.title}
         for r in store.records.values():
             if r.title and r.kind in self._TITLE_ORDER:
                 key = " ".join(_content_stems(plain(_OBSOLETE.sub("", r.title))))
                 if key:
                     out.setdefault(key, []).append(r)
+                    # a keyword whose first definition is a rule without a title of its own (Treachery's ability word
+                    # Undercover, 702.187f) answers with that rule before its page, as a titled rule does (a judge);
+                    # not a sub-rule an FAQ quoted from the official rules (2007's 502.26b for morph: the page first)
+                    first = next((ref.target for ref in r.refs if ref.field == "definitions"), None) \
+                        if r.kind == "keyword" else None
+                    defined = store.records.get(first) if first else None
+                    if defined is not None and not defined.title and defined.doc not in quoting:
+                        out[key].append(defined)
         for records in out.values():
             records.sort(key=self._title_rank)
         return out
@@ -726,8 +736,20 @@ class Searcher:
             return None
         records = [r for r in self.titles.get(" ".join(_content_stems(text)), ()) if doc is None or r.doc == doc]
         if "glossary" in rank.SIGNALS:
-            records = self._pointed_first(records)
+            records = self._today_first(self._pointed_first(records))
         return _Lead(records[:5], "title") if records else None
+
+    def _today_first(self, records: list[Record]) -> list[Record]:
+        """Rules an older edition of the official rules quoted come after today's official rule, also when the
+        query names today's rule by an obsolete name its glossary renames ("tribal": the 2007 FAQ's 212.8 Tribals
+        stood before 308 Kindreds, which the glossary's "Tribal (Obsolete)" points at)."""
+        older = [r for r in records if r.kind == "rule" and r.doc in self.ranker.older]
+        today = next((i for i, r in enumerate(records) if r.kind == "rule" and r.doc == "cr"), None)
+        if not older or today is None or records.index(older[0]) > today:
+            return records
+        rest = [r for r in records if r not in older]
+        at = rest.index(records[today]) + 1
+        return rest[:at] + older + rest[at:]
 
     def _titled_mistyped(self, query: _Query, text: str) -> _Lead | None:
         """A title mistyped ("deathtuch", "tramlpe") answers as the title typed right does: the rule first,
@@ -1231,8 +1253,27 @@ class Searcher:
             picked += sorted(words)[: limit - len(picked)]
         if len(picked) < limit and len(key) >= 3:
             picked += self._ngram_complete(key, {p[3] for p in picked}, limit - len(picked), only)
+        if not picked and not number_first and not only and len(key) >= 5:
+            picked = self._mistyped_complete(key, limit)
         return [{"label": label, "id": rid, "url": record_url(rid), "excerpt": self._excerpt(rid)}
                 for _, _, label, rid in picked]
+
+    def _mistyped_complete(self, key: str, limit: int) -> list[tuple]:
+        """Nothing starts with what was typed: what the search box reads it as, a card name up to two typos
+        off ("metamorf": The Metamorph) or its words corrected ("comander": Commander), completed. A judge: the
+        box offered nothing for either while search answered both."""
+        card, _ = self.resolver.card(key)
+        if card is None and not key.startswith("the "):  # "metamorf": The Metamorph
+            card, _ = self.resolver.card("the " + key)
+        if card is not None and card.title:
+            return [(0, len(card.title), card.title, card.id)]
+        fixed = self._fix_typos(key)
+        return self._complete_exactly(fixed, limit) if fixed and fixed != key else []
+
+    def _complete_exactly(self, key: str, limit: int) -> list[tuple]:
+        """Labels starting with ``key`` (or "the " + key), by kind and length."""
+        return sorted((priority, len(label), label, rid) for folded, label, rid, priority in self._complete
+                      if folded.startswith(key) or folded.startswith("the " + key))[:limit]
 
     def _excerpt(self, rid: str) -> str | None:
         """A few words of a numbered record, for a completion: "704.5j" alone told nothing of the legend rule."""

