@@ -70,7 +70,7 @@ def test_an_inline_card_entry_with_an_unknown_key(tmp_path):
 def test_a_bad_keyword_entry(tmp_path):
     path = _copy(tmp_path, "treachery", lambda t: t.replace('rule = "207.2tr"', "rule = 207"))
     n = _line(path, "rule = 207")
-    assert _problems(path) == [f"corpus/treachery.toml:{n}: expected a string for keywords[0].rule, found '207'"]
+    assert _problems(path) == [f"corpus/treachery.toml:{n}: expected a string for keywords[1].rule, found '207'"]
 
 
 def test_a_missing_required_key(tmp_path):
