@@ -34,10 +34,19 @@ _MD_SPECIAL = re.compile(r"([\\\[\]()])")
 # costs one pass, not one pass per position.
 # (a link's target may hold one level of brackets, as Markdown allows: "[716.2](javascript:alert(1))" was linked
 # inside its own link)
-_UNTOUCHED = re.compile(r"```.*?(?:```|\Z)|``[^`]+``|`[^`\n]+`|!?\[[^\[\]\n]*\]\((?:[^()\s]|\([^()\s]*\))*\)"
+# (an indented code block too, as Reddit renders one: four spaces or a tab at the start of the text or after a blank
+# line, and the indented lines after it)
+_UNTOUCHED = re.compile(r"(?:\A|\n[ \t]*\n)(?: {4}|\t)[^\n]*(?:\n(?: {4}|\t)[^\n]*)*"
+                        r"|```.*?(?:```|\Z)|``[^`]+``|`[^`\n]+`|!?\[[^\[\]\n]*\]\((?:[^()\s]|\([^()\s]*\))*\)"
                         r"|<[a-z][a-z0-9+.-]{0,31}:[^<>\s]*>"
                         r"|(?<![a-z0-9+.-])(?:[a-z][a-z0-9+.-]{0,31}://|www\.)[^\s<>\"]+",
                         re.IGNORECASE | re.DOTALL)
+
+
+_FULL_WIDTH = {c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)}
+# C0 and C1 control characters but tab and line breaks: an HTML answer holds none of them (a NUL or an ESC passed
+# through; a page shows them as boxes, a terminal obeys them)
+_CONTROL = dict.fromkeys([*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0x7F, *range(0x80, 0xA0)])
 
 
 def _official_url(kb, number: str) -> str | None:
@@ -118,6 +127,11 @@ def _links(kb, text: str, ambiguous: list[dict] | None = None, lookups: _Lookups
     """The links of a text; ``ambiguous`` gathers the cards several names fit, ``not_found`` the [[names]] nothing
     fits, ``unresolved`` the rule references no loaded document has ("rule 999.9")."""
     lookups = lookups or _Lookups()
+    # full-width digits, letters and signs read as typed on a Japanese or Chinese keyboard ("７０２.１９ｂ"), one
+    # character for one, so every offset stays the text's
+    original = text
+    if any("\uff01" <= c <= "\uff5e" for c in text):
+        text = text.translate(_FULL_WIDTH)
     quiet = _Spans([(m.start(), m.end()) for m in _UNTOUCHED.finditer(text)])
     found = _card_links(kb, text, quiet, ambiguous, lookups, not_found)
     taken = quiet
@@ -140,9 +154,11 @@ def _links(kb, text: str, ambiguous: list[dict] | None = None, lookups: _Lookups
             link = _placed(lookups.get("ref", bare.text, _ref_link, kb, bare.text, bare.text), bare.start, bare.end,
                            bare.text)
         if link:
+            if original is not text:  # what was written there, full width or not
+                link["match"] = link["label"] = original[link["start"]:link["end"]]
             found.append(link)
         elif unresolved is not None and asked not in lookups.skipped:  # left for the cap is not "no such rule"
-            unresolved.append(" ".join(ref.text.split()))
+            unresolved.append(" ".join(original[ref.start:ref.end].split()))
     return sorted(found, key=lambda f: f["start"])
 
 
@@ -199,7 +215,7 @@ def linkify(kb, text: str, fmt: str = "markdown", base_url: str = "") -> dict:
         plain = text[pos:link["start"]]
         url = link.get("url") or base_url + link["path"]
         if fmt == "html":
-            out.append(html.escape(plain))
+            out.append(html.escape(plain.translate(_CONTROL)))
             out.append(f'<a href="{html.escape(url)}">{html.escape(link["label"])}</a>')
         else:
             out.append(plain)
@@ -207,7 +223,7 @@ def linkify(kb, text: str, fmt: str = "markdown", base_url: str = "") -> dict:
             out.append(f"[{label}]({url})")
         pos = link["end"]
     rest = text[pos:]
-    out.append(html.escape(rest) if fmt == "html" else rest)
+    out.append(html.escape(rest.translate(_CONTROL)) if fmt == "html" else rest)
     left = len(dict.fromkeys(lookups.skipped))
     return {
         "text": "".join(out),

@@ -68,15 +68,20 @@ _NUMBER = r"""
 _CHAPTER = r"(?P<chapter>\d)(?!\d|[.,:]\d)"
 _OFFICIAL_PREFIX = r"(?P<official>official\s+(?:comprehensive\s+)?rules?|official\s+CR)\s*"
 # (a record's id as the site's links write it is a prefix too: "cr/613.4b"; with a section sign: "CR §613.4b")
-_PREFIX = (r"(?P<kw>comprehensive\s+rules?|rules?(?:\s*§)?|sections?(?=\s?\d)|sec\.?(?=\s?\d)"
-           r"|CR\.?\s+(?:rules?(?:\s*§)?|r\.?(?=\s?\d))|CR(?:\.?\s*§|\.|/)?"  # "CR rule 907.4b", "CR r. 907.4b"
+# ("rule #704.5j", "CR:702.19b" as chat writes them)
+_PREFIX = (r"(?P<kw>comprehensive\s+rules?|rules?(?:\s*[§#])?|sections?(?=\s?\d)|sec\.?(?=\s?\d)"
+           r"|CR\.?\s+(?:rules?(?:\s*§)?|r\.?(?=\s?\d))"  # "CR rule 907.4b", "CR r. 907.4b"
+           r"|CR(?:\.?\s*§|\.|/|:(?=\s?\d))?"
            r"|r\.?(?=\s?\d)|§)\s*")
 
 
 # What follows a quantity, never a rule: a currency, a unit ("702.19 tix", "613.1 MB", "100.1 degrees", "305.2%",
-# "103.5 °F"). (unless a prefix says it is a rule: "CR 608.2b points out", "rule 704.5a points to 104.3b", "CR 100.1%")
-_QUANTITY = re.compile(r"\s?[$€£¥%°]|\s?(?:usd|eur|gbp|chf|cad|aud|tix|tickets?|euros?|dollars?|bucks|percent|degrees|"
-                       r"points|pts|mb|kb|gb|ms|km|kg|mph)\b|@(?!\s*\d{4}-\d{2}-\d{2}|\s*(?:19|20)\d\d(?![\w/-]))",
+# "103.5 °F", "702.5 seconds", "103.4 lbs"). (unless a prefix says it is a rule: "CR 608.2b points out", "rule 704.5a
+# points to 104.3b", "CR 100.1%")
+_QUANTITY = re.compile(r"\s?[$€£¥₽₹₩₿%°]|\s?(?:usd|eur|gbp|chf|cad|aud|rub|tix|tickets?|euros?|dollars?|bucks|percent|"
+                       r"degrees|points|pts|mb|kb|gb|tb|ms|km|kg|mph|kph|fps|cm|mm|ft|feet|inch(?:es)?|oz|lbs?|pounds?|"
+                       r"grams?|kilos?|kilograms?|meters?|metres?|miles?|secs?|seconds?|mins?|minutes?|hrs?|hours?|"
+                       r"days|weeks|months|years|gigs?)\b|@(?!\s*\d{4}-\d{2}-\d{2}|\s*(?:19|20)\d\d(?![\w/-]))",
                        re.IGNORECASE)
 # A percent or degree sign is a quantity's after a prefixed section or chapter too: "the rules 100%", "rule 4%"
 # (a dotted number after a prefix is the rule: nobody writes a percentage as "CR 100.1%").
@@ -97,11 +102,12 @@ def _ref_pattern(names: tuple[str, ...]) -> re.Pattern:
            else r"(?P<doc>(?!))(?P<slash>)")
     return re.compile(
         rf"""
-        (?<![^\W_]|[.$€£¥/:#-])              # not inside a word, a price, a URL or a time (_italics_ are fine)
+        (?<![^\W_]|[.$€£¥/:#@-])             # not inside a word, a price, a URL, an address or a time
         (?:{doc})?
         (?P<pre>{_OFFICIAL_PREFIX}|{_PREFIX})?
         (?:(?P<num>{_NUMBER})|(?(pre)|(?(slash)|(?!))){_CHAPTER})
-        (?![^\W_]|\.\d|:\d)                  # not 907.4bx, 3.5.1, 123:30
+        (?![^\W_]|\.\d|:\d|\.[^\W\d_]|[\u00ad\u200b-\u200d\u2060\ufeff]\d)
+                                             # not 907.4bx, 3.5.1, 123:30, a file "702.19b.txt", 702.1<ZWSP>9b
         """,
         re.IGNORECASE | re.VERBOSE,
     )

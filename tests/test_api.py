@@ -404,6 +404,34 @@ def test_a_document_named_after_of_in_or_from_is_the_rules_document(client):
     assert [link["match"] for link in links] == ["702.19"]
 
 
+@pytest.mark.parametrize("text, linked", [
+    # quantities with a unit are no rules (a bot developer: each of these was linked)
+    ("took 702.5 seconds", []), ("lost 103.4 lbs", []), ("ran at 702.5 fps", []), ("702.5 minutes later", []),
+    ("it costs 702.5 ₽", []),
+    # an address or a file name is left whole; a zero-width space inside a number opened another rule (702.1)
+    ("mail user@702.19b.com", []), ("open file 702.19b.txt", []), ("702.1\u200b9b", []),
+    # the rule at a sentence's end still is
+    ("see 702.19b. Then", ["702.19b"]), ("(702.19b).", ["702.19b"]),
+    # chat's prefixes
+    ("CR:702.19b", ["CR:702.19b"]), ("rule #704.5j", ["rule #704.5j"]),
+    # a full-width number, as a Japanese keyboard types it, links the rule and keeps what was written
+    ("７０２.１９ｂ and CR ７０４.５ｊ", ["７０２.１９ｂ", "CR ７０４.５ｊ"]),
+    # an indented code block (Reddit renders it) is left alone, as fenced code is
+    ("code:\n\n    indented 702.19b\n\nbut 704.5j here", ["704.5j"]),
+])
+def test_linkify_reads_what_chat_writes(cr_client, text, linked):
+    out = cr_client.post("/api/linkify", json={"text": text}).get_json()
+    assert [link["match"] for link in out["links"]] == linked
+    for link in out["links"]:
+        assert text[link["start"]:link["end"]] == link["match"]
+
+
+def test_linkify_html_holds_no_control_characters(client):
+    out = client.post("/api/linkify", json={"text": "a\u0000 702.19b\u001b[31m\u0085", "format": "html"}).get_json()
+    assert not any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 for c in out["text"])
+    assert "702.19b</a>[31m" in out["text"]
+
+
 def test_linkify_lists_the_names_nothing_fits(client):
     # "[[The Abyss]]" (a real card no document holds) was left as written and listed nowhere: a bot could not say
     # "card not found"
