@@ -242,6 +242,20 @@ def test_unknown_rule_says_so_and_suggests_neighbours(discord):
     assert "not a rule reference" in nonsense
 
 
+def test_rule_reads_a_title_and_a_day_it_cannot_show_as_its_short_link_does(discord, client):
+    """A bot developer: "/rule trample" (its autocomplete offers Trample) said "Nothing at trample", and a dated
+    reference on a server without the earlier releases told the channel to run kb build --cr-history."""
+    embed = discord.command("rule", "ref", "unveil")["data"]["embeds"][0]
+    assert embed["title"] == "702.187 Unveil"
+    assert [m["id"] for m in client.get("/api/resolve?ref=unveil").get_json()["matches"]] == ["treachery/702.187"]
+    reply = discord.command("rule", "ref", "907.4b@2019-01-25")
+    assert reply["data"]["embeds"][0]["title"] == "907.4b"
+    assert "no earlier release of the official rules is loaded here" in text_of(reply)
+    assert "kb build" not in text_of(reply)
+    resolved = client.get("/api/resolve", query_string={"ref": "907.4b as of 2019"}).get_json()
+    assert [m["id"] for m in resolved["matches"]] == ["treachery/907.4b"] and "kb build" not in resolved["note"]
+
+
 def test_an_autocomplete_choice_is_a_record_id(discord):
     embed = discord.command("rule", "ref", "uncommander/token-cards/g")["data"]["embeds"][0]
     assert embed["title"] == "Token Cards g)"

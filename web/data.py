@@ -469,6 +469,8 @@ def search_data(kb: Opened, args) -> tuple[dict[str, Any], dict[str, Any]]:
         # raised and caught for each one absent (four per search: limit, offset, doc, kind).
         args = args.to_dict()
     q = args.get("q", "")
+    if _UNPRINTABLE.search(q):  # as /api/resolve answers a NUL (it was searched, and echoed back in "query")
+        raise BadRequest("q must not contain control characters")
     limit = int_arg(args.get("limit"), 10, "limit")
     offset = int_arg(args.get("offset"), 0, "offset")
     past = False  # a page past MAX_OFFSET: asked of the search as the first, to learn where the pages end
@@ -507,6 +509,7 @@ def search_data(kb: Opened, args) -> tuple[dict[str, Any], dict[str, Any]]:
 
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # C0 and C1 controls
+_UNPRINTABLE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")  # control characters but tab and line breaks
 
 
 _ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
@@ -684,6 +687,10 @@ def resolve_data(kb: Opened, ref: str, context_doc: str | None = None) -> tuple[
             parse_date(res.query.date)
         except DateError as exc:  # as /cr@2016-02-30/... answers: the date is wrong, not the rule missing
             raise BadRequest(str(exc)) from None
+        if kb.history is None:  # a server without earlier releases answers today's rule, and says so
+            data, extra = resolve_data(kb, undated(ref), context_doc)
+            data["ref"], data["note"] = ref, "; ".join(filter(None, [no_history(res.query.date), data["note"]]))
+            return data, extra
         dated, note = dated_matches(kb.history, res.query)
         gap = release_gap(kb.history, res.query.date) if dated and kb.history is not None else None
         return {"ref": ref, "matches": dated, "note": note, "suggestions": [],
@@ -697,6 +704,12 @@ def resolve_data(kb: Opened, ref: str, context_doc: str | None = None) -> tuple[
         if lookup.card is not None:
             matches = [lookup.card]
             note = lookup.note
+    if not matches and res.query is None:
+        # a record's id or exact title, as its short link opens it (/r/trample is 702.19): /api/resolve?ref=trample
+        # and Discord's /rule said "'trample' is not a rule reference" (a bot developer)
+        named = kb.store.get(named_record(kb, ref, context_doc) or "")
+        if named is not None:
+            matches, note = [named], None
     found = [{"id": r.id, "url": record_url(r.id), "doc": r.doc, "effective": _effective(kb, r.doc),
               **link_facts(kb, r)} for r in matches]
     data = {
@@ -710,6 +723,27 @@ def resolve_data(kb: Opened, ref: str, context_doc: str | None = None) -> tuple[
     }
     data["what"] = _what(ref, found)
     return data, {}
+
+
+def no_history(day: str) -> str:
+    """What a server without the official rules' earlier releases says of a dated reference (it said "a dated
+    reference needs the official rules' history (kb build --cr-history DIR)" to a chat's readers)."""
+    return f"no earlier release of the official rules is loaded here: shown as it reads today, not as of {day}"
+
+
+def named_record(kb: Opened, ref: str, context: str | None) -> str | None:
+    """The record a reference names by its id or its exact title (a rule's, a keyword's, a glossary term's), as the
+    search box's title lead lists them, the current official rule first: "trample" is 702.19, "commander" 903."""
+    typed = ref.strip().lower()
+    if kb.store.get(typed) is not None:
+        return typed
+    try:
+        results = kb.searcher.search(ref, doc=context, limit=10)
+    except QueryError:  # "doc:nope": no name of a record either
+        return None
+    if results.matched_by != "title":
+        return None
+    return next((h.id for h in results.hits if (h.title or "").casefold() == typed.casefold()), None)
 
 
 def _what(ref: str, matches: list[dict[str, Any]]) -> str:

@@ -24,7 +24,8 @@ from kb.model import Record
 from kb.resolve import _name_key, edit_distance
 from kb.search import QueryError
 from kb.snippet import shown, translation
-from web.data import short_link
+from kb.refs import undated
+from web.data import named_record, no_history, short_link
 from web.discord_text import ELLIPSIS, cut, escape, fit, link, words
 from web.render import preview
 
@@ -191,13 +192,21 @@ def rule_message(kb: Opened, ref: str, base: str) -> dict:
     if record is not None:
         return _message([record_embed(kb, record, base)])
     res = kb.resolver.resolve(ref, prefer_only=True)  # "CR 702.187c" is the official rule, as its short link reads it
+    undated_note = None
     if res.query is not None and res.query.date:  # "716.2@2016-07-22": the rule as it stood that day
-        return _dated_message(kb, ref, res.query, base)
-    matches, note = res.matches, res.note
+        if kb.history is not None:
+            return _dated_message(kb, ref, res.query, base)
+        # without the earlier releases, today's rule, said so (it told readers to run kb build --cr-history)
+        undated_note = no_history(res.query.date)
+        res = kb.resolver.resolve(undated(ref), prefer_only=True)
+    matches, note = res.matches, "; ".join(filter(None, [undated_note, res.note])) or None
     if not matches and res.query is None:
         found = find_card(kb.store, kb.resolver, *split_set_code(ref))
         if found.card is not None:
             return _message([card_embed(kb, found.card, base, note=found.note)])
+        named = kb.store.get(named_record(kb, ref, None) or "")  # "trample", as its short link reads it
+        if named is not None:
+            return _message([record_embed(kb, named, base)])
     if not matches:
         near = res.suggestions
         lines = [f"{link(kb.store.label(r), short_url(kb, r, base))} — {_doc_title(kb, r.doc)}" for r in near[:10]]

@@ -21,7 +21,6 @@ from kb.cache import ByteLRU
 from kb.cardnames import find_card
 from kb.ids import record_url, slugify
 from kb.refs import parse_ref
-from kb.search import QueryError
 from kb.snippet import clip
 from web import api as A
 from web import data as D
@@ -166,7 +165,7 @@ def short_ref(ref: str):
             return redirect(across, code=302)
         if why:
             data["note"] = why
-        named = _named(kb, ref, context) if not why else None
+        named = D.named_record(kb, ref, context) if not why else None
         if named is not None:  # /r/trample, /r/legend rule, /r/cr/glossary/commander: what the name is
             return redirect(record_url(named), code=302)
     if len(data["matches"]) == 1:
@@ -200,21 +199,6 @@ def _dated_reference(typed: str) -> bool:
     """"/716.2@2016-07-22" typed at the site root: a dated reference, which its short link opens."""
     query = parse_ref(typed, bare_numbers=True)
     return query is not None and bool(query.date)
-
-
-def _named(kb, ref: str, context: str | None) -> str | None:
-    """The record a short link names by its id or its exact title (a rule's, a keyword's, a glossary term's), as the
-    search box's title lead lists them, the current official rule first: /r/trample is 702.19, /r/commander 903."""
-    typed = ref.strip().lower()
-    if kb.store.get(typed) is not None:
-        return typed
-    try:
-        results = kb.searcher.search(ref, doc=context, limit=10)
-    except QueryError:  # "doc:nope": no name of a record either
-        return None
-    if results.matched_by != "title":
-        return None
-    return next((h.id for h in results.hits if (h.title or "").casefold() == typed.casefold()), None)
 
 
 def _with_note(url: str, ref: str, note: str | None) -> str:
