@@ -520,6 +520,19 @@ def test_undercover_reads_as_the_rule_that_says_what_it_does(client):
         assert ids[:2] == ["treachery/702.187f", "keywords/undercover"], q
 
 
+def test_a_lead_in_unfurls_with_what_it_leads_to(cr_client, client):
+    """A bot developer: /r/704.5 unfurled "The state-based actions are as follows:" and nothing of them, and
+    Treachery's 116 "There's an extra special action:" without 116.2tr, the action."""
+    said = meta(soup(cr_client.get("/cr/704.5")), "og:description")
+    assert said.startswith("The state-based actions are as follows: 704.5a If a player has 0 or less life")
+    summary = cr_client.get("/api/resolve?ref=704.5").get_json()["matches"][0]["summary"]
+    assert "704.5a If a player has 0 or less life" in summary
+    treachery = meta(soup(client.get("/treachery/116")), "og:description")
+    assert "116.2tr In a Treachery game, turning a face-down identity card" in treachery
+    # a rule with words of its own that end otherwise reads as before
+    assert meta(soup(cr_client.get("/cr/702.19b")), "og:description").startswith("The controller of an attacking")
+
+
 def test_a_number_two_documents_use_unfurls_both_rules(cr_client):
     """A judge: /r/116 and /r/702.187c unfurled "116 is in 2 documents" and nothing of either rule."""
     said = meta(soup(cr_client.get("/r/702.187c")), "og:description")

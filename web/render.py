@@ -92,6 +92,13 @@ def _summary(record: Record, records: Mapping[str, Record] | None) -> str:
     """What a preview says: the body, else the first ruling with a count, else the first sub-rule (and the next
     when the first only says what kind of ability it is: kb.snippet.leading)."""
     body = body_text(record, records) or (record.rules_text or "" if record.kind == "card" else "")
+    if body.rstrip().endswith(":") and record.children and records is not None and record.kind != "card":
+        # a lead-in reads on into what it leads to ("The state-based actions are as follows:" was all 704.5's
+        # unfurl said, and Treachery's 116 "There's an extra special action:" left out 116.2tr; a bot developer):
+        # its sub-rules in order, each with its number, as far as the preview's length reaches
+        below = [r for r in map(records.get, record.children[:12]) if r is not None]
+        return " ".join([body, *(part for r in below for part in (_numbered(r.number), r.title, _summary(r, records))
+                                 if part)])
     if body or not record.children or records is None:
         return body or ("" if translation(record.text) else record.text or "")
     below = [r for r in map(records.get, record.children[:2]) if r is not None]
@@ -100,8 +107,9 @@ def _summary(record: Record, records: Mapping[str, Record] | None) -> str:
     if record.kind == "card":
         n = len(record.children)
         return f"{n} ruling{'s' if n != 1 else ''}. {below[0].text}"
-    return " ".join(filter(None, (part for r in leading(below, attrgetter("text"))
-                                  for part in (_numbered(r.number), r.title, r.text))))
+    return " ".join(filter(None, (part for r in leading(below, attrgetter("text"))  # a lead-in read on (116 -> 116.2)
+                                  for part in (_numbered(r.number), r.title,
+                                               _summary(r, records) if (r.text or "").endswith(":") else r.text))))
 
 
 def _numbered(number: str | None) -> str | None:
