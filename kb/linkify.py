@@ -70,7 +70,9 @@ def _ref_link(kb, written: str, label: str) -> dict | None:
         res = kb.resolver.resolve(written, prefer_only=True)
     if res.matches:
         one = len(res.matches) == 1
-        return {"label": label, "id": res.matches[0].id if one else None,
+        # what the resolution says of it ("CR 907.4b": no official 907.4b, Treachery's shown), as /api/resolve does:
+        # a bot quoting "CR 907.4b: <summary>" gave a fan variant's rule as official (a bot developer)
+        return {"label": label, "id": res.matches[0].id if one else None, "note": res.note,
                 "path": record_url(res.matches[0].id) if one else "/r/" + quote(written.strip(), safe="")}
     query = res.query
     if (
@@ -228,7 +230,7 @@ def linkify(kb, text: str, fmt: str = "markdown", base_url: str = "") -> dict:
     return {
         "text": "".join(out),
         "links": [{"match": link["match"], "id": link["id"], "url": link.get("url") or base_url + link["path"],
-                   "start": link["start"], "end": link["end"]} for link in links],
+                   "start": link["start"], "end": link["end"], "note": link.get("note")} for link in links],
         "ambiguous": [{"match": a["match"], "start": a["start"], "end": a["end"], "note": a["note"],
                        "candidates": [{"id": c["id"], "title": c["title"], "url": base_url + c["path"]}
                                       for c in a["candidates"]]} for a in ambiguous],

@@ -426,6 +426,26 @@ def test_linkify_reads_what_chat_writes(cr_client, text, linked):
         assert text[link["start"]:link["end"]] == link["match"]
 
 
+def test_a_linked_reference_says_what_resolve_notes_of_it(cr_client):
+    """A bot developer: "Per CR 907.4b" linked Treachery's 907.4b with no word that the official rules have none;
+    /api/resolve and /rule say so."""
+    links = cr_client.post("/api/linkify", json={"text": "Per CR 907.4b and 702.19b"}).get_json()["links"]
+    assert links[0]["id"] == "treachery/907.4b"
+    assert links[0]["note"] == cr_client.get("/api/resolve?ref=CR+907.4b").get_json()["note"]
+    assert "no rule 907.4b in the Magic: The Gathering Comprehensive Rules" in links[0]["note"]
+    assert links[1]["id"] == "cr/702.19b" and links[1]["note"] is None
+
+
+def test_search_refuses_control_characters_as_resolve_does(client):
+    """A bot developer: /api/search?q=%00%01%1b answered 200 and echoed them in "query"; /api/resolve says 400."""
+    for q in ("\x00\x01\x1b", "trample\x7f"):
+        response = client.get("/api/search", query_string={"q": q})
+        assert response.status_code == 400
+        assert response.get_json()["error"]["message"] == "q must not contain control characters"
+    # a tab or a line break pasted into a query is a space between words
+    assert client.get("/api/search", query_string={"q": "trample\ndamage"}).status_code == 200
+
+
 def test_linkify_html_holds_no_control_characters(client):
     out = client.post("/api/linkify", json={"text": "a\u0000 702.19b\u001b[31m\u0085", "format": "html"}).get_json()
     assert not any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 for c in out["text"])

@@ -370,7 +370,10 @@ def spec(base_url: str) -> dict:
                         "text": {"type": "string", "description": "the message with links, in the format asked for"},
                         "links": {
                             "type": "array",
-                            "description": "each {match, id, url, start, end, title, document, summary}; url is "
+                            "description": "each {match, id, url, start, end, note, title, document, summary}: "
+                                           "note is what /api/resolve notes of the reference, null when nothing "
+                                           "(\"CR 907.4b\": no rule 907.4b in the official rules, the Treachery "
+                                           "rule shown; \"rule 115\" of Treachery: renamed 116); url is "
                                            "absolute (" + ABSOLUTE + "); start and end count Unicode code points "
                                            "of text, not UTF-16 units; title, document and summary (the record's "
                                            "first 200 characters) are what /api/resolve says of it, null for a "
