@@ -147,8 +147,9 @@ def card_choices(store: Store, resolver, text: str, limit: int = 25) -> list[Rec
     starts = [r for k, _, r in table.cards if k.startswith(key) or k.startswith("the " + key)]
     words = [r for _, w, r in table.cards if _words_fit(typed, w) and r not in starts]
     out = (starts + words)[:limit]
-    if not out:  # a typo: only when no name fits as typed (the typo search reads every name)
-        card, _ = resolver.card(text)
-        if card is not None and card not in out:
+    if not out:  # a typo or a nickname, as /card reads it: only when no name fits as typed (it reads every name)
+        # ("goyf", "metamorf": the list offered nothing while /card answered both; a bot developer)
+        card = find_card(store, resolver, text).card
+        if card is not None:
             out.append(card)
     return out

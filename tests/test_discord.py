@@ -525,6 +525,15 @@ def test_autocomplete_for_each_option(discord):
     discord.complete("rule", "ref", "907.4b " * 900)  # oversize: answered, within the limits
 
 
+def test_autocomplete_offers_what_the_command_reads_a_typo_or_nickname_as(discord):
+    """A bot developer: /card answered "goyf" and "metamorf", /define "deathtuch", while their autocomplete offered
+    nothing (an empty list tells the user there is no match)."""
+    for typed, card in (("goyf", "futuresight/cards/tarmogoyf"), ("metamorf", "treachery/cards/the-metamorph")):
+        assert [c["value"] for c in discord.complete("card", "name", typed)] == [card]
+    assert [c["value"] for c in discord.complete("define", "term", "deathtuch")][:1] == ["keywords/deathtouch"]
+    assert discord.complete("define", "term", "qqqqqqqq") == []
+
+
 def test_autocomplete_choices_resolve_back(discord):
     for name, option, typed in (("rule", "ref", "token"), ("card", "name", "tarmo"), ("define", "term", "life")):
         for choice in discord.complete(name, option, typed)[:3]:

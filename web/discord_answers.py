@@ -392,10 +392,7 @@ def define_message(kb: Opened, term: str, base: str) -> dict:
         terms = _terms(kb)
         found = [r for k, r in terms if k == key] if key else []
         found = found or [r for k, r in terms if key and k.startswith(key)]
-        if not found and key:  # mistyped: every record of the nearest term (its keyword page and glossary entries)
-            reach = 1 if len(key) <= 5 else 2
-            distance, nearest = min(((edit_distance(key, k, reach), k) for k, _ in terms), default=(reach + 1, ""))
-            found = [r for k, r in terms if k == nearest] if distance <= reach else []
+        found = found or _mistyped_terms(terms, key)
     if not found:
         text = escape(f"No keyword or glossary term {term!r}.")
         text += f"\n\n{link('Search the documents for it', base + '/search?' + urlencode({'q': term[:200]}))}"
@@ -430,6 +427,16 @@ def _definition_text(kb: Opened, record: Record) -> str:
     return " ".join(" ".join(texts).split())
 
 
+def _mistyped_terms(terms: list[tuple[str, Record]], key: str) -> list[Record]:
+    """Every record of the term nearest a mistyped one (its keyword page and glossary entries), one edit away for a
+    term of five letters or fewer, two for a longer one."""
+    if not key:
+        return []
+    reach = 1 if len(key) <= 5 else 2
+    distance, nearest = min(((edit_distance(key, k, reach), k) for k, _ in terms), default=(reach + 1, ""))
+    return [r for k, r in terms if k == nearest] if distance <= reach else []
+
+
 def term_choices(kb: Opened, typed: str) -> list[dict]:
     key = _name_key(typed[:100])
     terms = sorted(_terms(kb), key=lambda t: (t[1].kind != "keyword", t[0]))
@@ -438,6 +445,8 @@ def term_choices(kb: Opened, typed: str) -> list[dict]:
     else:
         starts = [r for k, r in terms if k.startswith(key)]
         picked = starts + [r for k, r in terms if r not in starts and f" {key}" in f" {k}"]
+        # a typo offers what /define answers for it ("deathtuch" offered nothing; a bot developer)
+        picked = picked or _mistyped_terms(terms, key)
     seen: set[str] = set()
     out = []
     for r in picked:
