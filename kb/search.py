@@ -739,6 +739,12 @@ class Searcher:
             records = self._today_first(self._pointed_first(records))
         return _Lead(records[:5], "title") if records else None
 
+    def todays_rule(self, title: str) -> Record | None:
+        """The current official rule a title names, as the title lead finds it: by the title's stems ("Tribals" is
+        "Tribal"), or through the glossary entry of that name that points at it ("Tribal (Obsolete)" -> 308)."""
+        records = self._pointed_first(self.titles.get(" ".join(_content_stems(plain(title))), []))
+        return next((r for r in records if r.doc == "cr" and r.kind == "rule"), None)
+
     def _today_first(self, records: list[Record]) -> list[Record]:
         """Rules an older edition of the official rules quoted come after today's official rule, also when the
         query names today's rule by an obsolete name its glossary renames ("tribal": the 2007 FAQ's 212.8 Tribals

@@ -77,8 +77,8 @@ def link_facts(kb: Opened, record: Record | None) -> dict[str, Any]:
 def superseded_by(kb: Opened, record: Record) -> Record | None:
     """Today's official rule for a rule an older edition of the official rules was quoted with (the 2007 FAQ's
     502.68a Lifelink -> cr/702.15, 212.8 Tribals -> cr/308 through the glossary's "Tribal (Obsolete)"), when the
-    official rules are loaded: the quoted rule's heading names it, or the glossary entry for the obsolete term
-    points at it. None for any other record, or when no rule of today's has that name."""
+    official rules are loaded: the quoted rule's heading names it, as the search box's title lead reads the name
+    (kb.search.Searcher.todays_rule). None for any other record, or when no rule of today's has that name."""
     if record.kind != "rule" or record.doc not in kb.searcher.ranker.older:
         return None
     head: Record | None = record
@@ -87,19 +87,7 @@ def superseded_by(kb: Opened, record: Record) -> Record | None:
         head = head if head is not None and head.kind == "rule" else None
     if head is None or not head.title:
         return None
-    names = {head.title.lower(), head.title.lower().removesuffix("s")}  # "Tribals" is the glossary's "Tribal"
-    for r in kb.store.records.values():
-        if r.doc == "cr" and r.kind == "rule" and r.title and r.title.lower() in names:
-            return r
-    for name in sorted(names):
-        for entry_id in (f"cr/glossary/{slugify(name)}-obsolete", f"cr/glossary/{slugify(name)}"):
-            entry = kb.store.get(entry_id)
-            target = next((ref.target for ref in entry.refs if ref.target and ref.target.startswith("cr/")), None) \
-                if entry is not None else None
-            found = kb.store.get(target) if target else None
-            if found is not None and found.kind == "rule":
-                return found
-    return None
+    return kb.searcher.todays_rule(head.title)
 
 
 def doc_title(kb: Opened, slug: str) -> str:
