@@ -15,6 +15,7 @@ from pathlib import Path
 from ingest.asked import asked_files
 from ingest.drift import mark_drift
 from ingest.encoding import ENCODINGS_FILE
+from ingest.obsolete import is_obsolete_table
 from ingest.errors import ParseError, Problem
 from ingest.keywords import keyword_records
 from ingest.links import link_records
@@ -58,9 +59,10 @@ class Built:
 
 def load_profiles(corpus_dir: Path) -> list[Profile]:
     # vocabulary.toml is search's table of words (ingest/vocabulary.py), not a document profile.
-    # encodings.toml is the decoder's table of misread files (ingest/encoding.py), not a document profile either.
+    # encodings.toml is the decoder's table of misread files (ingest/encoding.py), not a document profile either,
+    # nor is a document's table of what changed since (futuresight_obsolete.toml, ingest/obsolete.py).
     profiles = [load_profile(p) for p in sorted(Path(corpus_dir).glob("*.toml"))
-                if p.name not in ("vocabulary.toml", ENCODINGS_FILE)]
+                if p.name not in ("vocabulary.toml", ENCODINGS_FILE) and not is_obsolete_table(p)]
     if not profiles:
         raise ParseError([Problem(str(corpus_dir), 1, "at least one document profile (*.toml)", "none")])
     return profiles

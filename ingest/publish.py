@@ -18,6 +18,7 @@ from ingest.dating import date_citations
 from ingest.drift import mark_renumbered
 from ingest.history import HISTORY_FILE, Lineages, write_history
 from ingest.releases import Release, load_releases, release_files
+from ingest.obsolete import load_obsolete
 from ingest.vocabulary import load_outside, load_vocabulary
 from kb.index import write_index
 from kb.store import publish
@@ -87,6 +88,7 @@ def _build(corpus_dir: Path, data_dir: Path, cr: Path | None, cr_history: Path |
         "documents": built.documents(),
         "vocabulary": load_vocabulary(corpus_dir, built.records),
         "outside": load_outside(corpus_dir),
+        "obsolete": load_obsolete(corpus_dir, built.records),
         "asked": asked,
         "asked_skipped": asked_skipped,
     }

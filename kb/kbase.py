@@ -27,6 +27,7 @@ from functools import cached_property
 from pathlib import Path
 
 from kb.history import History
+from kb.obsolete import Obsolete
 from kb.search import Searcher
 from kb.store import Store, StoreError, builds_newest_first, current_build_dir, hold_build
 
@@ -53,6 +54,11 @@ class Opened:
     def history(self) -> History | None:
         """The official rules' history of this build, opened on first use (None without one)."""
         return History.open_in(self.store.path)
+
+    @cached_property
+    def obsolete(self) -> Obsolete:
+        """Which rulings and notes of an older document rest on a rule changed since (corpus/*_obsolete.toml)."""
+        return Obsolete(self.store.manifest.get("obsolete"), self.store.records)
 
     def release(self) -> None:
         if self.held is not None:

@@ -90,6 +90,16 @@ def superseded_by(kb: Opened, record: Record) -> Record | None:
     return kb.searcher.todays_rule(head.title)
 
 
+def obsolete(kb: Opened, record_id: str) -> dict[str, Any] | None:
+    """A ruling's or note's ``obsolete`` (kb.obsolete), with ``written``, what the banner calls it: "2007 ruling"."""
+    found = kb.obsolete.of(record_id)
+    record = kb.store.get(record_id) if found else None
+    if found is None or record is None:
+        return None
+    effective = str((kb.store.document(record.doc) or {}).get("effective") or "")
+    return found | {"written": " ".join(filter(None, [effective[:4] if effective[:1].isdigit() else "", record.kind]))}
+
+
 def doc_title(kb: Opened, slug: str) -> str:
     meta = doc_meta(kb, slug)
     return meta["title"] if meta else slug
@@ -268,6 +278,10 @@ def record_data(kb: Opened, record_id: str) -> tuple[dict[str, Any], dict[str, A
     # official rules are loaded: its page showed the 2007 text with a date alone ("Lifelink is a triggered ability")
     today = superseded_by(kb, record)
     data["superseded_by"] = today and link(kb, today)
+    # A 2007 ruling or note resting on a rule changed since (corpus/futuresight_obsolete.toml): "it will cause
+    # mana burn" read as a current ruling. A card's 2007 type line, with today's words beside it.
+    data["obsolete"] = obsolete(kb, record.id)
+    data["type_line_today"] = kb.obsolete.type_line_today(record)
     # What the document's table of OCR corrections changed in this record's source lines (line 97's "ldentity").
     data["corrections"] = [{k: v for k, v in c.items() if k != "record"}
                            for c in (kb.store.reports.get(record.doc) or {}).get("corrected", ())
@@ -478,6 +492,8 @@ def search_data(kb: Opened, args) -> tuple[dict[str, Any], dict[str, Any]]:
             raise BadRequest(f"page must be between 1 and {MAX_OFFSET // limit + 1} (with limit {limit})")
         results = replace(results, hits=[], offset=offset, redirect=None)  # a copy: the searcher keeps answers
     data = results.to_json()
+    for hit in data["results"]:  # a 2007 ruling that no longer holds says so in the list too
+        hit["obsolete"] = obsolete(kb, hit["id"])
     # "716.2@2016-07-22" typed in the box: the rule as it stood that day, as its short link opens; "702.19c
     # history", "702.19b 2019": every version of the rule, with its dates
     across, why = time_page(kb, q, args.get("doc")) if offset == 0 and not past else (None, None)

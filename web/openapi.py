@@ -244,6 +244,7 @@ def spec(base_url: str) -> dict:
                                     "cites": {"type": "string", "nullable": True, "description": (
                                         "for a search by one rule number: the number this record cites, when it "
                                         "is listed because it does (after the rule and its sub-rules)")},
+                                    "obsolete": {"$ref": "#/components/schemas/Obsolete"},
                                 },
                             },
                         },
@@ -313,6 +314,11 @@ def spec(base_url: str) -> dict:
                             "FAQ's 502.68a), when the official rules are loaded: today's rule of its name, a Link "
                             "(cr/702.15 Lifelink; the glossary's obsolete term leads 212.8 Tribals to 308 Kindreds); "
                             "null otherwise")},
+                        "obsolete": {"$ref": "#/components/schemas/Obsolete"},
+                        "type_line_today": {"type": "string", "nullable": True, "description": (
+                            "a card's type line as today's rules word it, beside the one its document prints "
+                            "(\"Tribal Enchantment -- Rebel Aura\" -> \"Kindred Enchantment — Rebel Aura\"); "
+                            "null when the same (corpus/futuresight_obsolete.toml's type_line)")},
                         "chat": {"type": "string", "description": (
                             "what Copy for chat copies, before the short link (or the address): a numbered rule "
                             "with its document's name, \"CR 704.5j\", \"Treachery 907.4b\"")},
@@ -324,6 +330,30 @@ def spec(base_url: str) -> dict:
                     },
                 },
                 "Records": {"type": "array", "items": {"$ref": "#/components/schemas/Record"}},
+                "Obsolete": {
+                    "type": "object", "nullable": True,
+                    "description": (
+                        "a ruling or note of an older document (the 2007 Future Sight FAQ) that rests on a rule "
+                        "changed since, as corpus/futuresight_obsolete.toml says: the weightiest change; null "
+                        "for any other record (docs/obsolete-rulings.md)"),
+                    "properties": {
+                        "key": {"type": "string", "description": "the table's entry, \"mana-burn\""},
+                        "kind": {"type": "string", "enum": ["rule", "term"], "description": (
+                            "rule: the answer no longer holds; term: it holds, in words renamed since")},
+                        "term": {"type": "string", "description": "the 2007 words, \"mana burn\""},
+                        "since": {"type": "string", "description": "the change's effective date, 2009-07-11"},
+                        "release": {"type": "string", "description": "the release it came with, \"Magic 2010\""},
+                        "why": {"type": "string", "description": (
+                            "one sentence; without the official rules loaded it ends with today's rule number")},
+                        "today": {"type": "string", "nullable": True, "description": (
+                            "the record id of today's rule (cr/500.5) when the official rules are loaded, else null")},
+                        "today_rule": {"type": "string", "description": "today's rule number, 500.5, always"},
+                        "glossary": {"type": "string", "nullable": True, "description": (
+                            "the official glossary's (Obsolete) entry for the term, when loaded")},
+                        "written": {"type": "string", "description": "what the banner calls it, \"2007 ruling\""},
+                        "also": {"type": "array", "description": "the other changes it rests on, the same shape"},
+                    },
+                },
                 "Link": {
                     "type": "object",
                     "nullable": True,
