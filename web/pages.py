@@ -20,6 +20,7 @@ from markupsafe import Markup
 from kb.cache import ByteLRU
 from kb.cardnames import find_card
 from kb.ids import record_url, slugify
+from kb.linkify import linkify
 from kb.refs import parse_ref
 from kb.snippet import clip
 from web import api as A
@@ -392,6 +393,10 @@ def _record_page(kb, r, host_url: str, url: str) -> str:
         return render_text(text, refs_by_field.get(name, []), kb.store.records, block=block)
 
     short = data["short_link"]
+
+    def child_html(c) -> Markup:
+        return render_text(own_text(c), [x for x in c.refs if x.field == "text"], kb.store.records)
+
     return render_template(
         "record.html",
         short=short,
@@ -405,7 +410,11 @@ def _record_page(kb, r, host_url: str, url: str) -> str:
         label=data["label"],
         field_html=field_html,
         children=extra["children"],
-        child_html=lambda c: render_text(own_text(c), [x for x in c.refs if x.field == "text"], kb.store.records),
+        child_html=child_html,
+        # a keyword's "in full" list links its references as the rule's own page does ("See rule 510" was plain)
+        record_html=lambda record_id: child_html(kb.store.records[record_id]),
+        # a note the corpus's tables write ("502.26b (morph note) printed 'face-down' broken ..."), its rules linked
+        linked=lambda text: Markup(linkify(kb, text, fmt="html")["text"]),
         asides_html=lambda c: asides(c, kb.store.records),
         chat=f"{data['chat']} {host_url.rstrip('/')}{short or data['url']}",  # the short link, as chat shares it
     )
