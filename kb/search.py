@@ -1159,7 +1159,7 @@ class Searcher:
             searched_for = lead.corrected_to or found.fixed or query.words.text
             if query.words.used and not (lead.matched_by == "card" and note):
                 # "showing The Puppet Master for 'puppetmaster'" says it already
-                note = "; ".join(filter(None, [note, f"showing results for {query.words.note}"]))
+                note = "; ".join(filter(None, [note, f"Searching for {query.words.note}"]))
             # "showing Tarmogoyf for 'tarmogyof'", or a title's correction already said
             if found.fixed and not (lead.matched_by == "card" and note) and not lead.corrected_to:
                 note = "; ".join(filter(None, [note, f"spelling corrected: {found.said_fixed or found.fixed!r}"]))

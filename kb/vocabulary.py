@@ -15,7 +15,7 @@ Two sources, both carried in the build:
 
 Matching is on whole words, accent- and case-folded, apostrophes dropped ("leader's side"
 is "leaders side"); the longest phrase wins. A rewritten query keeps the words it replaced
-as extra, weaker evidence, and the search page says what it did ("destroy (for: kill)").
+as extra, weaker evidence, and the search page says what it did ("Searching for destroy, the rules' word for kill").
 """
 from __future__ import annotations
 
@@ -68,7 +68,8 @@ class Expansion:
     def note(self) -> str | None:
         if not self.used:
             return None
-        return "; ".join(dict.fromkeys(f"{means} (for: {said})" for said, means, _ in self.used))  # each once
+        # "removed, the rules' word for wear off": what was searched, in plain words (it read "removed (for: wear off)")
+        return "; ".join(dict.fromkeys(f"{means}, the rules' word for {said}" for said, means, _ in self.used))
 
 
 class Vocabulary:

@@ -128,6 +128,17 @@ def test_j_and_k_move_between_rules(page):
     page.wait_for_url("**/treachery/907.4b")
 
 
+def test_j_and_k_on_a_card_go_to_the_next_and_previous_card(page):
+    """Issue 32: j on a card page went to its own first ruling, which the page shows already."""
+    page.goto("/futuresight/cards/magus-of-the-vineyard")
+    page.keyboard.press("j")
+    page.wait_for_url("**/futuresight/cards/mesmeric-sliver")
+    page.keyboard.press("k")
+    page.wait_for_url("**/futuresight/cards/magus-of-the-vineyard")
+    page.keyboard.press("k")
+    page.wait_for_url("**/futuresight/cards/magus-of-the-future")
+
+
 def test_copy_short_link(page):
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     page.goto("/uncommander/token-cards/j")

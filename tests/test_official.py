@@ -225,6 +225,6 @@ def test_an_obsolete_name_the_glossary_renames_finds_todays_rule(cr_store):
         assert first["is tribal still a card type"][0].startswith("cr/30")
         assert first["totem armor"][0] == "cr/702.89"
         assert first["transforming double-faced cards"][0] == "cr/712"
-        assert "Kindreds (for: tribal)" in (searcher.search("tribal").note or "")
+        assert "Kindreds, the rules' word for tribal" in (searcher.search("tribal").note or "")
     finally:
         searcher.close()

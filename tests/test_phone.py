@@ -44,9 +44,13 @@ def test_a_history_heading_says_what_the_rule_is(hclient):
     def h1(number):
         return soup(hclient.get(f"/cr/{number}/history")).select_one("h1").get_text()
 
-    assert h1("727.2") == "727.2 Restarting the Game — across releases"
+    # a rule without a title is headed with its own first words (issue 32: "903.8 Commander" named 903's title), and
+    # says the rule it stands under just below
+    assert h1("727.2") == "727.2 All Magic cards involved in the game that … — across releases"
     assert h1("702.19") == "702.19 Trample — across releases"
-    assert h1("702.19b") == "702.19b Trample — across releases"  # a sub-rule says the rule it belongs to
+    assert h1("702.19b") == "702.19b The controller of an attacking creature with trample … — across releases"
+    under = soup(hclient.get("/cr/727.2/history")).select_one("h1 + p.under a")
+    assert (under["href"], under.get_text()) == ("/cr/727", "727 Restarting the Game")
     twin = hclient.get("/api/cr/727.2/history").get_json()
     assert twin["title"] is None  # the rule's own, and the heading it stands under
     assert twin["under"] == {"number": "727", "title": "Restarting the Game", "url": "/cr/727"}

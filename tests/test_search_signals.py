@@ -214,14 +214,14 @@ def test_a_document_s_own_rule_comes_before_the_keyword_page(searcher):
 def test_table_words_are_rewritten_and_the_page_says_so(cr_searcher):
     results = cr_searcher.search("kill a creature")
     assert results.searched_for == "destroy a creature"
-    assert "destroy (for: kill)" in results.note
+    assert "destroy, the rules' word for kill" in results.note
     assert {"cr/701.8", "keywords/destroy"} & set(ids(results, 3))
 
 
 def test_the_search_page_explains_a_rewritten_query(client):
     page = BeautifulSoup(client.get("/search?q=my+secret+identity").get_data(as_text=True), "html.parser")
     note = page.select_one(".note")
-    assert note is not None and "face-down identity card (for: secret identity)" in note.get_text()
+    assert note is not None and "face-down identity card, the rules' word for secret identity" in note.get_text()
 
 
 def test_every_curated_entry_names_an_existing_record(store):
@@ -299,23 +299,23 @@ def test_a_rewrite_the_query_already_says_is_not_made():
     counters = vocab.expand("a minus one counter on a creature with a +1/+1 counter", known=documents)
     assert [u[2] for u in counters.used] == ["cr/122.1"] and "-1/-1 counter" in counters.text
     assert vocab.expand("plus one and minus one cancel", known=documents).note == \
-        "+1/+1 counter (for: plus one); -1/-1 counter (for: minus one)"
-    assert vocab.expand("dmg dmg dmg").note == "damage (for: dmg)"  # said once
+        "+1/+1 counter, the rules' word for plus one; -1/-1 counter, the rules' word for minus one"
+    assert vocab.expand("dmg dmg dmg").note == "damage, the rules' word for dmg"  # said once
 
 
 def test_deal_damage_is_searched_as_typed(cr_searcher):
     results = cr_searcher.search("blocker gets removed does the attacker w/o trample deal dmg to player")
-    assert "Damage (for: deal)" not in results.note and "damage (for: dmg)" in results.note
-    assert "without (for: w/o)" in results.note
+    assert "Damage, the rules' word for deal" not in results.note and "damage, the rules' word for dmg" in results.note
+    assert "without, the rules' word for w/o" in results.note
     assert cr_searcher.search("does deathtouch deal damage to a player").note is None
 
 
 @pytest.mark.parametrize("query", ["how much commander damage to kill someone", "how much commander damage kills you"])
 def test_killing_a_player_is_losing_the_game_not_destroying(cr_searcher, query):
     results = cr_searcher.search(query)
-    assert "player loses the game (for: kill" in results.note and "destroy" not in results.note
+    assert "player loses the game, the rules' word for kill" in results.note and "destroy" not in results.note
     assert ids(results, 1)[0] in {"cr/903.10a", "cr/704.6c"}
-    assert "destroy (for: kill)" in cr_searcher.search("kill a creature").note
+    assert "destroy, the rules' word for kill" in cr_searcher.search("kill a creature").note
     for creatures in ("my opponent has two tokens does a wrath kill them", "can i attack liliana and kill her"):
         assert "loses the game" not in (cr_searcher.search(creatures).note or "")
 
@@ -325,7 +325,7 @@ def test_a_document_word_or_table_word_is_not_corrected(cr_searcher):
     # (the correction offered in the user's own words had it once another word was corrected)
     results = cr_searcher.search("ok so context: 4 player edh pod, opp swings with their commander")
     assert "spelling corrected" not in results.note and results.did_you_mean is None
-    assert "so context 4 player" in results.searched_for and "attack (for: swings)" in results.note
+    assert "so context 4 player" in results.searched_for and "attack, the rules' word for swings" in results.note
 
 
 @pytest.mark.parametrize("query, table_word, rule", [
@@ -336,7 +336,7 @@ def test_a_document_word_or_table_word_is_not_corrected(cr_searcher):
 ])
 def test_a_mistyped_table_word_is_read_as_typed_right(cr_searcher, query, table_word, rule):
     results = cr_searcher.search(query)
-    assert f"(for: {table_word})" in results.note and "spelling corrected" in results.note
+    assert f"the rules' word for {table_word}" in results.note and "spelling corrected" in results.note
     assert table_word in results.did_you_mean  # the correction offered in the user's own words
     assert any(i == rule or i.startswith(rule) for i in ids(results, 3))
 
@@ -385,24 +385,26 @@ def test_a_player_named_by_a_pronoun_is_not_a_topic(cr_searcher, pronoun):
 def test_give_up_and_die_keep_their_other_senses(cr_searcher):
     assert "concede" in (cr_searcher.search("can i just give up").note or "")
     assert "concede" not in (cr_searcher.search("can i give up priority").note or "")
-    assert "graveyard (for: dies)" in cr_searcher.search("if a creature dies roll a die").note  # dies is never rolled
+    # dies is never rolled
+    assert "graveyard, the rules' word for dies" in cr_searcher.search("if a creature dies roll a die").note
     assert "deck size" in cr_searcher.search("how big is a commander deck").note
     assert "deck size" not in (cr_searcher.search("how big is the offspring token").note or "")
     # a floor judge: a player who dies has lost the game ("treachery player dies ..." put 907.13 / 702.187g fifth
     # behind graveyard rules); a creature that dies still goes to the graveyard, an opponent's creature too
     dead = cr_searcher.search("treachery player dies reveal their identity card")
-    assert "player loses the game (for: player dies)" in dead.note and ids(dead, 1) == ["treachery/702.187g"]
+    assert "player loses the game, the rules' word for player dies" in dead.note
+    assert ids(dead, 1) == ["treachery/702.187g"]
     for creature in ("my creature dies", "when my opponent's creature dies"):
-        assert "graveyard (for: dies)" in cr_searcher.search(creature).note
+        assert "graveyard, the rules' word for dies" in cr_searcher.search(creature).note
     for other in ("when an assassin dies does it go to the graveyard", "if i die roll a d20"):  # a reviewer
         assert "player loses the game" not in (cr_searcher.search(other).note or "")
     # a floor judge: "how big is tarmogoyf" listed the deck-size rules first and the card 8th
     for named in ("how big is tarmogoyf", "how big is goyf"):
         assert ids(cr_searcher.search(named), 2) == ["futuresight/cards/tarmogoyf/1", "futuresight/cards/tarmogoyf"]
-    assert "creature (for: guy)" in cr_searcher.search("my guy has flying").note
+    assert "creature, the rules' word for guy" in cr_searcher.search("my guy has flying").note
     assert "guy" not in (cr_searcher.search("is the guy across the table my teammate").note or "")
     debt = cr_searcher.search("protection debt")  # judges' mnemonic for what protection stops
-    assert "(for: debt)" in debt.note and all(i.startswith("cr/702.16") for i in ids(debt, 3))
+    assert "the rules' word for debt" in debt.note and all(i.startswith("cr/702.16") for i in ids(debt, 3))
 
 
 @pytest.mark.parametrize("query", ["token card x", "die roll d20", "801 802"])
@@ -415,7 +417,7 @@ def test_a_die_that_is_rolled_is_not_a_creature_dying(cr_searcher, query):
     results = cr_searcher.search(query)
     assert "graveyard" not in (results.note or "") and not (results.searched_for or "").count("graveyard")
     assert any(h.id.startswith(("cr/706", "uncommander/die-rolls-and-coin-flips")) for h in results.hits[:2])
-    assert "graveyard (for: die)" in cr_searcher.search("when does a creature die").note
+    assert "graveyard, the rules' word for die" in cr_searcher.search("when does a creature die").note
 
 
 def test_a_title_written_as_one_word_is_read_as_its_words_only_when_the_index_lacks_it():
@@ -424,7 +426,7 @@ def test_a_title_written_as_one_word_is_read_as_its_words_only_when_the_index_la
     unknown = vocab.expand("puppetmaster identity", known=lambda word: False)
     assert unknown.text == "puppet master identity"
     assert unknown.used == [("puppetmaster", "puppet master", "treachery/cards/the-puppet-master")]
-    assert vocab.expand("firststrike", known=lambda word: False).note == "first strike (for: firststrike)"
+    assert vocab.expand("firststrike", known=lambda word: False).note == "first strike, the rules' word for firststrike"
     # a word the documents use is theirs, not a joined title; without an index to ask, nothing is split
     assert vocab.expand("puppetmaster identity", known=lambda word: True).text == "puppetmaster identity"
     assert vocab.expand("puppetmaster identity").used == []
@@ -835,9 +837,9 @@ def test_a_piece_of_a_card_s_name_inside_a_question_reads_as_the_card(cr_searche
     """A judge: "goyf" alone opened Tarmogoyf, but "goyf tribal" listed it 14th and "goyf planeswalker" not in the
     first five: the piece was an unknown word once other words came with it."""
     results = cr_searcher.search(query)
-    assert card in ids(results, 2) and "(for: " in (results.note or "")
+    assert card in ids(results, 2) and ", the rules' word for " in (results.note or "")
     # a word the documents use is never read as a piece of a name ("arbor" is Dryad Arbor's word, and the rules')
-    assert "showing results for" not in (cr_searcher.search("creature power").note or "")
+    assert "Searching for" not in (cr_searcher.search("creature power").note or "")
 
 
 @pytest.mark.parametrize(("query", "rule", "within"), [("sba 0 toughness", "cr/704.5f", 1),

@@ -135,11 +135,17 @@ def trail(kb: Opened, record: Record) -> list[Record]:
 
 
 def siblings(kb: Opened, record: Record) -> tuple[Record | None, Record | None]:
-    """Previous and next record in reading order within the same document."""
+    """Previous and next record in reading order within the same document; a card's are the cards before and after
+    it (its page shows its rulings already: "next" and j went to "Magus of the Vineyard, ruling 1")."""
     ids = kb.store.order.get(record.doc, [])
     i = kb.store.position.get(record.id)
     if i is None:
         return None, None
+    if record.kind == "card":
+        def nearest_card(way: range) -> Record | None:
+            return next((r for j in way if (r := kb.store.get(ids[j])) is not None and r.kind == "card"), None)
+
+        return nearest_card(range(i - 1, -1, -1)), nearest_card(range(i + 1, len(ids)))
     prev = kb.store.get(ids[i - 1]) if i > 0 else None
     nxt = kb.store.get(ids[i + 1]) if i + 1 < len(ids) else None
     return prev, nxt
@@ -507,9 +513,34 @@ def search_data(kb: Opened, args) -> tuple[dict[str, Any], dict[str, Any]]:
     data["pagination"] = _pagination(results.offset, results.limit, results.total, asked, base)
     data["filters"] = _filters(kb, results.facets, asked, base)
     data["did_you_mean_url"] = results.did_you_mean and _search_url({"q": results.did_you_mean})
+    data["rewritten"] = rewritten(q, results.note)
     # The page's twin asks the API for the same page of the same results.
     twin = {k: v for k, v in args.items() if k in ("q", *FACETS, "page", "limit", "offset")}
     return data, {"results": results, "twin": twin}
+
+
+# The note's part that says what the vocabulary rewrote (kb.vocabulary.Expansion.note, after kb.search's "Searching
+# for "): "Searching for removed, the rules' word for wear off; destroy, the rules' word for kill".
+_REWRITE_NOTE = re.compile(r"Searching for ((?:[^;]+?, the rules' word for [^;]+?)(?:; [^;]+?, the rules' word for "
+                           r"[^;]+?)*)(?=; |$)")
+_REWRITE = re.compile(r"(?P<means>[^;]+?), the rules' word for (?P<said>[^;]+)")
+
+
+def rewritten(q: str, note: str | None) -> dict[str, Any] | None:
+    """What the search page says when the vocabulary rewrote the query, in parts it can emphasise, with the search
+    that keeps the reader's words (the words quoted: a quoted query is searched as written): ``{"words": [{said,
+    means}], "instead_url", "rest"}``, ``rest`` the note's other parts. None when nothing was rewritten."""
+    m = _REWRITE_NOTE.search(note) if note else None
+    if note is None or m is None:
+        return None
+    words = [w.groupdict() for w in _REWRITE.finditer(m.group(1))]
+    instead = q
+    for w in words:  # "wear off" -> "\"wear off\"", where the query holds it as written
+        instead = re.sub(re.escape(w["said"]), lambda x: f'"{x.group(0)}"', instead, count=1, flags=re.IGNORECASE)
+    if '"' not in instead:  # said otherwise than written ("w/o"): the whole query as written
+        instead = f'"{q}"'
+    rest = "; ".join(p for p in (note[:m.start()].rstrip("; "), note[m.end():].lstrip("; ")) if p)
+    return {"words": words, "instead_url": _search_url({"q": instead}), "rest": rest or None}
 
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # C0 and C1 controls

@@ -268,9 +268,17 @@ def _rule_history(history: History, number: str) -> dict[str, Any]:
               "url": f"/cr/{s['number']}/history"}
              for s in history.below(spans[-1], history.newest)] if spans[-1]["last"] == history.newest else []
     return {"number": number, "id": f"cr/{number}", "title": spans[-1]["title"],
+            "first_words": None if spans[-1]["title"] else first_words(spans[-1]["text"] or ""),
             "effective": current["effective"], "first_seen": spans[0]["from"],
             "former_numbers": [n for n in numbers if n != number], "spans": out[::-1], "rules": below,
             "url": f"/cr/{number}/history", "current_url": f"/cr/{number}"}
+
+
+def first_words(text: str, words: int = 8) -> str:
+    """What names a rule without a title in its history's heading: its first words ("903.8 A player may concede
+    the game at any time …" where the heading said "903.8 Commander", its section's title)."""
+    said = text.split()
+    return " ".join(said[:words]) + (" …" if len(said) > words else "")
 
 
 def _worded_since(history: History, span: dict[str, Any]) -> str:

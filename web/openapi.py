@@ -17,6 +17,8 @@ SNIPPET = ("HTML, not text: the record's text escaped, with <mark> around the wo
            "Insert it as HTML; do not escape it again.")
 RELATIVE = "a path relative to the server (\"/treachery/907.4b\"); join it to the server's address"
 ABSOLUTE = "a message is pasted elsewhere, so its links carry the server's address"
+# a 2007 ruling resting on a rule changed since (kb.obsolete); a $ref takes no sibling, so null is said around it
+OBSOLETE = {"nullable": True, "allOf": [{"$ref": "#/components/schemas/Obsolete"}]}
 
 CONVENTIONS = [
     "Errors: every 4xx is {\"error\": {\"code\": ..., \"message\": ...}}; the message is for people.",
@@ -244,7 +246,7 @@ def spec(base_url: str) -> dict:
                                     "cites": {"type": "string", "nullable": True, "description": (
                                         "for a search by one rule number: the number this record cites, when it "
                                         "is listed because it does (after the rule and its sub-rules)")},
-                                    "obsolete": {"$ref": "#/components/schemas/Obsolete"},
+                                    "obsolete": OBSOLETE,
                                 },
                             },
                         },
@@ -253,6 +255,10 @@ def spec(base_url: str) -> dict:
                         "did_you_mean_searched": {"type": "boolean", "description": (
                             "did_you_mean was searched already and the note says so (\"spelling corrected: ...\", "
                             "\"showing results for ...\"): the results are for it, and it is no further offer")},
+                        "rewritten": {"type": "object", "nullable": True, "description": (
+                            "when the vocabulary rewrote the query: words [{said, means}] (\"wear off\" searched "
+                            "as \"removed\"), instead_url (the search with the reader's words quoted, as written) "
+                            "and rest (the note's other parts)")},
                         "did_you_mean_url": {"type": "string", "nullable": True,
                                              "description": "the search page for did_you_mean; " + RELATIVE},
                         "pagination": {"type": "object", "description": (
@@ -264,7 +270,7 @@ def spec(base_url: str) -> dict:
                             "current}; a filter in use comes first with its way out (value null)")},
                         "note": {"type": "string", "nullable": True,
                                  "description": "what search corrected or rewrote: "
-                                                "\"showing results for destroy (for: kill)\""},
+                                                "\"Searching for destroy, the rules' word for kill\""},
                         "searched_for": {"type": "string", "nullable": True,
                                          "description": "the query in the documents' words, when table words "
                                                         "were rewritten"},
@@ -314,7 +320,7 @@ def spec(base_url: str) -> dict:
                             "FAQ's 502.68a), when the official rules are loaded: today's rule of its name, a Link "
                             "(cr/702.15 Lifelink; the glossary's obsolete term leads 212.8 Tribals to 308 Kindreds); "
                             "null otherwise")},
-                        "obsolete": {"$ref": "#/components/schemas/Obsolete"},
+                        "obsolete": OBSOLETE,
                         "type_line_today": {"type": "string", "nullable": True, "description": (
                             "a card's type line as today's rules word it, beside the one its document prints "
                             "(\"Tribal Enchantment -- Rebel Aura\" -> \"Kindred Enchantment — Rebel Aura\"); "

@@ -124,7 +124,8 @@ def index():
     documents, _ = D.documents_data(kb)
     return render_page("index.html", title="Rules knowledge base",
                        description=f"{_loaded(kb)}, cross-referenced and searchable.",
-                       alternate="/api/documents", documents=documents, examples=EXAMPLES, twin=documents)
+                       alternate="/api/documents", documents=documents, examples=EXAMPLES, twin=documents,
+                       history=kb.store.manifest.get("cr_history"))  # the official releases, when loaded
 
 
 @pages.get("/search")
