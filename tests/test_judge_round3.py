@@ -93,3 +93,22 @@ def test_a_rewrite_banner_says_what_was_searched_and_offers_the_readers_words(cr
     # the search it offers is searched in the reader's words: no rewrite, no banner
     again = cr_client.get(url.replace("/search", "/api/search")).get_json()
     assert again["query"] == instead and again["rewritten"] is None and "rules' word" not in (again["note"] or "")
+
+
+# -- 14: an identity card the document does not print says so ------------------------------------------------
+def test_an_identity_card_page_says_its_text_is_not_in_the_document_and_links_the_source(client, store):
+    """/treachery/cards/the-metamorph showed notes and no card, with nothing said of the gap."""
+    source = store.document("treachery")["source_url"]
+    cards = [r for r in store.records.values() if r.kind == "card"]
+    for card in cards:
+        page = soup(client.get("/" + card.id))
+        said = page.select_one("p.not-printed")
+        printed = bool(card.type_line or card.mana_cost or card.rules_text)
+        assert client.get("/api/records/" + card.id).get_json()["card_text_printed"] is printed, card.id
+        assert (said is None) == printed, card.id
+        if said is not None:
+            assert said.get_text().startswith("The card's text is not part of the Treachery rules document")
+            assert said.select_one("a.source-document")["href"] == source
+    assert sum(1 for c in cards if c.doc == "treachery") == 54
+    assert soup(client.get("/treachery/cards/the-metamorph")).select_one("p.not-printed") is not None
+    assert client.get("/api/records/treachery/907.4b").get_json()["card_text_printed"] is None  # not a card

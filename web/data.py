@@ -280,6 +280,10 @@ def record_data(kb: Opened, record_id: str) -> tuple[dict[str, Any], dict[str, A
         data["used_in"] = used_in(record.title)
         data.update(_keyword_text(kb, definitions))
     data["short_link"] = short_link(kb, record, label)
+    # A card whose document prints only its notes (Treachery's identity cards): the page says the text is not there,
+    # where it left a silent gap (/treachery/cards/the-metamorph)
+    data["card_text_printed"] = bool(record.mana_cost or record.type_line or record.rules_text) \
+        if record.kind == "card" else None
     # A rule quoted from an older edition of the official rules (the 2007 FAQ's) names today's rule when the
     # official rules are loaded: its page showed the 2007 text with a date alone ("Lifelink is a triggered ability")
     today = superseded_by(kb, record)

@@ -321,6 +321,9 @@ def spec(base_url: str) -> dict:
                             "(cr/702.15 Lifelink; the glossary's obsolete term leads 212.8 Tribals to 308 Kindreds); "
                             "null otherwise")},
                         "obsolete": OBSOLETE,
+                        "card_text_printed": {"type": "boolean", "nullable": True, "description": (
+                            "a card's: whether its document prints the card's own text (Treachery's identity cards "
+                            "have notes only: false); null for anything but a card")},
                         "type_line_today": {"type": "string", "nullable": True, "description": (
                             "a card's type line as today's rules word it, beside the one its document prints "
                             "(\"Tribal Enchantment -- Rebel Aura\" -> \"Kindred Enchantment — Rebel Aura\"); "
