@@ -6,6 +6,7 @@ publishes it atomically, so a failed build leaves the previous one current.
 from __future__ import annotations
 
 import time
+from functools import partial
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,26 +37,27 @@ class Published:
 
 def build(corpus_dir: Path, data_dir: Path, cr: Path | None = None, cr_history: Path | None = None,
           releases: list[Release] | None = None, progress: Callable[[str], None] | None = None,
-          on_wait: Callable[[str], None] | None = None) -> Published:
-    """Build and publish; ``progress`` hears each step (documents parsed, records linked, the index),
-    ``on_wait`` who holds the build lock if another build does. ParseError for a bad document,
+          on_wait: Callable[[str], None] | None = None, tick: Callable[[int, int], None] | None = None) -> Published:
+    """Build and publish; ``progress`` hears each step (documents parsed, records linked, the index), ``tick``
+    how far a long step is (done, total: releases read, releases matched, records indexed), ``on_wait`` who
+    holds the build lock if another build does. ParseError for a bad document,
     kb.store.BuildWriteError when the build cannot be written (disk full, read-only).
 
     With ``cr_history`` (a folder of official releases) its newest release is the current official rules
     (``cr`` is then ignored) and the history is written beside the records. ``releases`` are that folder's
     releases when the caller has parsed them already. The cycle collector is off while it runs (ingest.bulk)."""
     with collector_paused():
-        return _build(corpus_dir, data_dir, cr, cr_history, releases, progress or (lambda _: None), on_wait)
+        return _build(corpus_dir, data_dir, cr, cr_history, releases, progress or (lambda _: None), on_wait, tick)
 
 
 def _build(corpus_dir: Path, data_dir: Path, cr: Path | None, cr_history: Path | None,
            releases: list[Release] | None, say: Callable[[str], None],
-           on_wait: Callable[[str], None] | None) -> Published:
+           on_wait: Callable[[str], None] | None, tick: Callable[[int, int], None] | None = None) -> Published:
     started = time.perf_counter()
     folder = Path(cr_history) if cr_history else None
     if folder and releases is None:
         say(f"reading every official release in {folder} ...")
-        releases = load_releases(folder)
+        releases = load_releases(folder, tick=tick)
     if folder and releases:
         cr = folder / releases[-1].file
     extra = [cr_profile(Path(cr))] if cr else []
@@ -65,7 +67,7 @@ def _build(corpus_dir: Path, data_dir: Path, cr: Path | None, cr_history: Path |
     history = None
     if folder and releases:
         say(f"matching rules across {len(releases)} official releases ...")
-        lineages = Lineages.build(releases)
+        lineages = Lineages.build(releases, tick=tick)
         records, citations, estimates = date_citations(records, lineages)
         history = {"folder": str(folder.resolve()), "releases": len(releases),
                    "first": releases[0].effective, "current": releases[-1].effective,
@@ -94,7 +96,8 @@ def _build(corpus_dir: Path, data_dir: Path, cr: Path | None, cr_history: Path |
     }
     reports = built.reports()
     say(f"indexing {len(records):,} records for search ...")
-    build_id = publish(data_dir, records, manifest, reports, write_index=write_index, write_extra=write_extra,
+    build_id = publish(data_dir, records, manifest, reports, write_index=partial(write_index, tick=tick),
+                       write_extra=write_extra,
                        on_wait=on_wait)
     done = time.perf_counter()
     say(f"published build {build_id} in {done - started:.1f}s")

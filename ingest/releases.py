@@ -12,6 +12,7 @@ the publisher's slips are kept and reported per release.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -61,11 +62,12 @@ def load_release(path: Path, decoded: Decoded | None = None) -> Release:
     return Release(profile.effective, profile.version, path.name, decoded.to_json(), result.records, report.to_json())
 
 
-def load_releases(folder: Path, workers: int = 1) -> list[Release]:
+def load_releases(folder: Path, workers: int = 1, tick: Callable[[int, int], None] | None = None) -> list[Release]:
     """Every release in ``folder``, oldest first; two files with one effective date are an error.
 
     ``workers`` > 1 parses in processes; measured on this 2-core machine it saves nothing, since
-    sending ~4,000 records per release back costs what the parse saved.
+    sending ~4,000 records per release back costs what the parse saved. ``tick(done, total)`` hears each
+    release parsed (in one process), so a build's reading of 62 releases is not five silent seconds.
     """
     folder = Path(folder)
     if not folder.is_dir():
@@ -78,7 +80,11 @@ def load_releases(folder: Path, workers: int = 1) -> list[Release]:
             outcomes = list(pool.map(_load_or_problems, files, chunksize=4))
     else:
         with collector_paused():  # every release is kept: nothing for the cycle collector to find
-            outcomes = [_load_or_problems(f) for f in files]
+            outcomes = []
+            for f in files:
+                outcomes.append(_load_or_problems(f))
+                if tick is not None:
+                    tick(len(outcomes), len(files))
     problems = [p for o in outcomes if isinstance(o, list) for p in o]
     if problems:
         raise ParseError(problems)

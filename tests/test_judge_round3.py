@@ -112,3 +112,65 @@ def test_an_identity_card_page_says_its_text_is_not_in_the_document_and_links_th
     assert sum(1 for c in cards if c.doc == "treachery") == 54
     assert soup(client.get("/treachery/cards/the-metamorph")).select_one("p.not-printed") is not None
     assert client.get("/api/records/treachery/907.4b").get_json()["card_text_printed"] is None  # not a card
+
+
+# -- 13: every long build step says where it is -----------------------------------------------------------------
+def test_a_long_step_off_a_terminal_prints_a_line_every_few_seconds():
+    """"matching rules across 62 official releases ..." ran ~9 s with nothing after it."""
+    import io
+    import time
+
+    from web.progress import Progress
+
+    out = io.StringIO()
+    with Progress(out, tty=False, every=0.2) as shown:
+        shown.step("matching rules across 62 official releases ...")
+        shown.tick(31, 62)
+        time.sleep(0.7)
+        shown.step("a short step")
+        shown.tick(1, 2)
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "  matching rules across 62 official releases ..."
+    periodic = [line for line in lines if line.startswith("  matching rules across 62 official releases ... 31/62 (")]
+    assert len(periodic) >= 2 and lines[len(periodic) + 1:] == ["  a short step"]  # a quick step: its line alone
+
+
+def test_a_long_step_on_a_terminal_draws_a_bar_in_place():
+    import io
+    import time
+
+    from web.progress import Progress
+
+    out = io.StringIO()
+    with Progress(out, tty=True, every=5) as shown:
+        shown.step("indexing 5,336 records for search ...")
+        time.sleep(0.15)  # redrawn at most ten times a second
+        shown.tick(2668, 5336)
+        shown.tick(5336, 5336)
+    drawn = out.getvalue()
+    assert "\r\x1b[2K  indexing 5,336 records for search ... [##########----------] 2,668/5,336" in drawn
+    assert "[####################] 5,336/5,336, finishing" in drawn  # counted, still merging: says so
+    assert drawn.endswith("\n") and drawn.count("\n") == 1
+
+
+def test_kb_build_shows_the_index_step_going(cr_build):
+    """The index was the longest silent step (~30 s with the official rules on a busy machine)."""
+    _, done = cr_build
+    steps = [line for line in done.stderr.splitlines() if line.startswith("  indexing 5,336 records for search ...")]
+    assert steps[0] == "  indexing 5,336 records for search ..."
+    counted = [line for line in steps if "/5,336 (" in line]
+    assert counted, done.stderr  # the step takes more than 2 s anywhere: at least one line says how far it is
+
+
+@pytest.mark.slow
+def test_matching_the_releases_says_each_one_matched(cr_releases):
+    from ingest.history import Lineages
+    from ingest.releases import load_releases
+    from tests.conftest import CR_HISTORY
+
+    heard: list[tuple[int, int]] = []
+    Lineages.build(cr_releases, tick=lambda done, total: heard.append((done, total)))
+    assert heard == [(n, len(cr_releases)) for n in range(1, len(cr_releases) + 1)] and len(heard) == 62
+    read: list[tuple[int, int]] = []
+    load_releases(CR_HISTORY, tick=lambda done, total: read.append((done, total)))
+    assert read[-1] == (62, 62) and len(read) == 62

@@ -41,11 +41,14 @@ def cmd_build(args: argparse.Namespace) -> int:
     from ingest.errors import ParseError
     from ingest.publish import build
     from kb.store import BuildWriteError
+    from web.progress import Progress
 
     started = time.perf_counter()
     try:
-        result = build(args.corpus, args.data, cr=args.cr, cr_history=args.cr_history, progress=_progress,
-                       on_wait=_progress)
+        # each step on stderr as it goes (stdout keeps the accounting): a bar on a terminal, lines in a log
+        with Progress(sys.stderr) as shown:
+            result = build(args.corpus, args.data, cr=args.cr, cr_history=args.cr_history, progress=shown.step,
+                           on_wait=shown.step, tick=shown.tick)
     except ParseError as exc:
         return _fail("build failed; the previous build (if any) is still current:\n" + str(exc))
     except BuildWriteError as exc:
@@ -66,11 +69,6 @@ def cmd_build(args: argparse.Namespace) -> int:
         f"(ingest {result.seconds['ingest']:.2f}s, index and publish {result.seconds['publish']:.2f}s) -> {args.data}"
     )
     return 0
-
-
-def _progress(line: str) -> None:
-    """A build's steps on stderr (stdout keeps the accounting), so 20 seconds are not silence."""
-    print(f"  {line}", file=sys.stderr, flush=True)
 
 
 def _report_summary(report: dict) -> str:
