@@ -256,3 +256,15 @@ def test_an_entry_without_its_reason_fails_the_build(tmp_path):
     with pytest.raises(ParseError) as caught:
         load_obsolete(tmp_path, [])
     assert [(p.line, p.expected.split(":")[0]) for p in caught.value.problems] == [(3, "entry 1")]
+
+
+def test_a_card_page_marks_its_obsolete_rulings_where_it_reads_them(cr_client):
+    """The card's own page, /futuresight/cards/magus-of-the-vineyard, is where the judge read 'it will cause mana
+    burn': its ruling 1 carries the banner there, its ruling 2 (still true) none."""
+    page = soup(cr_client.get("/futuresight/cards/magus-of-the-vineyard"))
+    one, two = (page.find("li", id=n) for n in ("1", "2"))
+    assert one.select_one("p.obsolete")["data-obsolete"] == "mana-burn"
+    assert two.select("p.obsolete") == []
+    reading = cr_client.get("/api/records/futuresight/cards/magus-of-the-vineyard").get_json()["reading"]
+    assert [(r["id"], (r["obsolete"] or {}).get("key")) for r in reading] == [
+        ("futuresight/cards/magus-of-the-vineyard/1", "mana-burn"), ("futuresight/cards/magus-of-the-vineyard/2", None)]

@@ -175,6 +175,7 @@ def _read(kb: Opened, r: Record, depth: int, text: str | None) -> dict[str, Any]
     """One entry of what a page reads below its heading: a link, its depth and the text shown."""
     return link(kb, r, kind=r.kind, depth=depth, number=r.number, title=r.title, group=r.group, text=text,
                 refs=[_ref(asdict(ref)) for ref in r.refs if ref.field == "text"],
+                obsolete=obsolete(kb, r.id),  # a card's page reads its 2007 rulings: "it will cause mana burn"
                 # what the document prints after the text: its examples, then its commentary (702.19b, Token Cards a)
                 examples=list(r.examples), commentary=list(r.commentary))
 

@@ -300,7 +300,8 @@ def spec(base_url: str) -> dict:
                         "next": {"$ref": "#/components/schemas/Link"},
                         "reading": {"type": "array", "description": (
                             "what the page reads below the record, in order: Links with kind, depth, number, title, "
-                            "group, text and that text's refs, examples and commentary")},
+                            "group, text and that text's refs, examples and commentary, and obsolete (a 2007 "
+                            "ruling's, see Obsolete)")},
                         "cited_by_links": {"type": "array", "description": (
                             "the records citing this one (`cited_by` has their ids): Links with doc, document "
                             "(its title) and kind")},
