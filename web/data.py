@@ -26,6 +26,7 @@ from kb.cardnames import find_card
 from kb.history import DateError, dated_matches, parse_date, release_gap
 from kb.ids import dated_url, record_url, slugify
 from kb.kbase import Opened
+from kb.linkify import linkify
 from kb.model import Record, Ref
 from kb.phrases import Phrases
 from kb.refs import iso_days, number_order, parse_ref, undated
@@ -97,7 +98,9 @@ def obsolete(kb: Opened, record_id: str) -> dict[str, Any] | None:
     if found is None or record is None:
         return None
     effective = str((kb.store.document(record.doc) or {}).get("effective") or "")
-    return found | {"written": " ".join(filter(None, [effective[:4] if effective[:1].isdigit() else "", record.kind]))}
+    return found | {"written": " ".join(filter(None, [effective[:4] if effective[:1].isdigit() else "", record.kind])),
+                    "today_url": found["today"] and record_url(found["today"]),
+                    "glossary_url": found["glossary"] and record_url(found["glossary"])}
 
 
 def doc_title(kb: Opened, slug: str) -> str:
@@ -232,7 +235,9 @@ def _keyword_text(kb: Opened, definitions: list[tuple[Ref, Record]]) -> dict[str
     below = [r for r in map(kb.store.get, rule.children) if r is not None]
     opening = keyword_text_from(rule, below)
     return {"text_from": [link(kb, r, number=r.number) for r in opening],
-            "in_full": [link(kb, r, number=r.number, text=r.text) for r in below] if len(below) > len(opening) else []}
+            "in_full": [link(kb, r, number=r.number, text=r.text,
+                             refs=[_ref(asdict(ref)) for ref in r.refs if ref.field == "text"])
+                        for r in below] if len(below) > len(opening) else []}
 
 
 def _definitions(kb: Opened, record: Record) -> list[tuple[Ref, Record]]:
@@ -295,6 +300,7 @@ def record_data(kb: Opened, record_id: str) -> tuple[dict[str, Any], dict[str, A
     data["type_line_today"] = kb.obsolete.type_line_today(record)
     # What the document's table of OCR corrections changed in this record's source lines (line 97's "ldentity").
     data["corrections"] = [{k: v for k, v in c.items() if k != "record"}
+                           | {"links": [link["url"] for link in linkify(kb, c["why"])["links"]]}  # rules its why names
                            for c in (kb.store.reports.get(record.doc) or {}).get("corrected", ())
                            if c["record"] == record.id]
     # What "Copy for chat" copies, before the page's short link: a numbered rule with its document's name, as chat
@@ -306,6 +312,7 @@ def record_data(kb: Opened, record_id: str) -> tuple[dict[str, Any], dict[str, A
     if kb.history is not None:
         if record.doc == "cr" and record.number and kb.history.current_lineage(record.number) is not None:
             data["history_url"] = f"/cr/{record.number}/history"
+            data["releases_url"] = "/cr/releases"
         elif record.doc != "cr":
             data["dated_citations"] = [
                 c | {"then_url": dated_url(c["then"], c["number"]) if c["then"] else None,

@@ -271,7 +271,7 @@ def _rule_history(history: History, number: str) -> dict[str, Any]:
             "first_words": None if spans[-1]["title"] else first_words(spans[-1]["text"] or ""),
             "effective": current["effective"], "first_seen": spans[0]["from"],
             "former_numbers": [n for n in numbers if n != number], "spans": out[::-1], "rules": below,
-            "url": f"/cr/{number}/history", "current_url": f"/cr/{number}"}
+            "url": f"/cr/{number}/history", "current_url": f"/cr/{number}", "releases_url": "/cr/releases"}
 
 
 def first_words(text: str, words: int = 8) -> str:

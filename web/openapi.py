@@ -334,7 +334,11 @@ def spec(base_url: str) -> dict:
                             "with its document's name, \"CR 704.5j\", \"Treachery 907.4b\"")},
                         "corrections": {"type": "array", "description": (
                             "what the document's table of OCR corrections changed in this record's source: line "
-                            "(and col_start, col_end in a one-line document), find (as printed), replace, why")},
+                            "(and col_start, col_end in a one-line document), find (as printed), replace, why, and "
+                            "links (the pages of the rules why names)")},
+                        "releases_url": {"type": "string", "description": (
+                            "an official rule's, with the history loaded: the list of every release (beside "
+                            "history_url)")},
                         "effective": {"type": "string", "nullable": True,
                                       "description": "the effective date of the record's release or version"},
                     },
@@ -358,6 +362,8 @@ def spec(base_url: str) -> dict:
                         "today": {"type": "string", "nullable": True, "description": (
                             "the record id of today's rule (cr/500.5) when the official rules are loaded, else null")},
                         "today_rule": {"type": "string", "description": "today's rule number, 500.5, always"},
+                        "today_url": {"type": "string", "nullable": True, "description": "today's rule's page"},
+                        "glossary_url": {"type": "string", "nullable": True, "description": "its glossary entry's page"},
                         "glossary": {"type": "string", "nullable": True, "description": (
                             "the official glossary's (Obsolete) entry for the term, when loaded")},
                         "written": {"type": "string", "description": "what the banner calls it, \"2007 ruling\""},
