@@ -363,7 +363,7 @@ def spec(base_url: str) -> dict:
                             "the record id of today's rule (cr/500.5) when the official rules are loaded, else null")},
                         "today_rule": {"type": "string", "description": "today's rule number, 500.5, always"},
                         "today_url": {"type": "string", "nullable": True, "description": "today's rule's page"},
-                        "glossary_url": {"type": "string", "nullable": True, "description": "its glossary entry's page"},
+                        "glossary_url": {"type": "string", "nullable": True, "description": "its glossary page"},
                         "glossary": {"type": "string", "nullable": True, "description": (
                             "the official glossary's (Obsolete) entry for the term, when loaded")},
                         "written": {"type": "string", "description": "what the banner calls it, \"2007 ruling\""},
