@@ -44,6 +44,7 @@ from kb.cache import ByteLRU
 from kb.ids import fold, record_url
 from kb.index import open_index, plain
 from kb.model import KINDS, Record
+from kb.positions import PhraseTable
 from kb.querylimits import limit_query
 from kb.rank import Candidate, Ranker
 from kb.refs import number_order, parse_ref, undated, yearless_day
@@ -400,6 +401,10 @@ class Searcher:
                 self._positions.setdefault(docnum, Positions(self._shown(record)))
             self.ranker.row(record, docnum)
         self.resolver.words  # noqa: B018 -- the documents' words, which a card typo reads, filled here, not on a query
+        for text in ("cr 702.19b", "Token Cards j (ii)"):  # the reference patterns, compiled once, not on a query
+            parse_ref(text, sections=self.resolver.section_titles, bare_numbers=True, doc_names=self.resolver.doc_names)
+        if self.postings.phrases is None:  # phrases from the build's word sequences, not each word's positions
+            self.postings.phrases = PhraseTable.read(self.searcher, "exact")
 
     def close(self) -> None:
         with self._opened_lock:

@@ -1,0 +1,130 @@
+"""Per-build word sequences for phrase queries: a phrase found with one ``bytes.find`` per candidate.
+
+A phrase's first run used to read every posting's positions of every word it
+holds ("leaves the game": all of "the"'s thousands, each decoded one at a time:
+11-17 ms of CPU), then step through them in Python. Instead, once per build (in
+the build's background warming, ``Searcher.warm``) the field's postings are read
+through Whoosh's public API (``reader.lexicon``, ``reader.postings(...).all_items()``
+and the field format's ``decoder("positions")``) into:
+
+- every document's word sequence in the field, as term numbers packed in bytes
+  (four per word: ~0.9 MB with the official rules), read-only once made;
+- every term's documents (an ``array`` of docnums, ascending).
+
+A phrase's documents are then those of its rarest word whose sequence holds the
+phrase's term numbers side by side (``bytes.find``, in C); each word's score in a
+matching document is the searcher's own scorer (``scorer.score``) given the word's
+weight there (its count in the sequence times the field's boost, as the index
+stores it) and the document's field length (read once with the table, as the
+scorer's ``dfl`` reads it). So the answers are Whoosh's phrase query's, score for score
+(``tests/test_positions.py`` holds them equal on the real corpus), without its
+span matchers. A field of more than ``MAX_WORDS`` words gets no table (the
+caller keeps reading positions per word): the memory stays bounded.
+"""
+from __future__ import annotations
+
+from array import array
+from dataclasses import dataclass
+
+__all__ = ["PhraseTable", "MAX_WORDS"]
+
+MAX_WORDS = 16_000_000  # 64 MB of sequences at most (ten times the bundled corpus and the rules: ~2.2 million)
+_WIDTH = 4  # bytes per word in a sequence: array("i")
+
+
+class _At:
+    """The two things a Whoosh ``WeightLengthScorer.score(matcher)`` asks of its matcher."""
+
+    __slots__ = ("docnum", "_weight")
+
+    def __init__(self, docnum: int, weight: float):
+        self.docnum, self._weight = docnum, weight
+
+    def id(self) -> int:
+        return self.docnum
+
+    def weight(self) -> float:
+        return self._weight
+
+
+@dataclass(frozen=True)
+class PhraseTable:
+    """One build's word sequences in one field (see the module docstring). Never changed once made."""
+
+    fieldname: str
+    numbers: dict[bytes, int]  # term -> its number in the sequences
+    sequences: tuple[bytes, ...]  # docnum -> its words' numbers (array("i") bytes), b"" without the field
+    docs: tuple[array, ...]  # term number -> the docnums that hold it, ascending
+    boost: float  # the field's boost: a word's weight in a document is its count times it
+    lengths: array  # docnum -> the field's length as the searcher reads it (doc_field_length(d, field, 1))
+
+    @classmethod
+    def read(cls, searcher, fieldname: str, max_words: int = MAX_WORDS) -> PhraseTable | None:
+        """The table of ``fieldname`` from a Whoosh searcher's index; None past ``max_words`` words."""
+        reader = searcher.reader()
+        field = searcher.schema[fieldname]
+        decode = field.format.decoder("positions")
+        numbers: dict[bytes, int] = {}
+        docs: list[array] = []
+        words: dict[int, list[int]] = {}
+        total = 0
+        for btext in reader.lexicon(fieldname):
+            k = numbers[btext] = len(numbers)
+            held = array("i")
+            for docnum, value in reader.postings(fieldname, btext).all_items():
+                held.append(docnum)
+                seq = words.get(docnum)
+                if seq is None:
+                    seq = words[docnum] = []
+                positions = decode(value)
+                total += len(positions)
+                if total > max_words:
+                    return None
+                for p in positions:
+                    if p >= len(seq):
+                        seq.extend([-1] * (p + 1 - len(seq)))
+                    seq[p] = k
+            docs.append(held)
+        count = reader.doc_count_all()
+        sequences = tuple(array("i", words.get(d, ())).tobytes() for d in range(count))
+        lengths = array("i", (searcher.doc_field_length(d, fieldname, 1) for d in range(count)))
+        return cls(fieldname, numbers, sequences, tuple(docs), float(field.format.field_boost), lengths)
+
+    def memory(self) -> int:
+        """Bytes held by the sequences and the document lists (the rest is the lexicon's dict)."""
+        return sum(map(len, self.sequences)) + sum(len(d) * d.itemsize for d in self.docs) + \
+            len(self.lengths) * self.lengths.itemsize
+
+    def matches(self, words: list[bytes]) -> list[int] | None:
+        """The docnums, ascending, where ``words`` stand side by side in this order; None when a word is
+        not in the field (Whoosh's phrase then matches nothing)."""
+        try:
+            ks = [self.numbers[w] for w in words]
+        except KeyError:
+            return None
+        needle = array("i", ks).tobytes()
+        rarest = min(ks, key=lambda k: len(self.docs[k]))
+        sequences = self.sequences
+        out = []
+        for d in self.docs[rarest]:
+            hay = sequences[d]
+            i = hay.find(needle)
+            while i % _WIDTH and i != -1:  # a match must start on a word, not inside one's bytes
+                i = hay.find(needle, i + 1)
+            if i != -1:
+                out.append(d)
+        return out
+
+    def scores(self, searcher, words: list[bytes], docnums: list[int]) -> list[list[float]]:
+        """Per document, each word's score there by the searcher's weighting (Whoosh's scorer, as its
+        phrase matcher scores each word)."""
+        scorers = [searcher.weighting.scorer(searcher, self.fieldname, w) for w in words]
+        for s in scorers:
+            if callable(getattr(s, "dfl", None)):  # a WeightLengthScorer: the lengths it would read, from memory
+                s.dfl = self.lengths.__getitem__
+        out = []
+        for d in docnums:
+            seq = array("i", self.sequences[d])
+            out.append([s.score(_At(d, seq.count(self.numbers[w]) * self.boost))
+                        for s, w in zip(scorers, words, strict=True)])
+        return out
