@@ -9,13 +9,14 @@ and the field format's ``decoder("positions")``) into:
 
 - every document's word sequence in the field, as term numbers packed in bytes
   (four per word: ~0.9 MB with the official rules), read-only once made;
-- every term's documents (an ``array`` of docnums, ascending).
+- every term's documents (an ``array`` of docnums, ascending) and how many times
+  each holds it.
 
 A phrase's documents are then those of its rarest word whose sequence holds the
 phrase's term numbers side by side (``bytes.find``, in C); each word's score in a
 matching document is the searcher's own scorer (``scorer.score``) given the word's
-weight there (its count in the sequence times the field's boost, as the index
-stores it) and the document's field length (read once with the table, as the
+weight there (how many positions its posting holds times the field's boost, as
+the index stores it) and the document's field length (read once with the table, as the
 scorer's ``dfl`` reads it). So the answers are Whoosh's phrase query's, score for score
 (``tests/test_positions.py`` holds them equal on the real corpus), without its
 span matchers. A field of more than ``MAX_WORDS`` words gets no table (the
@@ -24,6 +25,7 @@ caller keeps reading positions per word): the memory stays bounded.
 from __future__ import annotations
 
 from array import array
+from bisect import bisect_left
 from dataclasses import dataclass
 
 __all__ = ["PhraseTable", "MAX_WORDS"]
@@ -55,6 +57,7 @@ class PhraseTable:
     numbers: dict[bytes, int]  # term -> its number in the sequences
     sequences: tuple[bytes, ...]  # docnum -> its words' numbers (array("i") bytes), b"" without the field
     docs: tuple[array, ...]  # term number -> the docnums that hold it, ascending
+    counts: tuple[array, ...]  # term number -> how many times each of those documents holds it
     boost: float  # the field's boost: a word's weight in a document is its count times it
     lengths: array  # docnum -> the field's length as the searcher reads it (doc_field_length(d, field, 1))
 
@@ -66,17 +69,19 @@ class PhraseTable:
         decode = field.format.decoder("positions")
         numbers: dict[bytes, int] = {}
         docs: list[array] = []
+        counts: list[array] = []
         words: dict[int, list[int]] = {}
         total = 0
         for btext in reader.lexicon(fieldname):
             k = numbers[btext] = len(numbers)
-            held = array("i")
+            held, times = array("i"), array("i")
             for docnum, value in reader.postings(fieldname, btext).all_items():
                 held.append(docnum)
                 seq = words.get(docnum)
                 if seq is None:
                     seq = words[docnum] = []
                 positions = decode(value)
+                times.append(len(positions))
                 total += len(positions)
                 if total > max_words:
                     return None
@@ -85,14 +90,16 @@ class PhraseTable:
                         seq.extend([-1] * (p + 1 - len(seq)))
                     seq[p] = k
             docs.append(held)
+            counts.append(times)
         count = reader.doc_count_all()
         sequences = tuple(array("i", words.get(d, ())).tobytes() for d in range(count))
         lengths = array("i", (searcher.doc_field_length(d, fieldname, 1) for d in range(count)))
-        return cls(fieldname, numbers, sequences, tuple(docs), float(field.format.field_boost), lengths)
+        return cls(fieldname, numbers, sequences, tuple(docs), tuple(counts), float(field.format.field_boost),
+                   lengths)
 
     def memory(self) -> int:
         """Bytes held by the sequences and the document lists (the rest is the lexicon's dict)."""
-        return sum(map(len, self.sequences)) + sum(len(d) * d.itemsize for d in self.docs) + \
+        return sum(map(len, self.sequences)) + 2 * sum(len(d) * d.itemsize for d in self.docs) + \
             len(self.lengths) * self.lengths.itemsize
 
     def matches(self, words: list[bytes]) -> list[int] | None:
@@ -122,9 +129,9 @@ class PhraseTable:
         for s in scorers:
             if callable(getattr(s, "dfl", None)):  # a WeightLengthScorer: the lengths it would read, from memory
                 s.dfl = self.lengths.__getitem__
+        ks = [self.numbers[w] for w in words]
         out = []
         for d in docnums:
-            seq = array("i", self.sequences[d])
-            out.append([s.score(_At(d, seq.count(self.numbers[w]) * self.boost))
-                        for s, w in zip(scorers, words, strict=True)])
+            out.append([s.score(_At(d, self.counts[k][bisect_left(self.docs[k], d)] * self.boost))
+                        for s, k in zip(scorers, ks, strict=True)])
         return out

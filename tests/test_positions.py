@@ -77,12 +77,13 @@ def test_the_sequences_hold_whooshs_positions(cr_store):
     decode = searcher.searcher.schema["exact"].format.decoder("positions")
     for btext in list(reader.lexicon("exact"))[::7]:
         k = table.numbers[btext]
-        docs = []
+        docs, counts = [], []
         for docnum, value in reader.postings("exact", btext).all_items():
             docs.append(docnum)
+            counts.append(len(decode(value)))
             seq = array("i", table.sequences[docnum])
             assert [p for p, held in enumerate(seq) if held == k] == sorted(decode(value)), btext
-        assert list(table.docs[k]) == docs
+        assert list(table.docs[k]) == docs and list(table.counts[k]) == counts
     searcher.close()
 
 
