@@ -248,9 +248,19 @@ class _Times:
 
     first: list[float] = field(default_factory=list)
     warm: list[float] = field(default_factory=list)
+    first_cpu: list[float] = field(default_factory=list)  # the same runs in the thread's CPU time: on a shared
+    warm_cpu: list[float] = field(default_factory=list)  # machine, what the query itself cost
+
+    def add(self, slot: str, wall: float, cpu: float) -> None:
+        getattr(self, slot).append(wall)
+        getattr(self, f"{slot}_cpu").append(cpu)
+
+    def extend(self, other: _Times) -> None:
+        for slot in ("first", "warm", "first_cpu", "warm_cpu"):
+            getattr(self, slot).extend(getattr(other, slot))
 
     def figures(self) -> dict:
-        return {"first": summary(self.first), "warm": summary(self.warm)}
+        return {slot: summary(getattr(self, slot)) for slot in ("first", "warm", "first_cpu", "warm_cpu")}
 
 
 def _ratio(a: dict, b: dict, key: str) -> float | None:
@@ -290,20 +300,20 @@ def _run_class(store, queries: list[str], captured: dict, fts: FTS5Floor, tan: T
                 searcher.search(q)
                 took, cpu = time.perf_counter() - t, time.thread_time() - c
                 out.worst = max(out.worst, (cpu, q))
-                getattr(out.times["ours"], slot).append(took)
+                out.times["ours"].add(slot, took, cpu)
                 if not sent:
                     continue  # answered from the tables: no terms for a floor
-                getattr(out.times["ours_fulltext"], slot).append(took)
-                t = time.perf_counter()
+                out.times["ours_fulltext"].add(slot, took, cpu)
+                c, t = time.thread_time(), time.perf_counter()
                 found = fts.run(db, sent)
-                getattr(out.times["fts5"], slot).append(time.perf_counter() - t)
+                out.times["fts5"].add(slot, time.perf_counter() - t, time.thread_time() - c)
                 if run == 0:
                     out.tops["whoosh"] += captured[q][1]
                     out.tops["fts5"] += found
                 if tan is not None:
-                    t = time.perf_counter()
+                    c, t = time.thread_time(), time.perf_counter()
                     found = tan.run(tsearch, sent)
-                    getattr(out.times["tantivy"], slot).append(time.perf_counter() - t)
+                    out.times["tantivy"].add(slot, time.perf_counter() - t, time.thread_time() - c)
                     if run == 0:
                         out.tops["tantivy"] += found
     finally:
@@ -314,7 +324,7 @@ def _run_class(store, queries: list[str], captured: dict, fts: FTS5Floor, tan: T
 
 
 def _ratios(ours: dict, floor: dict) -> dict:
-    return {f"{slot}_{k[:3]}": _ratio(ours[slot], floor[slot], k) for slot in ("first", "warm")
+    return {f"{slot}_{k[:3]}": _ratio(ours[slot], floor[slot], k) for slot in ("first", "warm", "first_cpu", "warm_cpu")
             for k in ("p50_us", "p99_us")}
 
 
@@ -337,8 +347,7 @@ def measure(store, records, classes: dict[str, list[str]], tmp: Path, repeat: in
     for name, queries in classes.items():
         got = _run_class(store, queries, captured, fts, tan, repeat)
         for k in ENGINES:
-            whole.times[k].first += got.times[k].first
-            whole.times[k].warm += got.times[k].warm
+            whole.times[k].extend(got.times[k])
         for k, tops in got.tops.items():
             whole.tops[k] += tops
         whole.worst = max(whole.worst, got.worst)
@@ -352,6 +361,8 @@ def measure(store, records, classes: dict[str, list[str]], tmp: Path, repeat: in
             c["tantivy"] = got.times["tantivy"].figures()
         c["first_vs_fts5"] = {k: _ratio(c["fulltext"]["first"], c["fts5_same_terms"]["first"], k)
                               for k in ("p50_us", "p99_us")}
+        c["first_cpu_vs_fts5"] = {k: _ratio(c["fulltext"]["first_cpu"], c["fts5_same_terms"]["first_cpu"], k)
+                                  for k in ("p50_us", "p99_us")}
     out["fulltext"] = whole.times["ours_fulltext"].figures()
     out["fts5_same_terms"] = whole.times["fts5"].figures()
     out["top10_overlap_fts5"] = _overlap(whole.tops["whoosh"], whole.tops["fts5"])
@@ -375,19 +386,24 @@ def print_fair(fair: dict, prefix: str = "") -> None:
     print(f"{prefix}per query class, each query's FIRST run on a fresh searcher (us), "
           "against FTS5 asked the same terms:")
     print(f"{'query class':14} {'index':>5}  {'p50':>8} {'p99':>8}  {'fts5 p50':>8} {'fts5 p99':>8}  "
-          f"{'x p50':>5} {'x p99':>5}  {'warm p50':>8}")
+          f"{'x p50':>5} {'x p99':>5}  {'cpu x50':>7} {'cpu x99':>7}  {'warm p50':>8}")
     for name, c in fair["classes"].items():
         fts, ratio = c["fts5_same_terms"]["first"], c["first_vs_fts5"]
         x50 = f"{ratio['p50_us']:5.2f}" if ratio["p50_us"] else f"{'-':>5}"
         x99 = f"{ratio['p99_us']:5.2f}" if ratio["p99_us"] else f"{'-':>5}"
+        cpu = c["first_cpu_vs_fts5"]
+        c50 = f"{cpu['p50_us']:7.2f}" if cpu["p50_us"] else f"{'-':>7}"
+        c99 = f"{cpu['p99_us']:7.2f}" if cpu["p99_us"] else f"{'-':>7}"
         print(f"{name:14} {c['reach_index']:>2}/{c['queries']:<2}  {_us(c['first'], 'p50_us')} "
-              f"{_us(c['first'], 'p99_us')}  {_us(fts, 'p50_us')} {_us(fts, 'p99_us')}  {x50} {x99}  "
+              f"{_us(c['first'], 'p99_us')}  {_us(fts, 'p50_us')} {_us(fts, 'p99_us')}  {x50} {x99}  {c50} {c99}  "
               f"{_us(c['warm'], 'p50_us')}")
     full, fts, r = fair["fulltext"], fair["fts5_same_terms"], fair["ratios"]
     print(f"{prefix}full text (n={full['first']['n']} queries reaching the index): first p50 "
           f"{full['first']['p50_us']:.0f} us p99 {full['first']['p99_us']:.0f} us ({r['first_p50']}x / "
           f"{r['first_p99']}x FTS5 same terms); warm p50 {full['warm']['p50_us']:.0f} us p99 "
           f"{full['warm']['p99_us']:.0f} us ({r['warm_p50']}x / {r['warm_p99']}x)")
+    print(f"{prefix}  in CPU time: first {r['first_cpu_p50']}x / {r['first_cpu_p99']}x FTS5 same terms, "
+          f"warm {r['warm_cpu_p50']}x / {r['warm_cpu_p99']}x")
     print(f"{prefix}  FTS5 same terms: first p50 {fts['first']['p50_us']:.0f} us p99 {fts['first']['p99_us']:.0f} us; "
           f"top-10 overlap with Whoosh's ten best {fair['top10_overlap_fts5']}")
     if "tantivy" in fair:
