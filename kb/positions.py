@@ -24,12 +24,14 @@ caller keeps reading positions per word): the memory stays bounded.
 """
 from __future__ import annotations
 
+import threading
 from array import array
 from bisect import bisect_left
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-__all__ = ["PhraseTable", "MAX_WORDS"]
+__all__ = ["PhraseTable", "MAX_WORDS", "MAX_SCORERS"]
 
+MAX_SCORERS = 50_000  # words whose scorer is kept (each a few hundred bytes)
 MAX_WORDS = 16_000_000  # 64 MB of sequences at most (ten times the bundled corpus and the rules: ~2.2 million)
 _WIDTH = 4  # bytes per word in a sequence: array("i")
 
@@ -60,6 +62,11 @@ class PhraseTable:
     counts: tuple[array, ...]  # term number -> how many times each of those documents holds it
     boost: float  # the field's boost: a word's weight in a document is its count times it
     lengths: array  # docnum -> the field's length as the searcher reads it (doc_field_length(d, field, 1))
+    # word -> its scorer, made on first use (its idf read from the index once, not per query) and kept: with
+    # the lengths from the table it reads nothing of the searcher that made it. The build's searchers all
+    # weigh alike (kb.search's BM25F), so one scorer per word serves every thread.
+    scorers: dict = field(default_factory=dict, compare=False, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, compare=False, repr=False)
 
     @classmethod
     def read(cls, searcher, fieldname: str, max_words: int = MAX_WORDS) -> PhraseTable | None:
@@ -122,13 +129,30 @@ class PhraseTable:
                 out.append(d)
         return out
 
+    def warm(self, searcher) -> None:
+        """Make every word's scorer now (up to ``MAX_SCORERS``), not on a phrase's first run."""
+        for word in self.numbers:
+            if len(self.scorers) >= MAX_SCORERS:
+                return
+            self._scorer(searcher, word)
+
+    def _scorer(self, searcher, word: bytes):
+        found = self.scorers.get(word)
+        if found is not None:
+            return found
+        found = searcher.weighting.scorer(searcher, self.fieldname, word)
+        if not callable(getattr(found, "dfl", None)):
+            return found  # not a WeightLengthScorer: it may read its searcher, so it is not kept
+        found.dfl = self.lengths.__getitem__  # the lengths it would read, from memory
+        if len(self.scorers) < MAX_SCORERS:
+            with self._lock:
+                found = self.scorers.setdefault(word, found)
+        return found
+
     def scores(self, searcher, words: list[bytes], docnums: list[int]) -> list[list[float]]:
         """Per document, each word's score there by the searcher's weighting (Whoosh's scorer, as its
         phrase matcher scores each word)."""
-        scorers = [searcher.weighting.scorer(searcher, self.fieldname, w) for w in words]
-        for s in scorers:
-            if callable(getattr(s, "dfl", None)):  # a WeightLengthScorer: the lengths it would read, from memory
-                s.dfl = self.lengths.__getitem__
+        scorers = [self._scorer(searcher, w) for w in words]
         ks = [self.numbers[w] for w in words]
         out = []
         for d in docnums:

@@ -409,10 +409,13 @@ class Searcher:
             for kind in [None, *KINDS]:
                 if doc or kind:
                     self.postings.allowed(self.searcher, self._filter(doc, kind))
+        self._said_together("mana ability")  # plain Whoosh's collector (an And), imported once, not on a typo
         for text in ("cr 702.19b", "Token Cards j (ii)"):  # the reference patterns, compiled once, not on a query
             parse_ref(text, sections=self.resolver.section_titles, bare_numbers=True, doc_names=self.resolver.doc_names)
         if self.postings.phrases is None:  # phrases from the build's word sequences, not each word's positions
             self.postings.phrases = PhraseTable.read(self.searcher, "exact")
+        if self.postings.phrases is not None:
+            self.postings.phrases.warm(self.searcher)
 
     def _warm_stems(self, most: int = WARM_STEMS) -> None:
         """The per-stem tables a query fills on first use (its uses per document, the document it belongs to,

@@ -96,6 +96,10 @@ def test_measure_separates_first_runs_from_warm_and_names_the_figures(store, tmp
     assert fair["classes"]["reference"]["reach_index"] == 0
     assert fair["classes"]["reference"]["fts5_same_terms"]["first"]["n"] == 0
     assert 0 < fair["top10_overlap_fts5"] <= 1
+    met = {name: (value, ok) for name, value, ok in bench_fair.targets(fair)}
+    assert met["phrases first run p50 <= 2x FTS5 same terms"][0] == fair["classes"]["phrase"]["first_vs_fts5"]["p50_us"]
+    assert met["typos first run p50 <= 2x FTS5 same terms"] == (None, False)  # no typo class measured: not met
+    assert met["no query over 20 ms CPU"] == (fair["max_cpu_ms"], fair["max_cpu_ms"] <= 20)
     if bench_fair.tantivy_available():
         assert fair["tantivy"]["first"]["n"] == 3 and 0 < fair["top10_overlap_tantivy"] <= 1
 

@@ -40,8 +40,8 @@ from kb import engine
 from kb.index import SCHEMA, _body
 from kb.index import plain as _plain
 
-__all__ = ["Sent", "capture", "fts5_match", "FTS5Floor", "TantivyFloor", "tantivy_available", "measure", "print_fair",
-           "summary", "percentile"]
+__all__ = ["Sent", "capture", "fts5_match", "FTS5Floor", "TantivyFloor", "tantivy_available", "measure",
+           "print_fair", "print_targets", "targets", "summary", "percentile"]
 
 COLUMNS = ("number", "title", "body", "exact")  # the scored fields a query can name, in the FTS5 table's order
 FIELD_WEIGHTS = {name: float(SCHEMA[name].format.field_boost) for name in COLUMNS}  # number 4, title 3, others 1
@@ -413,3 +413,37 @@ def print_fair(fair: dict, prefix: str = "") -> None:
     else:
         print(f"{prefix}  tantivy: skipped ({fair['tantivy_skipped']})")
     print(f"{prefix}most CPU one query took: {fair['max_cpu_ms']} ms ({fair['max_cpu_query']!r})")
+
+
+# The issue's targets (issue 33), each a ratio to a floor measured in the same run, or a CPU bound per query.
+TARGETS = (
+    ("full text first run p50 <= 1.0x FTS5 same terms", ("ratios", "first_p50"), 1.0),
+    ("full text first run p99 <= 1.0x FTS5 same terms", ("ratios", "first_p99"), 1.0),
+    ("full text warm p50 <= 0.7x FTS5 same terms", ("ratios", "warm_p50"), 0.7),
+    ("phrases first run p50 <= 2x FTS5 same terms", ("classes", "phrase", "first_vs_fts5", "p50_us"), 2.0),
+    ("phrases first run p99 <= 2x FTS5 same terms", ("classes", "phrase", "first_vs_fts5", "p99_us"), 2.0),
+    ("typos first run p50 <= 2x FTS5 same terms", ("classes", "typo", "first_vs_fts5", "p50_us"), 2.0),
+    ("no query over 20 ms CPU", ("max_cpu_ms",), 20.0),
+)
+SCALED_TARGETS = (
+    ("x10: no query over 100 ms CPU", ("max_cpu_ms",), 100.0),
+    ("x10: full text first run p99 <= 2x FTS5 same terms", ("ratios", "first_p99"), 2.0),
+)
+
+
+def targets(fair: dict) -> list[tuple[str, float | None, bool]]:
+    """(target, the figure, met) for each of the issue's targets the figures hold."""
+    out = []
+    parts = [(TARGETS, fair)] + [(SCALED_TARGETS, v) for k, v in fair.items() if k.startswith("scale")]
+    for table, figures in parts:
+        for name, path, bound in table:
+            value: Any = figures
+            for key in path:
+                value = value.get(key) if isinstance(value, dict) else None
+            out.append((name, value, value is not None and value <= bound))
+    return out
+
+
+def print_targets(fair: dict) -> None:
+    for name, value, met in targets(fair):
+        print(f"  {'met' if met else 'NOT met':8} {name}: {value}")

@@ -268,7 +268,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
     from ingest.publish import build
     from web.bench import run, run_http
-    from web.bench_fair import print_fair
+    from web.bench_fair import print_fair, print_targets
 
     started = time.perf_counter()
     result = run(args.corpus, cr=args.cr, repeat=args.repeat, scale=args.scale)
@@ -304,6 +304,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
               f"index {scaled['index_build']['p50_ms']:.0f} ms, the mix warm p50 {scaled['search']['p50_us']:.0f} us "
               f"p99 {scaled['search']['p99_us']:.0f} us")
         print_fair(result["fair"][f"scale{args.scale}"], f"x{args.scale}: ")
+    print("targets (issue 33; ratios within this run):")
+    print_targets(result["fair"])
     http = result.get("http")
     if http:
         cache = "answer cache on" if http["search_cache"] else "answer cache off"
