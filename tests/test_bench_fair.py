@@ -43,7 +43,9 @@ def _terms(query) -> set[tuple[str, str]]:
 
 
 def _fts5_terms(match: str) -> set[tuple[str, str]]:
-    return set(re.findall(r'(\w+) : "([^"]*)"', match))
+    """The (column, term) pairs of an FTS5 expression: "title : x", "{title body} : x"."""
+    return {(column, term) for group, one, term in re.findall(r'(?:\{([\w ]+)\}|(\w+)) : "([^"]*)"', match)
+            for column in (group or one).split()}
 
 
 @pytest.mark.parametrize("text, stems", [
@@ -110,3 +112,25 @@ def test_without_tantivy_the_floor_is_skipped_and_said(store, tmp_path, monkeypa
     fair = bench_fair.measure(store, list(store.records.values()), {"one word": ["unveil"]}, tmp_path, repeat=1)
     assert "tantivy" not in fair and "bench" in fair["tantivy_skipped"]
     assert fair["fts5_same_terms"]["first"]["n"] == 1
+
+
+@pytest.mark.slow
+def test_kb_bench_with_scale_carries_the_fair_figures_under_their_names():
+    """``run`` as ``kb bench --json`` calls it: ``fair`` for the records as built, ``fair.scale<N>`` for them
+    cloned N times (N=2 here: the shape of --scale 10 at a fifth of the cost), each with the issue's names."""
+    from tests.conftest import CORPUS
+    from web.bench import run
+
+    result = run(CORPUS, repeat=1, scale=2)
+    fair, scaled = result["fair"], result["fair"]["scale2"]
+    assert result["x2"]["records"] == 2 * result["records"]
+    for figures in (fair, scaled):
+        for name in NAMES + ["tantivy.first.p50_us", "tantivy.first.p99_us"] * bench_fair.tantivy_available():
+            assert isinstance(_at(figures, name), float), name
+        for cls in ("reference", "card", "title", "one word", "several words", "question", "typo", "phrase", "filter"):
+            for name in CLASS_NAMES[:2]:
+                assert isinstance(_at(figures["classes"][cls], name), float), (cls, name)
+        for cls in ("question", "phrase", "typo"):  # classes that always reach the index
+            for name in CLASS_NAMES[2:]:
+                assert isinstance(_at(figures["classes"][cls], name), float), (cls, name)
+    assert "fts5" not in result and "search_vs_fts5" not in result  # the raw-words comparison is gone

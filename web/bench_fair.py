@@ -109,7 +109,18 @@ def fts5_match(query) -> str:
     if isinstance(query, Q.Phrase):
         return f"{query.fieldname} : {_quoted(' '.join(query.words))}"
     if isinstance(query, Q.Or | Q.DisjunctionMax):
-        return "(" + " OR ".join(fts5_match(q) for q in query.subqueries) + ")"
+        # one word in several fields (a word's title, body, number terms) as one FTS5 term over those
+        # columns, "{title body} : word": the same matches, one term lookup instead of one per column
+        fields: dict[str, list[str]] = {}
+        rest = []
+        for q in query.subqueries:
+            if isinstance(q, Q.Term):
+                fields.setdefault(q.text, []).append(q.fieldname)
+            else:
+                rest.append(fts5_match(q))
+        terms = [f"{{{' '.join(names)}}} : {_quoted(text)}" if len(names) > 1 else f"{names[0]} : {_quoted(text)}"
+                 for text, names in fields.items()]
+        return "(" + " OR ".join(terms + rest) + ")"
     if isinstance(query, Q.And):
         return "(" + " AND ".join(fts5_match(q) for q in query.subqueries) + ")"
     raise ValueError(f"no FTS5 form for {type(query).__name__}")
