@@ -102,3 +102,21 @@ def test_a_field_past_the_bound_gets_no_table(store):
     searcher = Searcher(store, cache_size=0)
     assert PhraseTable.read(searcher.searcher, "exact", max_words=1000) is None
     searcher.close()
+
+
+def test_warming_changes_no_answer(cr_store):
+    """Searcher.warm (the phrase table, the per-stem and per-filter tables, the scorers) only moves work from a
+    query to the build's opening: every class of the bench, the quality suite and quoted runs of words answer
+    the same on a warmed searcher as on one that fills its tables as queries need them."""
+    from kb.questions import CR_QUESTIONS, QUESTIONS
+
+    cold = Searcher(cr_store, cache_size=0)
+    warm = Searcher(cr_store, cache_size=0)
+    warm.warm()
+    assert warm.postings.phrases is not None and cold.postings.phrases is None
+    queries = [q for qs in query_classes(True).values() for q in qs] + [q for q, _ in QUESTIONS + CR_QUESTIONS]
+    queries += ['"' + " ".join(w) + '"' for w in drawn_phrases(cr_store, 30, seed=5)]
+    for q in dict.fromkeys(queries):
+        assert warm.search(q).to_json() == cold.search(q).to_json(), q
+    cold.close()
+    warm.close()
