@@ -22,7 +22,8 @@ the tree is run:
   active, so a document's score depends on where it sits in the index. The
   evaluation reproduces that, so the answers are Whoosh's to the last bit
   (``tests/test_engine.py`` checks every ranked id against plain Whoosh);
-- **phrases** from cached positions: a ``Phrase`` becomes one pre-scored leaf
+- **phrases** from the build's word sequences (``kb.positions``, once the build's
+  warming has read them; before, from positions cached per word): a ``Phrase`` becomes one pre-scored leaf
   (its words' scores summed as Whoosh's intersection tree sums them, counted
   as that many terms by a coordination bonus, as Whoosh counts them).
 
@@ -45,6 +46,7 @@ import copy
 import threading
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from whoosh import matching as M
 from whoosh import query as Q
@@ -55,6 +57,9 @@ from whoosh.codec.whoosh3 import W3LeafMatcher
 from whoosh.scoring import WeightLengthScorer
 from whoosh.searching import SearchContext
 from whoosh.util import make_weighted_tree
+
+if TYPE_CHECKING:
+    from kb.positions import PhraseTable
 
 __all__ = ["Postings", "Unsupported", "scores", "ranked", "whoosh_scores"]
 
@@ -95,6 +100,7 @@ class Postings:
         self._lengths: dict[str, list[int]] = {}
         self.matchers: dict[tuple, object] = {}  # a word's Or: its size estimate and its matcher (_WordOr)
         self.words: dict[tuple, tuple] = {}  # the same, with whether it holds a term, in one entry (_word_matcher)
+        self.phrases: PhraseTable | None = None  # kb.positions: set once, when the build's warming has read it
         self._lock = threading.Lock()
         reader = searcher.reader()
         self.eager = tuple(f for f in eager if f in self.schema and self.schema[f].scorable)
@@ -225,6 +231,13 @@ class _Phrase(Q.Phrase):
             words = [field.to_bytes(w) for w in self.words]
         except ValueError:
             return M.NullMatcher()
+        table = searcher.cache.phrases
+        if table is not None and table.fieldname == self.fieldname:  # the build's word sequences (kb.positions)
+            ids = table.matches(words)
+            if ids is None:
+                return M.NullMatcher()  # Phrase.matcher: a word the field lacks matches nothing
+            scores = [_tree_sum(each) for each in table.scores(searcher.searcher, words, ids)]
+            return self._leaf(ids, scores, len(words))
         entries = [searcher.entry(self.fieldname, w) for w in words]
         if any(e is None for e in entries):
             return M.NullMatcher()  # Phrase.matcher: a word the field lacks matches nothing
@@ -241,8 +254,11 @@ class _Phrase(Q.Phrase):
             if starts:
                 ids.append(d)
         scores = [_tree_sum([e.by_doc[d] for e in entries]) for d in ids]
+        return self._leaf(ids, scores, len(words))
+
+    def _leaf(self, ids: list[int], scores: list[float], words: int):
         leaf = _PhraseLeaf(_Term(tuple(ids), tuple(scores), dict(zip(ids, scores, strict=True)),
-                                 ids[-1] if ids else -1), len(words))
+                                 ids[-1] if ids else -1), words)
         return leaf if self.boost == 1.0 else WrappingMatcher(leaf, boost=self.boost)
 
 

@@ -44,6 +44,7 @@ from kb.cache import ByteLRU
 from kb.ids import fold, record_url
 from kb.index import open_index, plain
 from kb.model import KINDS, Record
+from kb.positions import PhraseTable
 from kb.querylimits import limit_query
 from kb.rank import Candidate, Ranker
 from kb.refs import number_order, parse_ref, undated, yearless_day
@@ -73,6 +74,7 @@ UNDER_POSTINGS = 2000  # a word in more records than this ("card") is read by Wh
 
 
 ANSWER_CACHE_BYTES = 16 * 1024 * 1024
+WARM_STEMS = 2000  # stems whose per-build tables Searcher.warm fills (the most used: the costliest to fill on a query)
 
 
 def _answer_bytes(results: Results) -> int:
@@ -399,7 +401,38 @@ class Searcher:
             if docnum not in self._positions:
                 self._positions.setdefault(docnum, Positions(self._shown(record)))
             self.ranker.row(record, docnum)
+            for asked in rank.ASKS:  # what the record says that a question asks for (a number, a time, ...)
+                self.ranker.says(record, asked)
         self.resolver.words  # noqa: B018 -- the documents' words, which a card typo reads, filled here, not on a query
+        self._warm_stems()
+        for doc in [None, *sorted(self.docs)]:  # the docnums each doc:/kind: filter lets through
+            for kind in [None, *KINDS]:
+                if doc or kind:
+                    self.postings.allowed(self.searcher, self._filter(doc, kind))
+        self._said_together("mana ability")  # plain Whoosh's collector (an And), imported once, not on a typo
+        for text in ("cr 702.19b", "Token Cards j (ii)"):  # the reference patterns, compiled once, not on a query
+            parse_ref(text, sections=self.resolver.section_titles, bare_numbers=True, doc_names=self.resolver.doc_names)
+        if self.postings.phrases is None:  # phrases from the build's word sequences, not each word's positions
+            self.postings.phrases = PhraseTable.read(self.searcher, "exact")
+        if self.postings.phrases is not None:
+            self.postings.phrases.warm(self.searcher)
+
+    def _warm_stems(self, most: int = WARM_STEMS) -> None:
+        """The per-stem tables a query fills on first use (its uses per document, the document it belongs to,
+        its weight, its word's matcher), for the ``most`` stems that most records use: the words whose tables
+        cost most to fill (a first "what happens when ..." paid ~30% more than its second); rarer stems stay
+        cheap to fill on first use. Bounded: at most ``most`` entries per table."""
+        reader = self.searcher.reader()
+        held: dict[str, int] = {}
+        for name in ("title", "body"):
+            for btext, info in reader.iter_field(name):
+                stem = btext.decode() if isinstance(btext, bytes) else btext
+                held[stem] = held.get(stem, 0) + info.doc_frequency()
+        for stem in sorted(held, key=lambda s: (-held[s], s))[:most]:
+            self._owner(stem)
+            self._weights([stem])
+            # the word's matcher as a question's builder asks it (kb.engine keeps it per build)
+            self._scores(Q.Or([Q.Term("title", stem), Q.Term("body", stem)]), None)
 
     def close(self) -> None:
         with self._opened_lock:

@@ -8,19 +8,20 @@ cost grows: the same in-process figures on a synthetic corpus ten times
 larger (every record cloned under nine more document slugs).
 
 Machines are noisy, so every figure is a median (and p99) over repeated
-runs, and search latency is reported next to an SQLite FTS5 index of the
-same records built in the same run: the ratio is what we track.
+runs, and search latency is reported next to floors built in the same run
+and asked the same analysed terms our search asks Whoosh (``web.bench_fair``:
+SQLite FTS5 always, tantivy with the ``bench`` extra): the ratio is what we track.
 
 Measured here: ingest time, index build time and size, in-process search
-latency over a fixed query mix (rule numbers, card names, words, phrases,
-typos) against FTS5, and rule-reference resolution latency.
+latency per query class (rule numbers, card names, titles, words, questions,
+typos, phrases, filters) on each query's first run and warm, against the
+floors, and rule-reference resolution latency.
 """
 from __future__ import annotations
 
 import gc
 import os
 import re
-import sqlite3
 import statistics
 import tempfile
 import threading
@@ -28,8 +29,7 @@ import time
 from typing import Any
 from pathlib import Path
 
-__all__ = ["QUERY_MIX", "QUERY_CLASSES", "query_classes", "fts5_query", "reaches_index", "run", "run_http",
-           "percentile"]
+__all__ = ["QUERY_MIX", "QUERY_CLASSES", "query_classes", "run", "run_http", "percentile"]
 
 # A fixed, realistic mix: what judges and players type.
 QUERY_MIX = [
@@ -100,130 +100,6 @@ def _summary(seconds: list[float]) -> dict:
             "n": len(seconds)}
 
 
-def _fts5(records) -> tuple[sqlite3.Connection, float]:
-    t = time.perf_counter()
-    db = sqlite3.connect(":memory:", check_same_thread=False)
-    db.execute("CREATE VIRTUAL TABLE r USING fts5(id UNINDEXED, doc UNINDEXED, kind UNINDEXED, title, body, "
-               "tokenize='porter unicode61 remove_diacritics 2')")
-    db.executemany("INSERT INTO r VALUES (?, ?, ?, ?, ?)",
-                   [(r.id, r.doc, r.kind, " ".join(filter(None, [r.number, r.title])), r.text or "")
-                    for r in records])
-    db.commit()
-    return db, time.perf_counter() - t
-
-
-_FILTER = re.compile(r"\b(doc|kind):(\S+)")
-FTS5_SQL = "SELECT id FROM r WHERE r MATCH ?{where} ORDER BY rank LIMIT 10"
-
-
-def fts5_query(text: str) -> tuple[str, tuple]:
-    """The SQL and parameters asking FTS5 the same thing: quoted phrases as phrases, every
-    other word OR'd, ``doc:``/``kind:`` filters as conditions."""
-    filters = _FILTER.findall(text)
-    text = _FILTER.sub(" ", text)
-    phrases = ['"' + " ".join(re.findall(r"\w+", p)) + '"' for p in re.findall(r'"([^"]+)"', text)]
-    words = [f'"{w}"' for w in re.findall(r"\w+", re.sub(r'"[^"]*"', " ", text))]
-    match = " OR ".join([p for p in phrases if p != '""'] + words) or '""'
-    where = "".join(f" AND {name} = ?" for name, _ in filters)
-    return FTS5_SQL.format(where=where), (match, *[value.lower() for _, value in filters])
-
-
-def _fts5_run(db, text: str) -> list:
-    sql, params = fts5_query(text)
-    return db.execute(sql, params).fetchall()
-
-
-def reaches_index(searcher, text: str) -> bool:
-    """Whether answering ``text`` consults the full-text index (not only the in-memory tables)."""
-    calls = []
-    inner = searcher._scores
-
-    def counting(*args, **kwargs):
-        calls.append(1)
-        return inner(*args, **kwargs)
-
-    searcher._scores = counting
-    try:
-        searcher.search(text)
-    finally:
-        del searcher._scores
-    return bool(calls)
-
-
-def _class_figures(searcher, db, classes: dict[str, list[str]], reached: dict[str, bool], repeat: int) -> dict:
-    """Per class: our latency and FTS5's on the same queries, interleaved, and the most CPU
-    one query took; plus ``fulltext``/``fts5_fulltext`` over the queries that reach the index."""
-    out: dict = {"classes": {}}
-    full, fts_full, full_cpu, fts_full_cpu = [], [], [], []
-    worst_cpu = (0.0, "")
-    for name, queries in classes.items():
-        ours, theirs, cpu, fts_cpu = [], [], [], []
-        for _ in range(repeat):
-            for q in queries:
-                c, t = time.thread_time(), time.perf_counter()
-                searcher.search(q)
-                ours.append(time.perf_counter() - t)
-                cpu.append((time.thread_time() - c, q))
-                c, t = time.thread_time(), time.perf_counter()
-                _fts5_run(db, q)
-                theirs.append(time.perf_counter() - t)
-                fts_cpu.append(time.thread_time() - c)
-                if reached[q]:
-                    full.append(ours[-1])
-                    fts_full.append(theirs[-1])
-                    full_cpu.append(cpu[-1][0])
-                    fts_full_cpu.append(fts_cpu[-1])
-        most = max(cpu)
-        worst_cpu = max(worst_cpu, most)
-        # CPU time (thread_time) too: on a shared machine it is what the query itself cost.
-        ours_cpu = [c for c, _ in cpu]
-        out["classes"][name] = {"search": _summary(ours), "fts5": _summary(theirs),
-                                "search_cpu": _summary(ours_cpu), "fts5_cpu": _summary(fts_cpu),
-                                "reach_index": sum(1 for q in queries if reached[q]), "queries": len(queries),
-                                "max_cpu_ms": round(most[0] * 1e3, 2)}
-        out["classes"][name]["vs_fts5"] = round(statistics.median(ours) / statistics.median(theirs), 2)
-        fts5_cpu = max(statistics.median(fts_cpu), 1e-9)
-        out["classes"][name]["cpu_vs_fts5"] = round(statistics.median(ours_cpu) / fts5_cpu, 2)
-    out["fulltext"] = _summary(full)
-    out["fts5_fulltext"] = _summary(fts_full)
-    out["fulltext_cpu"] = _summary(full_cpu)
-    out["fts5_fulltext_cpu"] = _summary(fts_full_cpu)
-    out["fulltext_vs_fts5"] = {"p50": round(out["fulltext"]["p50_us"] / out["fts5_fulltext"]["p50_us"], 2),
-                               "p99": round(out["fulltext"]["p99_us"] / out["fts5_fulltext"]["p99_us"], 2)}
-    out["max_cpu"] = {"ms": round(worst_cpu[0] * 1e3, 2), "query": worst_cpu[1]}
-    return out
-
-
-def _step_figures(store, db, queries: list[str], repeat: int) -> dict:
-    """What each way of driving Whoosh costs on the queries that reach the index, each against
-    FTS5 in the same loop: ``plain_whoosh`` (Whoosh's collector over its own postings: the
-    reference, as search ran before kb.engine), ``engine`` (kb.engine; snippets re-tokenise
-    each hit), ``engine_positions`` (and per-record snippet positions: what search runs)."""
-    from kb.search import Searcher
-
-    out = {}
-    for name, fast in (("plain_whoosh", False), ("engine", True), ("engine_positions", True)):
-        searcher = Searcher(store, cache_size=0, fast=fast)
-        for q in queries:  # warm
-            searcher.search(q)
-        ours, theirs = [], []
-        for _ in range(repeat):
-            for q in queries:
-                if name == "engine":
-                    searcher._positions.clear()  # as before: every hit's text tokenised again
-                t = time.perf_counter()
-                searcher.search(q)
-                ours.append(time.perf_counter() - t)
-                t = time.perf_counter()
-                _fts5_run(db, q)
-                theirs.append(time.perf_counter() - t)
-        searcher.close()
-        step = out[name] = {"search": _summary(ours), "fts5": _summary(theirs)}
-        step["p50_vs_fts5"] = round(step["search"]["p50_us"] / step["fts5"]["p50_us"], 2)
-        step["p99_vs_fts5"] = round(step["search"]["p99_us"] / step["fts5"]["p99_us"], 2)
-    return out
-
-
 def run_clients(threads: list[threading.Thread], latencies: list[float], errors: list[int]) -> dict:
     """Start the load's client threads, wait for them, and sum up what they recorded (requests, errors,
     req/s over the whole run, median and p99): one shape for every HTTP figure."""
@@ -237,15 +113,17 @@ def run_clients(threads: list[threading.Thread], latencies: list[float], errors:
             **_summary(latencies)}
 
 
-def _search_figures(records, documents, reports, repeat: int, tmp: Path, classes: bool = True,
-                    tables: dict | None = None) -> dict:
-    """Index build time and size, search and FTS5 latency over the mix and per query class,
-    resolve latency. ``tables``: what a build's manifest gives search besides the documents (the
-    vocabulary, the common questions), so that the search measured is the one served."""
+def _search_figures(records, documents, reports, repeat: int, tmp: Path, tables: dict | None = None) -> dict:
+    """Index build time and size, the fair figures per query class (``web.bench_fair``), the mix and the
+    quality suite warm, resolve latency. ``tables``: what a build's manifest gives search besides the
+    documents (the vocabulary, the common questions), so that the search measured is the one served."""
     from kb.index import write_index
+    from kb.questions import CR_QUESTIONS, QUESTIONS
     from kb.resolve import Resolver
     from kb.search import Searcher
     from kb.store import Store, publish
+
+    from web import bench_fair
 
     index_s = []
     for n in range(repeat):
@@ -257,40 +135,31 @@ def _search_figures(records, documents, reports, repeat: int, tmp: Path, classes
     data = tmp / "data"
     publish(data, records, {"documents": documents, **(tables or {})}, reports, write_index=write_index)
     store = Store.open(data)
+    has_cr = any(r.doc == "cr" for r in records)
+    # First: each class on a fresh searcher, before anything here has warmed a table.
+    fair = bench_fair.measure(store, records, query_classes(has_cr), tmp, repeat=max(1, repeat))
     searcher = Searcher(store, cache_size=0)  # every query does its work
     resolver = Resolver(store)
-    db, fts_build = _fts5(records)
-    has_cr = any(r.doc == "cr" for r in records)
-    by_class = query_classes(has_cr)
-    everything = QUERY_MIX + [q for qs in by_class.values() for q in qs]
-    reached = {q: reaches_index(searcher, q) for q in everything}  # also warms both engines
-    for q in everything:
-        _fts5_run(db, q)
     # As kb serve does once a build is served (kb.kbase._warm_and_freeze): every record's tables warmed, and
     # the build's objects out of the garbage collector's reach; unfrozen, a full collection walking them all
-    # landed on whichever query came next (78-145 ms of one query's CPU, an artefact of the loop, not a cost
-    # of that query).
+    # lands on whichever query comes next (78-145 ms of one query's CPU, an artefact of the loop).
     searcher.warm()
     gc.collect()
     gc.freeze()
-    from kb.questions import CR_QUESTIONS, QUESTIONS
-
     suite = [q for q, _ in QUESTIONS + (CR_QUESTIONS if has_cr else [])]
-    suite_s = []
+    suite_s, search, resolve = [], [], []
+    for q in suite + QUERY_MIX:  # warm, as the figures below are
+        searcher.search(q)
     for _ in range(repeat):
         for q in suite:
             t = time.perf_counter()
             searcher.search(q)
             suite_s.append(time.perf_counter() - t)
-    search, fts, resolve = [], [], []
     for _ in range(repeat * 4):
         for q in QUERY_MIX:
             t = time.perf_counter()
             searcher.search(q)
             search.append(time.perf_counter() - t)
-            t = time.perf_counter()
-            _fts5_run(db, q)
-            fts.append(time.perf_counter() - t)
         for q in ("907.4b", "CR 702.187c", "rule 115", "Token Cards j", "907.4l"):
             t = time.perf_counter()
             resolver.resolve(q)
@@ -298,17 +167,11 @@ def _search_figures(records, documents, reports, repeat: int, tmp: Path, classes
     out: dict[str, Any] = {
         "records": len(records),
         "index_build": {"p50_ms": round(statistics.median(index_s) * 1e3, 1), "bytes": size},
-        "fts5_build_ms": round(fts_build * 1e3, 1),
-        "search": _summary(search),
-        "suite": _summary(suite_s),  # the search-quality questions (kb.questions)
-        "fts5": _summary(fts),
+        "search": _summary(search),  # the fixed mix, warm
+        "suite": _summary(suite_s),  # the search-quality questions (kb.questions), warm
         "resolve": _summary(resolve),
+        "fair": fair,
     }
-    out["search_vs_fts5"] = round(out["search"]["p50_us"] / out["fts5"]["p50_us"], 2)
-    if classes:
-        out.update(_class_figures(searcher, db, by_class, reached, repeat * 2))
-        full = list(dict.fromkeys(q for qs in by_class.values() for q in qs if reached[q]))
-        out["steps"] = _step_figures(store, db, full, max(1, repeat // 2))
     searcher.close()
     gc.unfreeze()
     return out
@@ -337,6 +200,8 @@ def _scaled(records, factor: int):
 
 
 def run(corpus: Path, cr: Path | None = None, repeat: int = 5, scale: int = 10) -> dict:
+    """Everything but HTTP. ``result["fair"]`` holds the fair figures; with ``scale`` > 1 the same
+    for the records cloned ``scale`` times under ``fair.scale<scale>`` (and the rest under ``x<scale>``)."""
     from ingest.asked import load_asked
     from ingest.build import build_corpus
     from ingest.cr import cr_profile
@@ -354,7 +219,9 @@ def run(corpus: Path, cr: Path | None = None, repeat: int = 5, scale: int = 10) 
         records = _scaled(built.records, scale)
         docs = documents + [{**d, "slug": f"{d['slug']}{n}"} for n in range(1, scale) for d in documents]
         with tempfile.TemporaryDirectory() as tmp:
-            result[f"x{scale}"] = _search_figures(records, docs, {}, max(1, repeat // 2), Path(tmp), classes=False)
+            scaled = _search_figures(records, docs, {}, max(1, repeat // 2), Path(tmp), tables=tables)
+        result["fair"][f"scale{scale}"] = scaled.pop("fair")
+        result[f"x{scale}"] = scaled
     return result
 
 

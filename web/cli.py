@@ -266,6 +266,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
     from ingest.publish import build
     from web.bench import run, run_http
+    from web.bench_fair import print_fair, print_targets
 
     started = time.perf_counter()
     result = run(args.corpus, cr=args.cr, repeat=args.repeat, scale=args.scale)
@@ -291,18 +292,18 @@ def cmd_bench(args: argparse.Namespace) -> int:
         f"index build       {result['index_build']['p50_ms']:8.1f} ms, "
         f"index {result['index_build']['bytes'] / 1e6:.1f} MB"
     )
-    for name in ("search", "suite", "fts5", "resolve"):
+    for name in ("search", "suite", "resolve"):
         r = result[name]
-        print(f"{name:17} p50 {r['p50_us']:8.1f} us   p99 {r['p99_us']:8.1f} us   (n={r['n']})")
-    print(f"search / fts5 median: {result['search_vs_fts5']}x")
-    _print_classes(result)
+        print(f"{name:17} p50 {r['p50_us']:8.1f} us   p99 {r['p99_us']:8.1f} us   (n={r['n']}, warm)")
+    print_fair(result["fair"])
     scaled = next((v for k, v in result.items() if k.startswith("x") and isinstance(v, dict)), None)
     if scaled:
-        print(
-            f"{scaled['records']} records (synthetic, x{args.scale}): index {scaled['index_build']['p50_ms']:.0f} ms, "
-            f"search p50 {scaled['search']['p50_us']:.0f} us p99 {scaled['search']['p99_us']:.0f} us, "
-            f"fts5 p50 {scaled['fts5']['p50_us']:.0f} us ({scaled['search_vs_fts5']}x)"
-        )
+        print(f"{scaled['records']} records (synthetic, x{args.scale}): "
+              f"index {scaled['index_build']['p50_ms']:.0f} ms, the mix warm p50 {scaled['search']['p50_us']:.0f} us "
+              f"p99 {scaled['search']['p99_us']:.0f} us")
+        print_fair(result["fair"][f"scale{args.scale}"], f"x{args.scale}: ")
+    print("targets (issue 33; ratios within this run):")
+    print_targets(result["fair"])
     http = result.get("http")
     if http:
         cache = "answer cache on" if http["search_cache"] else "answer cache off"
@@ -369,31 +370,6 @@ def cmd_discord(args: argparse.Namespace) -> int:
 
     print(commands_json())  # the body of Discord's bulk overwrite (README: "Discord")
     return 0
-
-
-def _print_classes(result: dict) -> None:
-    """Search latency per query class next to FTS5 on the same queries, and the full-text figures."""
-    if "classes" not in result:
-        return
-    print(f"{'query class':14} {'index':>5}  {'p50 us':>8} {'p99 us':>9}  {'fts5 p50':>8} {'fts5 p99':>9}  "
-          f"{'p50 x':>5}  {'cpu x':>5}  {'max cpu ms':>10}")
-    for name, c in result["classes"].items():
-        ours, fts5 = c["search"], c["fts5"]
-        print(f"{name:14} {c['reach_index']:>2}/{c['queries']:<2}  {ours['p50_us']:8.0f} {ours['p99_us']:9.0f}  "
-              f"{fts5['p50_us']:8.0f} {fts5['p99_us']:9.0f}  {c['vs_fts5']:5.2f}  {c['cpu_vs_fts5']:5.2f}  "
-              f"{c['max_cpu_ms']:10.2f}")
-    full, fts, ratio = result["fulltext"], result["fts5_fulltext"], result["fulltext_vs_fts5"]
-    print(f"full text (queries reaching the index, n={full['n']}): "
-          f"p50 {full['p50_us']:.0f} us, p99 {full['p99_us']:.0f} us; "
-          f"fts5 p50 {fts['p50_us']:.0f} us, p99 {fts['p99_us']:.0f} us; "
-          f"ratio p50 {ratio['p50']}x, p99 {ratio['p99']}x (target <= 3x)")
-    fc, fcf = result["fulltext_cpu"], result["fts5_fulltext_cpu"]
-    print(f"  the same in CPU time: p50 {fc['p50_us']:.0f} us, p99 {fc['p99_us']:.0f} us; "
-          f"fts5 p50 {fcf['p50_us']:.0f} us, p99 {fcf['p99_us']:.0f} us")
-    print(f"most CPU one query took: {result['max_cpu']['ms']} ms ({result['max_cpu']['query']!r}; target < 200 ms)")
-    for name, step in result.get("steps", {}).items():
-        print(f"  step {name:17} p50 {step['search']['p50_us']:7.0f} us ({step['p50_vs_fts5']}x fts5)  "
-              f"p99 {step['search']['p99_us']:8.0f} us ({step['p99_vs_fts5']}x fts5)")
 
 
 # -- soak --------------------------------------------------------------------
