@@ -47,6 +47,11 @@ def test_the_page_is_made_once_per_build_and_sent_compressed(cr_client):
     assert "Content-Encoding" not in plain.headers and plain.get_data().startswith(b"<!doctype html>")
 
 
+def test_the_rules_page_leads_to_it(cr_client):
+    page = BeautifulSoup(cr_client.get("/cr").get_data(as_text=True), "html.parser")
+    assert [a["href"] for a in page.select(".whole-link a")] == ["/cr/all"]
+
+
 def test_the_page_carries_no_address_a_client_chose(cr_client):
     html = _html(cr_client.get("/cr/all", headers={"Host": "evil.example"}))
     assert "evil.example" not in html
