@@ -31,7 +31,7 @@ from types import EllipsisType
 from collections import Counter
 from itertools import islice
 from collections.abc import Iterator, Iterable
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -1010,17 +1010,23 @@ class Searcher:
         best = scores[order[0]] if order else 0.0
         shown = bisect_left(order, -RELEVANCE_FLOOR * best, key=lambda d: -scores[d]) + joined
         have = {c.docnum for c in top}
-        rest = (d for d in order[rank.WINDOW:] if d not in have)
-        listed = top[:shown] + [Candidate(record_of[d], scores[d], d) for d in islice(rest, max(0, shown - len(top)))]
-        self._count_facets(listed, found.facets)
+        # past the re-ranked window: the rest in Whoosh's order, each record once (docnums; a hit made of the few a
+        # page shows)
+        tail = list(islice((d for d in order[rank.WINDOW:] if d not in have), max(0, shown - len(top))))
+        head = top[:shown]
+        self._count_facets(head, tail, found.facets)
         wanted = query.offset + query.limit
-        found.top, found.total, found.matched = listed[:wanted], len(listed), total + joined
+        page = head + [Candidate(record_of[d], scores[d], d) for d in tail[:max(0, wanted - len(head))]]
+        found.top, found.total, found.matched = page[:wanted], len(head) + len(tail), total + joined
 
-    def _count_facets(self, listed: list[Candidate], facets: dict[str, dict[str, int]]) -> None:
-        """Facet values in the order of their best match, as a result list shows them: the (doc, kind) pairs
-        counted in ranked order (a dict keeps first appearances first), then each side summed."""
+    def _count_facets(self, head: list[Candidate], tail: list[int], facets: dict[str, dict[str, int]]) -> None:
+        """Facet values in the order of their best match, as a result list shows them: the (doc, kind) pairs of the
+        results worth showing (the re-ranked ``head``, then the ``tail``'s docnums) counted in ranked order (a
+        Counter keeps first appearances first), then each side summed."""
         code = self._facet_code
-        codes = [code[c.docnum] if c.docnum is not None else (c.record.doc, c.record.kind) for c in listed]
+        codes = [code[c.docnum] if c.docnum is not None else (c.record.doc, c.record.kind) for c in head]
+        if tail:  # a long list is looked up in C
+            codes += itemgetter(*tail)(code) if len(tail) > 1 else [code[tail[0]]]
         docs, kinds = facets["doc"], facets["kind"]
         for pair, n in Counter(codes).items():
             doc, kind = self._facet_pair[pair] if isinstance(pair, int) else pair
