@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import Any, TypeVar
 
 from kb.history import History
 from kb.obsolete import Obsolete
@@ -34,6 +35,7 @@ from kb.store import Store, StoreError, builds_newest_first, current_build_dir, 
 __all__ = ["KnowledgeBase", "Opened", "open_checked"]
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 @dataclass
@@ -41,6 +43,9 @@ class Opened:
     store: Store
     searcher: Searcher
     held: int | None = field(default=None, repr=False)  # the fd whose shared lock keeps the build from pruning
+    # what a reader derives from this build (web.whole's page of every rule), made once under the lock, never changed
+    _derived: dict[str, Any] = field(default_factory=dict, repr=False)
+    _deriving: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @property
     def resolver(self):
@@ -59,6 +64,16 @@ class Opened:
     def obsolete(self) -> Obsolete:
         """Which rulings and notes of an older document rest on a rule changed since (corpus/*_obsolete.toml)."""
         return Obsolete(self.store.manifest.get("obsolete"), self.store.records)
+    def derived(self, key: str, make: Callable[[], T]) -> T:
+        """What ``make`` derives from this build, made once (the first caller makes it, the others wait for it) and
+        kept with the build, read-only: it goes when the build does."""
+        found = self._derived.get(key)
+        if found is None:
+            with self._deriving:
+                found = self._derived.get(key)
+                if found is None:
+                    found = self._derived[key] = make()
+        return found
 
     def release(self) -> None:
         if self.held is not None:

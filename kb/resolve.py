@@ -273,7 +273,9 @@ class Resolver:
             return [query.doc] if query.doc in self.doc_order else []
         if query.official:
             return ["cr"] if "cr" in self.doc_order else []
-        order = [d for d in self.doc_order if d != "cr"] + (["cr"] if "cr" in self.doc_order else [])
+        # The official rules first: a number two documents use ("116") is the official rule, which the variant
+        # documents extend (Treachery's 116 was listed first; a judge read it as the official one)
+        order = (["cr"] if "cr" in self.doc_order else []) + [d for d in self.doc_order if d != "cr"]
         for first in (context_doc, query.prefer):  # "CR 907.4b": the CR first, if it is loaded
             if first in order:
                 order.remove(first)
@@ -309,7 +311,7 @@ class Resolver:
         under, in the documents that have its section (at most six): what a not-found answer offers, on the choice
         page, in the API and on Discord."""
         number = number.lower()
-        docs = [doc] if doc else list(self.numbers)
+        docs = [doc] if doc else [d for d in self._docs(RefQuery(number), None) if d in self.numbers]
         top = re.match(r"\d+", number)
         docs = [d for d in docs if top and top.group() in self.numbers.get(d, {})] or docs
         out: list[Record] = []
@@ -319,8 +321,13 @@ class Resolver:
             table = self.numbers.get(d, {})
             # its siblings only: 702.999's are 702.1 ... 702.195, not 703.1 nor Treachery's 907.1
             same = [(k, n) for k, n in self.in_order.get(d, []) if len(k) == len(order) and k[:-1] == order[:-1]]
+            reach = 1
+            if not same:
+                # no sibling either (999.9: no section 999): the numbers of its depth nearest it, two either side,
+                # the last rules of 9xx (the miss listed nothing, and search went on with 1,994 unrelated records)
+                same, reach = [(k, n) for k, n in self.in_order.get(d, []) if len(k) == len(order)], 2
             i = bisect_left(same, (order, number))
-            either_side = [table[n] for _, n in same[max(0, i - 1): i + 1]]
+            either_side = [table[n] for _, n in same[max(0, i - reach): i + reach]]
             if parent != number and parent in table and table[parent] not in out:
                 out.append(table[parent])  # the rule it would be under, then its neighbours
             out += either_side

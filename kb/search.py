@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import html
 import re
+from bisect import bisect_left
 import threading
 from types import EllipsisType
 from collections import Counter
@@ -47,9 +48,9 @@ from kb.model import KINDS, Record
 from kb.positions import PhraseTable
 from kb.querylimits import limit_query
 from kb.rank import Candidate, Ranker
-from kb.refs import number_order, parse_ref, undated, yearless_day
+from kb.refs import find_refs, number_order, parse_ref, undated, yearless_day
 from kb.resolve import Resolver, edit_distance
-from kb.snippet import Positions, clip, shown, snippet, stem, translation
+from kb.snippet import Positions, clip, matched, shown, snippet, stem, translation
 from kb.spelling import Spelling
 from kb.store import Store
 from kb.vocabulary import SEE_ENTRY, Expansion, Vocabulary
@@ -75,6 +76,11 @@ UNDER_POSTINGS = 2000  # a word in more records than this ("card") is read by Wh
 
 ANSWER_CACHE_BYTES = 16 * 1024 * 1024
 WARM_STEMS = 2000  # stems whose per-build tables Searcher.warm fills (the most used: the costliest to fill on a query)
+# A full-text result is worth showing (and counting) when Whoosh scores it at least this share of the best match:
+# below it lie the records sharing one common word of the question ("card", "player"), 1,000-2,263 of them for an
+# ordinary question. 0.35: the highest share at which no question of the quality suites (tests/test_search_quality.py,
+# test_heldout.py) loses its answer from the first ten; 0.4 lost three (docs/search-behaviour.md).
+RELEVANCE_FLOOR = 0.35
 
 
 def _answer_bytes(results: Results) -> int:
@@ -125,13 +131,16 @@ class Results:
     # the hits are for ``did_you_mean`` already and the note says so ("spelling corrected: ..."): a page or a
     # message offers it no second time (a judge read the two as two corrections)
     did_you_mean_searched: bool = False
+    nearest: bool = False  # no rule has the number asked: the hits are the nearest numbers that exist
+    matched: int = 0  # every record sharing a word with the question (``total`` counts those worth showing)
 
     def to_json(self) -> dict:
         return {"query": self.query, "total": self.total, "offset": self.offset, "limit": self.limit,
                 "results": [h.to_json() for h in self.hits], "facets": self.facets,
                 "did_you_mean": self.did_you_mean, "redirect": self.redirect and record_url(self.redirect),
                 "note": self.note, "matched_by": self.matched_by, "searched_for": self.searched_for,
-                "did_you_mean_searched": self.did_you_mean_searched}
+                "did_you_mean_searched": self.did_you_mean_searched, "nearest": self.nearest,
+                "matched": self.matched}
 
 
 @dataclass
@@ -167,6 +176,8 @@ class _Lead:
     mistyped: bool = False  # a title found once a typo was corrected ("deathtuch"): the answer says "did you mean"
     corrected_to: str | None = None  # that correction, when the full-text search would not make it ("first strke")
     cites: dict[str, str] = field(default_factory=dict)  # a record listed as citing the reference -> what it cites
+    followed: bool = False  # a reference inside a sentence: its records first, the full-text search after them
+    missed: bool = False  # a reference to no rule: the note and the nearest numbers, nothing else
 
 
 @dataclass
@@ -182,6 +193,7 @@ class _Found:
     said_fixed: str | None = None  # that correction in the user's words, as the note names it
     offered: bool = False  # ``suggestion`` was not searched: a "did you mean" only
     unmatched: bool = False  # nothing matched as typed and the correction was not searched in its place
+    matched: int = 0  # every record sharing a word with the query (``total`` counts those worth showing)
 
 
 EXCERPT = 60  # characters of a rule's words in an autocomplete suggestion
@@ -202,6 +214,21 @@ _ASKING_FOR_A_RULE = _ONLY_ASKING | {"say", "says", "rule", "rules", "cr", "show
 _ACROSS_TIME = frozenset({"history", "changes", "changed", "versions", "version", "over", "time", "as", "of", "in",
                           "to", "since", "before", "old", "older", "previous"})
 _YEAR = re.compile(r"(?:19|20)\d\d")
+# Words that cite a rule rather than say anything of their own: "see rule 601.2f", "as in 704.5j", "cf. 510.1c",
+# "(see also rule 702.19b)", "e.g. 116.2".
+_CITING = frozenset({"see", "also", "cf", "as", "eg", "e", "g", "ie", "i", "under", "by", "described", "explained",
+                     "stated", "defined", "written", "following", "rule", "rules"})
+MAX_CITED = 4  # references of one sentence listed first (kb.search.Searcher._cited)
+_CITED_AFTER = re.compile(r"(?:\b(?:see|per|in|under|cf|by|also|e\.?g|i\.?e)\.?,?|[(\[])\s*$", re.IGNORECASE)
+
+
+def _citing_only(said: Iterable[str]) -> bool:
+    """The words around a rule number only ask for it or cite it ("what does", "see", "per", "as in"), not about
+    it across releases ("as of", "history", a year: kb.search._ACROSS_TIME)."""
+    said = tuple(said)
+    if any(w not in _ASKING_FOR_A_RULE and w not in _CITING for w in said):
+        return False
+    return not any(a == "as" and b == "of" for a, b in zip(said, said[1:], strict=False))
 # Table talk's filler: "who gets priority after something resolves", "can someone still ...".
 _FILLER = FILLER_WORDS
 _STOP_OR_FILLER = _STOP | _FILLER  # once, not per query (a union of a hundred words, 1 us)
@@ -364,6 +391,7 @@ class Searcher:
                            lambda text: _content_stems(self.vocabulary.expand(text, self._knows).text),
                            lambda stems: rank.weights(self.postings, stems), rank.ASKED_MIN, self._topic)
         self._positions: dict[int, Positions] = {}
+        self._aside_positions: dict[int, list[Positions]] = {}  # examples and commentary (_asides), never changed
         self._labels: dict[str, str] = {}  # record id -> Store.label, filled as hits need them, never changed
         # A build never changes, so neither does an answer: a tournament hall asking for the same
         # rule after an announcement is answered from memory. (kb bench measures with it off.)
@@ -490,7 +518,8 @@ class Searcher:
     # -- 2. lead: references, cards, titles ------------------------------------------------
     def _lead(self, query: _Query) -> _Lead:
         text, doc = query.text, query.doc
-        lead = (self._reference(text, doc) or self._reference_with_words(text, doc) or self._card(text, doc)
+        lead = (self._reference(text, doc) or self._reference_with_words(text, doc) or self._cited(text, doc)
+                or self._card(text, doc)
                 or self._titled(text, doc) or (self._titled(query.words.text, doc) if query.words.used else None)
                 or self._card_like(query) or self._titled_mistyped(query, text)
                 or ((said := self._said_in(query, query.words.text)) != query.words.text
@@ -500,8 +529,10 @@ class Searcher:
             lead.records = [r for r in lead.records if r.kind == query.kind]
             if lead.redirect and lead.redirect not in {r.id for r in lead.records}:
                 lead.redirect = None  # "907.4b kind:card" is not a reason to jump to the rule
-        # A rule number or an exact card name is answered without the full-text index.
-        lead.complete = bool(lead.records) and (lead.matched_by == "reference" or bool(lead.redirect))
+        # A rule number or an exact card name is answered without the full-text index; so is a number no rule has
+        # (after "no rule 999.9", 1,994 records sharing a word of the query were listed)
+        lead.complete = not lead.followed and (bool(lead.records) or lead.missed) \
+            and (lead.matched_by == "reference" or bool(lead.redirect))
         return lead
 
     def _reference(self, text: str, doc: str | None) -> _Lead | None:
@@ -525,7 +556,9 @@ class Searcher:
         if parsed.loose and not matches:
             return None  # "token card x": words ending in a letter no rule of that section has
         if not matches and not res.suggestions:
-            return _Lead([], "reference", res.note)
+            return _Lead([], "reference", res.note, missed=True)
+        if not matches:
+            return _Lead(res.suggestions, "reference", res.note, missed=True)  # the nearest numbers, nothing else
         note = res.note
         docs = list(dict.fromkeys(r.doc for r in matches))
         # One number lists the records citing it after its own (labelled); a range or list ("613.1a-g") is
@@ -539,8 +572,9 @@ class Searcher:
         if len(docs) > 1 and not note and len(matches) == len(docs):
             # "702.187c": Treachery's Unveil and the official rules' Mayhem, both first; say so
             titles = [self.versions.get(d, (d, ""))[0] for d in docs]
+            other = next((d for d in docs if d != "cr"), docs[0])  # the official rules come first (kb.resolve)
             note = (f"{matches[0].number} is a rule of {len(docs)} documents: {', '.join(titles)}; "
-                    f"“CR {matches[0].number}” or “{docs[0]} {matches[0].number}” asks for one")
+                    f"“CR {matches[0].number}” or “{other} {matches[0].number}” asks for one")
         return _Lead(self._with_family(matches, cites) + [s for s in res.suggestions if s not in matches],
                      "reference", note, matches[0].id if len(matches) == 1 else None, cites=cites or {})
 
@@ -597,8 +631,10 @@ class Searcher:
         found = self._reference(" ".join(tokens[span[0]:span[1]]), doc)
         stems = set(_content_stems(" ".join(words)))
         said = _exact_words(" ".join(words))
-        if found is not None and "." in tokens[at] and all(w in _ASKING_FOR_A_RULE for w in said):
-            return found  # "what is 603.4", "what does 702.19b say": only question words around a rule number
+        if found is not None and "." in tokens[at] and _citing_only(said):
+            # "what is 603.4", "what does 702.19b say": only question words around a rule number; or a citation's
+            # ("see rule 601.2f", "as in 704.5j"), which answered with the rules citing it
+            return found
         if (found is not None and "." in tokens[at] and found.records
                 and all(w in _ASKING_FOR_A_RULE or w in _ACROSS_TIME or _YEAR.fullmatch(w) for w in said)):
             # "702.19c history", "702.19b 2019": the rule across releases (the site opens its history or the rule
@@ -625,6 +661,33 @@ class Searcher:
         return _Lead([r for r in family if r.id not in cites] + [r for r in rest if r.id not in found.cites]
                      + [r for r in family if r.id in cites] + [r for r in rest if r.id in found.cites],
                      "reference", redirect=best.id, cites={**found.cites, **cites})
+
+    def _cited(self, text: str, doc: str | None) -> _Lead | None:
+        """A reference written as a citation, inside brackets or a sentence ("(see rule 510.1c)", "damage is dealt
+        as in rule 510.1c, right?"): the rules it names, as the number alone answers, and the records citing them
+        after; when the words around it say more than a citation does, the full-text search follows them. The
+        words around it were searched alone, and the rules citing it came first, the rule itself not in the
+        first three."""
+        if not any(c.isdigit() for c in text):
+            return None  # most questions: no number to cite, no reference scan
+        refs = [r for r in find_refs(text, doc_names=self.resolver.doc_names) if r.query.numbers and not r.query.date]
+        # cited: after "see", "per", "as in", a bracket, or inside a sentence; "702.9 trample" is a number mistyped
+        # beside words (_reference_with_words), whose words are searched
+        if not refs or not (len(text.split()) > 8 or any(_CITED_AFTER.search(text, 0, r.start) for r in refs)):
+            return None
+        rest = text
+        for r in reversed(refs):
+            rest = rest[:r.start] + " " + rest[r.end:]
+        found = [lead for lead in (self._reference(r.text, doc) for r in refs[:MAX_CITED])
+                 if lead is not None and lead.records and not lead.missed]
+        if not found:
+            return None
+        if len(found) == 1 and _citing_only(_exact_words(rest)):
+            return found[0]  # "(see rule 510.1c)": the reference, as typed alone
+        own = list(dict.fromkeys(r for lead in found for r in lead.records if r.id not in lead.cites))
+        citing = [r for lead in found for r in lead.records if r.id in lead.cites and r not in own]
+        cites = {rid: number for lead in found for rid, number in lead.cites.items()}
+        return _Lead(own + list(dict.fromkeys(citing)), "reference", cites=cites, followed=True)
 
     def rule_with_words(self, text: str) -> Record | None:
         """The rule a number with words names, as the search box opens it ("704.5 legend rule": 704.5j), or None
@@ -889,16 +952,16 @@ class Searcher:
             found.suggestion = found.said_fixed = self._fixed_in(query, query.text) if query.words.used else fixed
             found.terms |= self._terms(fixed)
         self._run(query, text, query.words.replaced, exclude, found)
-        if found.total < 3:
+        if found.matched < 3:
             corrected = self._correction(query)
             if corrected:
                 found.suggestion = corrected
-                if found.total or self._names_itself(query.text):
+                if found.matched or self._names_itself(query.text):
                     # "lotus bloom" (a card no document holds) is not "locus blood": nothing matched as typed, and
                     # the correction is no answer; offered only when some record holds all its words ("unvel morhp":
                     # Treachery's unveil rule says morph; no record says locus and blood)
-                    found.offered, found.unmatched = True, not found.total
-                    if not found.total and not self._said_together(corrected):
+                    found.offered, found.unmatched = True, not found.matched
+                    if not found.matched and not self._said_together(corrected):
                         found.suggestion = None
                 else:
                     found.terms = self._terms(corrected)
@@ -942,18 +1005,6 @@ class Searcher:
         # The same best hits are re-ranked for every page: a window that grew with the page re-ranked each page's
         # list anew, so page 6 repeated hits of pages 1-5 and left others out (105 of 291 records over all pages).
         top = [Candidate(record_of[d], scores[d], d) for d in order[:rank.WINDOW]]
-        # Facet values in the order of their best match, as a result list shows them: the (doc, kind)
-        # pairs counted in ranked order (a Counter keeps first appearances first), then each side summed.
-        docs, kinds = found.facets["doc"], found.facets["kind"]
-        codes = itemgetter(*order)(self._facet_code) if len(order) > 1 else tuple([self._facet_code[d] for d in order])
-        # Most answers have a few dozen matches in a few pairs: counted in C without Counter's own
-        # per-call work (its Python __init__ and update); a long list is one pass of Counter's.
-        counted = {code: codes.count(code) for code in dict.fromkeys(codes)} if len(codes) <= 256 \
-            else Counter(codes)
-        for code, n in counted.items():
-            doc, kind = self._facet_pair[code]
-            docs[doc] = docs.get(doc, 0) + n
-            kinds[kind] = kinds.get(kind, 0) + n
         naming = _naming_stems(query.text)
         stems = [s for s in everything if s not in naming] or [s for s in _unquoted_stems(text) if s not in naming]
         weights = self._weights(stems)  # document frequencies from memory, as Whoosh counts them
@@ -985,16 +1036,35 @@ class Searcher:
             matches = self.asked.match(asked, least, self._beyond_abbreviation(query, asked))
         top = self.ranker.rerank(top, weights, _pairs(text), named, add, explain=False, asked=matches,
                                  minimum=least, terms=terms)
-        joined = [c.record for c in top if c.docnum not in scores]  # added by the re-rank: Whoosh did not count them
-        for r in joined:
-            docs[r.doc] = docs.get(r.doc, 0) + 1
-            kinds[r.kind] = kinds.get(r.kind, 0) + 1
+        joined = sum(1 for c in top if c.docnum not in scores)  # added by the re-rank: Whoosh did not count them
+        # The results worth showing: the matches scoring at least RELEVANCE_FLOOR of the best one (with those the
+        # re-rank added), in the re-ranked order; not every record sharing a word (an ordinary question counted
+        # 1,000-2,263 "results"). Every page, the count and the facets are of these.
+        best = scores[order[0]] if order else 0.0
+        shown = bisect_left(order, -RELEVANCE_FLOOR * best, key=lambda d: -scores[d]) + joined
+        have = {c.docnum for c in top}
+        # past the re-ranked window: the rest in Whoosh's order, each record once (docnums; a hit made of the few a
+        # page shows)
+        tail = list(islice((d for d in order[rank.WINDOW:] if d not in have), max(0, shown - len(top))))
+        head = top[:shown]
+        self._count_facets(head, tail, found.facets)
         wanted = query.offset + query.limit
-        if wanted > len(top):  # past the re-ranked window: the rest in Whoosh's order, each record once
-            listed = {c.docnum for c in top}
-            top += islice((Candidate(record_of[d], scores[d], d) for d in order[rank.WINDOW:] if d not in listed),
-                          wanted - len(top))
-        found.top, found.total = top[:wanted], total + len(joined)
+        page = head + [Candidate(record_of[d], scores[d], d) for d in tail[:max(0, wanted - len(head))]]
+        found.top, found.total, found.matched = page[:wanted], len(head) + len(tail), total + joined
+
+    def _count_facets(self, head: list[Candidate], tail: list[int], facets: dict[str, dict[str, int]]) -> None:
+        """Facet values in the order of their best match, as a result list shows them: the (doc, kind) pairs of the
+        results worth showing (the re-ranked ``head``, then the ``tail``'s docnums) counted in ranked order (a
+        Counter keeps first appearances first), then each side summed."""
+        code = self._facet_code
+        codes = [code[c.docnum] if c.docnum is not None else (c.record.doc, c.record.kind) for c in head]
+        if tail:  # a long list is looked up in C
+            codes += itemgetter(*tail)(code) if len(tail) > 1 else [code[tail[0]]]
+        docs, kinds = facets["doc"], facets["kind"]
+        for pair, n in Counter(codes).items():
+            doc, kind = self._facet_pair[pair] if isinstance(pair, int) else pair
+            docs[doc] = docs.get(doc, 0) + n
+            kinds[kind] = kinds.get(kind, 0) + n
 
     def _topic(self, record_id: str) -> frozenset[str]:
         """The stems of what a record is about by name: the card a ruling or note belongs to."""
@@ -1205,7 +1275,8 @@ class Searcher:
         searched = bool(did_you_mean) and (bool(lead.corrected_to) or not found.offered)
         return Results(query.raw, len(lead.records) + found.total, page, facets, did_you_mean=did_you_mean,
                        redirect=lead.redirect, note=note or None, offset=query.offset, limit=query.limit,
-                       matched_by=lead.matched_by, searched_for=searched_for, did_you_mean_searched=searched)
+                       matched_by=lead.matched_by, searched_for=searched_for, did_you_mean_searched=searched,
+                       nearest=lead.missed and bool(lead.records), matched=len(lead.records) + found.matched)
 
     def _hit(self, c: Candidate, terms: set[str]) -> Hit:
         """A result for the page: the record's fields and a highlighted snippet."""
@@ -1215,13 +1286,26 @@ class Searcher:
             where = Positions(self._shown(record))
             if c.docnum is not None:
                 where = self._positions.setdefault(c.docnum, where)
+        if record.examples or record.commentary:  # the passage that matched: the text, or an example
+            where = matched([where, *self._asides(c.docnum, record)], terms)
         text = snippet(where, terms)
+        if where.body.startswith("Example:") and not text.startswith("Example:"):
+            text = "Example: " + text  # the example's window, said to be one
         if "<mark>" not in text and translation(record.text):
             # matched by its translation line ("dévoilement"): that line, marked, then its first sub-rule's words
             text = snippet(Positions(plain(f"{record.text} {self._shown(record)}")), terms)
         hit = self._make_hit(record, text, float(c.score))
         hit.asked = c.asked
         return hit
+
+    def _asides(self, docnum: int | None, record: Record) -> list[Positions]:
+        """A record's examples and commentary, each a passage a snippet may show; once per record and build."""
+        found = self._aside_positions.get(docnum) if docnum is not None else None
+        if found is None:
+            found = [Positions(plain(x)) for x in (*record.examples, *record.commentary)]
+            if docnum is not None:
+                found = self._aside_positions.setdefault(docnum, found)
+        return found
 
     def _lead_hit(self, record: Record, cites: str | None = None) -> Hit:
         hit = self._make_hit(record, html.escape(clip(self._shown(record))), 1000.0)

@@ -21,7 +21,7 @@ T = TypeVar("T")
 
 # stem and TOKEN_RE are kb.words', named here too for the modules that import them from snippets.
 __all__ = ["snippet", "clip", "stem", "Positions", "TOKEN_RE", "translation", "shown", "only_kind", "leading",
-           "keyword_text_from"]
+           "keyword_text_from", "matched"]
 
 # A rule whose only line is its name in another language (Treachery 702.187: French: "Dévoilement.").
 _TRANSLATION = re.compile(r'^(?P<language>[A-Z][a-z]+): [“"](?P<words>[^"”\n]+?)\.?[”"]$')
@@ -164,6 +164,21 @@ def _marked(body: str, spans: list[tuple[int, int]], start: int, end: int, escap
         pos = b
     out.append(escape(body[pos:end]))
     return "".join(out)
+
+
+def matched(passages: Sequence[Positions], terms: set[str]) -> Positions:
+    """Of a record's passages (its text first, then its examples and commentary), the one holding the most of the
+    query's distinct words; the text on a tie. A hit matched by its example (111.11 for "tarmogoyf": the Disa the
+    Restless example names it) showed the text above it, which never says the word, nothing marked."""
+    def words(p: Positions) -> int:
+        return sum(1 for t in terms if t in p.spans)
+
+    best, most = passages[0], words(passages[0])
+    for passage in passages[1:]:
+        n = words(passage)
+        if n > most:
+            best, most = passage, n
+    return best
 
 
 def clip(text: str, n: int = 200) -> str:

@@ -451,9 +451,10 @@ def test_a_long_rule_is_cut_with_a_link_to_the_rest(cr_data_dir, signing_key):
                      embed["description"])
     both = discord.command("rule", "ref", "702.187")  # Unveil in Treachery, Mayhem in the CR
     titles = [e["title"] for e in both["data"]["embeds"]]
-    assert titles == ["702.187 Unveil", "702.187 Mayhem"]  # in the order the content names the documents
-    assert both["data"]["content"] == ("702.187 is in 2 documents: Treachery Comprehensive Rules, "
-                                       "Magic: The Gathering Comprehensive Rules")
+    # in the order the content names the documents: the official rule first (issue 32, item 4)
+    assert titles == ["702.187 Mayhem", "702.187 Unveil"]
+    assert both["data"]["content"] == ("702.187 is in 2 documents: Magic: The Gathering Comprehensive Rules, "
+                                       "Treachery Comprehensive Rules")
 
 
 def test_rule_reads_references_as_short_links_do(cr_data_dir, history_data_dir, signing_key):

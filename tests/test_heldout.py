@@ -31,10 +31,13 @@ PINS = {
     "F bundled, with the CR": (H.BUNDLED_F, "cr", (43, 56)),
     "F official": (H.CR_F, "cr", (36, 51)),
     "G bundled": (H.BUNDLED_G, "bundled", (56, 57)),
-    "G bundled, with the CR": (H.BUNDLED_G, "cr", (55, 57)),
+    # 55 -> 54 and 48 -> 47 (sixteenth session, issue 32 item 4): a number two documents use is the official rule
+    # first, the variant's second ("702.187c", "rule 702.187c": each set's one question was written for Treachery's
+    # 702.187c, now at 2; the top 3 holds)
+    "G bundled, with the CR": (H.BUNDLED_G, "cr", (54, 57)),
     "G official": (H.CR_G, "cr", (45, 51)),
     "H bundled": (H.BUNDLED_H, "bundled", (52, 58)),
-    "H bundled, with the CR": (H.BUNDLED_H, "cr", (48, 55)),
+    "H bundled, with the CR": (H.BUNDLED_H, "cr", (47, 55)),
     "H official": (H.CR_H, "cr", (44, 52)),
     "I bundled": (H.BUNDLED_I, "bundled", (53, 59)),
     "I bundled, with the CR": (H.BUNDLED_I, "cr", (52, 58)),

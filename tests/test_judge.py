@@ -182,7 +182,8 @@ def test_cr_chapter(cr_client):
     # "CR 7" names the official rules' chapter ("rule 7" is Treachery's chapter 7 too: a choice)
     assert cr_client.get("/r/CR 7").headers["Location"] == "/cr/7"
     page = soup(cr_client.get("/r/rule 7"))
-    assert [li.find("a")["href"] for li in page.select(".disambiguation li")] == ["/treachery/7", "/cr/7"]
+    # the official chapter first (issue 32, item 4)
+    assert [li.find("a")["href"] for li in page.select(".disambiguation li")] == ["/cr/7", "/treachery/7"]
     assert [m["id"] for m in cr_client.get("/api/resolve?ref=rule+4").get_json()["matches"]] == ["cr/4"]
 
 

@@ -58,9 +58,12 @@ def test_keywords_gather_every_document(cr_store):
     assert "futuresight/502.68" in lifelink and any(t.startswith("cr/702.") for t in lifelink)
 
 
-def test_shared_numbers_resolve_to_both_reader_first(cr_client):
+def test_shared_numbers_resolve_to_both_official_first(cr_client):
+    # the official rule first, the variant's (which extends it) after (issue 32, item 4); a named document first
     both = cr_client.get("/api/resolve?ref=702.187").get_json()
-    assert [m["id"] for m in both["matches"]] == ["treachery/702.187", "cr/702.187"]
+    assert [m["id"] for m in both["matches"]] == ["cr/702.187", "treachery/702.187"]
+    in_treachery = cr_client.get("/api/resolve?ref=702.187&doc=treachery").get_json()
+    assert [m["id"] for m in in_treachery["matches"]] == ["treachery/702.187", "cr/702.187"]
     in_cr = cr_client.get("/api/resolve?ref=702.187&doc=cr").get_json()
     assert [m["id"] for m in in_cr["matches"]] == ["cr/702.187", "treachery/702.187"]
     official = cr_client.get("/api/resolve", query_string={"ref": "CR 702.187c"}).get_json()

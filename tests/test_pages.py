@@ -536,8 +536,9 @@ def test_a_lead_in_unfurls_with_what_it_leads_to(cr_client, client):
 def test_a_number_two_documents_use_unfurls_both_rules(cr_client):
     """A judge: /r/116 and /r/702.187c unfurled "116 is in 2 documents" and nothing of either rule."""
     said = meta(soup(cr_client.get("/r/702.187c")), "og:description")
-    assert said.startswith("702.187c is in 2 documents: Treachery Comprehensive Rules, 702.187c: Any time you have")
-    assert "Magic: The Gathering Comprehensive Rules, 702.187c: “Mayhem”" in said
+    # the official rule first, the variant's after it (issue 32, item 4)
+    assert said.startswith("702.187c is in 2 documents: Magic: The Gathering Comprehensive Rules, 702.187c: “Mayhem”")
+    assert "Treachery Comprehensive Rules, 702.187c: Any time you have" in said
 
 
 @pytest.mark.parametrize(("keyword", "opening", "rule"), [

@@ -116,7 +116,11 @@ def test_a_hit_version_has_one_pair_of_brackets(client):
     fs = next(h for h in hits if h["doc"] == "futuresight")
     assert fs["version"] == "last modified March 25, 2007, effective 2007-05-04"
     page = soup(client.get("/search", query_string={"q": "lhurgoyf creature type"}))
-    assert "(last modified March 25, 2007, effective 2007-05-04)" in page.get_text(" ")
+    # the label fits one line on a phone (issue 32, item 5): the document's short name and date, its title and
+    # version (in one pair of brackets) on hover
+    meta = next(m for m in page.select(".hit .meta") if m.get_text().startswith("Future Sight"))
+    assert meta.get_text() in {"Future Sight 2007-05-04 · ruling", "Future Sight 2007-05-04 · card"}
+    assert meta["title"] == "Future Sight FAQ (last modified March 25, 2007, effective 2007-05-04)"
 
 
 @pytest.mark.parametrize("url", ["/", "/uncommander", "/uncommander/terminology", "/uncommander/token-cards/j"])

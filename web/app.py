@@ -63,6 +63,7 @@ def create_app(config: dict | None = None) -> Flask:
     from web.assets import assets, load
     from web.history import history_pages
     from web.pages import pages
+    from web.whole import whole_pages
 
     discord.init_app(app)
     compress.init_app(app)
@@ -70,6 +71,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(assets)
     app.register_blueprint(api)
     app.register_blueprint(history_pages)
+    app.register_blueprint(whole_pages)  # before pages: /cr/all is no record
     app.register_blueprint(pages)
 
     @app.before_request

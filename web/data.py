@@ -40,8 +40,8 @@ __all__ = [
     "link_facts",
     "record_data", "document_data", "documents_data", "search_data", "resolve_data", "keywords_data",
     "record_json", "link", "trail", "siblings", "reading", "whole_document", "short_link", "used_in",
-    "doc_meta", "doc_title", "doc_version", "autocomplete_data", "resolution", "glossary_data", "glossary_link",
-    "missing",
+    "doc_meta", "doc_title", "doc_short", "doc_version", "autocomplete_data", "resolution", "glossary_data",
+    "glossary_link", "missing",
 ]
 
 
@@ -106,6 +106,16 @@ def obsolete(kb: Opened, record_id: str) -> dict[str, Any] | None:
 def doc_title(kb: Opened, slug: str) -> str:
     meta = doc_meta(kb, slug)
     return meta["title"] if meta else slug
+
+
+def doc_short(kb: Opened, slug: str, dated: bool = True) -> str:
+    """A document named in one short line, with its date: "CR 2026-08-07", "Treachery 2024-10-01", "UnCommander" (a
+    search hit's label on a phone read "Magic: The Gathering Comprehensive Rules (August 7, 2026, effective
+    2026-08-07) · rule", three lines)."""
+    meta = doc_meta(kb, slug) or {}
+    name = "CR" if slug == "cr" else str(meta.get("short_title") or meta.get("title") or slug)
+    effective = str(meta.get("effective") or "")
+    return f"{name} {effective}" if dated and effective[:1].isdigit() else name
 
 
 def doc_version(kb: Opened, slug: str) -> str:

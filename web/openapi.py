@@ -13,7 +13,9 @@ from kb.search import MAX_LIMIT, MAX_OFFSET, MAX_QUERY
 
 __all__ = ["spec", "CONVENTIONS"]
 
-SNIPPET = ("HTML, not text: the record's text escaped, with <mark> around the words that matched. "
+SNIPPET = ("HTML, not text: the passage that matched (the record's text, or its example or commentary that holds "
+           "more of the query's words, then starting \"Example:\"), escaped, with <mark> around the words that "
+           "matched. "
            "Insert it as HTML; do not escape it again.")
 RELATIVE = "a path relative to the server (\"/treachery/907.4b\"); join it to the server's address"
 ABSOLUTE = "a message is pasted elsewhere, so its links carry the server's address"
@@ -213,7 +215,16 @@ def spec(base_url: str) -> dict:
                     "required": ["query", "total", "results", "facets", "did_you_mean"],
                     "properties": {
                         "query": {"type": "string"},
-                        "total": {"type": "integer"},
+                        "total": {"type": "integer", "description": (
+                            "the results worth showing, every page together: the records answering by reference, "
+                            "card name or title, then the full-text matches scoring at least 0.35 of the best one "
+                            "(docs/search-behaviour.md); facets count the same records")},
+                        "matched": {"type": "integer", "description": (
+                            "every record sharing a word with the query (total's records and those below the "
+                            "relevance floor), for a measure of how common its words are")},
+                        "nearest": {"type": "boolean", "description": (
+                            "no rule has the number asked (the note says so): the results are the nearest "
+                            "numbers that exist, and nothing else")},
                         "offset": {"type": "integer", "description": "results skipped before this page"},
                         "limit": {"type": "integer", "description": "results per page"},
                         "redirect": {"type": "string", "nullable": True, "description": (

@@ -95,7 +95,7 @@ def _documents():
     store = kb.store
     return {"nav_documents": [(d["slug"], d.get("short_title") or d["title"]) for d in store.documents],
             "doc_title": lambda slug: D.doc_title(kb, slug), "doc_version": lambda slug: D.doc_version(kb, slug),
-            "store_label": store.label}
+            "doc_short": lambda slug, dated=True: D.doc_short(kb, slug, dated), "store_label": store.label}
 
 
 pages.add_app_template_global(record_url)  # templates link records as the JSON does
