@@ -29,6 +29,7 @@ from pathlib import Path
 from kb.history import History
 from kb.search import Searcher
 from kb.store import Store, StoreError, builds_newest_first, current_build_dir, hold_build
+from kb.whoosh_adapter import IndexReleaseError
 
 __all__ = ["KnowledgeBase", "Opened", "open_checked"]
 
@@ -123,6 +124,8 @@ def _open_searcher(path: Path, store: Store) -> tuple[Searcher | None, str]:
             searcher.close()
         if isinstance(exc, StoreError):
             return None, str(exc)
+        if isinstance(exc, IndexReleaseError):  # a build made before a Whoosh upgrade: kb serve rebuilds it
+            return None, f"{path}: {exc}"
         return None, f"{path}: corrupt index ({exc.__class__.__name__}: {str(exc)[:200]})"
 
 
