@@ -23,9 +23,9 @@ import warnings
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cached_property
 from pathlib import Path
 
+from kb.derived import Derived
 from kb.history import History
 from kb.search import Searcher
 from kb.store import Store, StoreError, builds_newest_first, current_build_dir, hold_build
@@ -50,10 +50,15 @@ class Opened:
     def build_id(self) -> str:
         return self.store.build_id
 
-    @cached_property
+    @property
+    def derived(self) -> Derived:
+        """What this build derives, made once per build (kb.derived)."""
+        return self.store.derived
+
+    @property
     def history(self) -> History | None:
         """The official rules' history of this build, opened on first use (None without one)."""
-        return History.open_in(self.store.path)
+        return self.store.derived.get("history", lambda: History.open_in(self.store.path))
 
     def release(self) -> None:
         if self.held is not None:
