@@ -26,5 +26,9 @@ lint: $(VENV)/.installed
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
+	# whoosh3 replaced whoosh-reloaded: both install the `whoosh` package, so a venv made before holds one
+	# package of two distributions' files; take both out, and the line below installs whoosh3 alone.
+	if $(BIN)/python -m pip show -q whoosh-reloaded 2>/dev/null; then \
+		$(BIN)/python -m pip uninstall -q -y whoosh-reloaded whoosh3; fi
 	$(BIN)/python -m pip install -q -e '.[test]'
 	touch $@

@@ -1,57 +1,57 @@
 """A least-recently-used cache bounded by bytes, safe to share between threads.
 
-Every cache the server keeps (rendered record pages, search answers) is one of
+Every cache a build keeps (rendered record pages, search answers) is one of
 these: unique query strings, Host headers or URLs can make any number of keys,
-so the bound is on what the values weigh, not on how many there are.
+so the bound is on what the values weigh, not on how many there are. The cache
+itself is cachetools' ``LRUCache`` with a size function (its ``maxsize`` counts
+bytes here); cachetools' caches are not thread-safe, so every call takes a lock.
 """
 from __future__ import annotations
 
 import sys
 import threading
-from collections import OrderedDict
-from typing import Generic, TypeVar
 from collections.abc import Callable, Hashable
+from typing import Generic, TypeVar
 
-__all__ = ["ByteLRU"]
+from cachetools import LRUCache
+
+__all__ = ["ByteLRU", "ENTRY_BYTES"]
 
 V = TypeVar("V")
+ENTRY_BYTES = 200  # what an entry costs besides its value: the key, the entry and the dict slot
 
 
 class ByteLRU(Generic[V]):
     def __init__(self, max_bytes: int, weigh: Callable[[V], int] = sys.getsizeof):
         self.max_bytes = max_bytes
         self.weigh = weigh
-        self.bytes = 0
-        self._items: OrderedDict[Hashable, tuple[V, int]] = OrderedDict()
+        self._items: LRUCache[Hashable, V] = LRUCache(max_bytes, getsizeof=self.size)
         self._lock = threading.Lock()
+
+    def size(self, value: V) -> int:
+        """What a value counts against the bound."""
+        return self.weigh(value) + ENTRY_BYTES
+
+    @property
+    def bytes(self) -> int:
+        return int(self._items.currsize)
 
     def __len__(self) -> int:
         return len(self._items)
 
     def get(self, key: Hashable) -> V | None:
         with self._lock:
-            item = self._items.get(key)
-            if item is None:
-                return None
-            self._items.move_to_end(key)
-            return item[0]
+            return self._items.get(key)  # a hit is the most recently used from now on
 
     def put(self, key: Hashable, value: V) -> V:
-        size = self.weigh(value) + 200  # the key, the entry and the dict slot
-        if size > self.max_bytes:
-            return value  # larger than the whole cache: answered, not kept
+        """Keep ``value`` under ``key`` (pushing out the least recently used), and return it; a value
+        larger than the whole cache is answered, not kept."""
+        if self.size(value) > self.max_bytes:
+            return value
         with self._lock:
-            old = self._items.pop(key, None)
-            if old is not None:
-                self.bytes -= old[1]
-            self._items[key] = (value, size)
-            self.bytes += size
-            while self.bytes > self.max_bytes:
-                _, (_, dropped) = self._items.popitem(last=False)
-                self.bytes -= dropped
+            self._items[key] = value
         return value
 
     def clear(self) -> None:
         with self._lock:
             self._items.clear()
-            self.bytes = 0

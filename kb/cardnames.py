@@ -47,26 +47,23 @@ class _Table:
     shown: list[str]  # how the codes are named in a message: "FUT, treachery, uncommander, futuresight"
 
 
-_TABLES: dict[str, _Table] = {}
-
-
 def _table(store: Store) -> _Table:
-    table = _TABLES.get(store.build_id)
-    if table is None:
-        cards = sorted(((_name_key(r.title), tuple(_name_key(r.title).split()), r)
-                        for r in store.records.values() if r.kind == "card" and r.title), key=lambda c: c[0])
-        codes: dict[str, str] = {}
-        shown: list[str] = []
-        for d in store.documents:
-            for code in d.get("set_codes") or ():
-                codes[code.lower()] = d["slug"]
-                shown.insert(0, code)
-            codes[d["slug"].lower()] = d["slug"]
-            shown.append(d["slug"])
-        if len(_TABLES) >= 8:  # one per build a process has served; old builds go
-            _TABLES.clear()
-        table = _TABLES[store.build_id] = _Table(cards, codes, shown)
-    return table
+    """The build's card table, made once (kb.derived)."""
+    return store.derived.get("cardnames", lambda: _make_table(store))
+
+
+def _make_table(store: Store) -> _Table:
+    cards = sorted(((_name_key(r.title), tuple(_name_key(r.title).split()), r)
+                    for r in store.records.values() if r.kind == "card" and r.title), key=lambda c: c[0])
+    codes: dict[str, str] = {}
+    shown: list[str] = []
+    for d in store.documents:
+        for code in d.get("set_codes") or ():
+            codes[code.lower()] = d["slug"]
+            shown.insert(0, code)
+        codes[d["slug"].lower()] = d["slug"]
+        shown.append(d["slug"])
+    return _Table(cards, codes, shown)
 
 
 def split_set_code(text: str) -> tuple[str, str | None]:

@@ -8,7 +8,7 @@ the tree is run:
 
 - **postings cached per build** (``Postings``): every posting of the scored
   fields queries use (title, body) is read and scored with the searcher's weighting
-  (BM25F's own ``_score``) when the build is opened; queries never touch the
+  (through ``kb.whoosh_adapter``) when the build is opened; queries never touch the
   term files again (Whoosh reads 4-6 hash-file records per term per field per
   query); other fields' terms are read once, on first use;
 - **whole-set evaluation** (``scores``): instead of stepping the matcher
@@ -32,6 +32,10 @@ the tree is run:
   fields on the bundled corpus) summed as its array sums, naming no matching
   term to a coordination bonus above it, as it names none to Whoosh's.
 
+Whatever this module needs that is not Whoosh's public API (a posting block's
+ids and weights, an array union's boost, the coordination bonus's formula) it
+reads through ``kb.whoosh_adapter``, the one module a Whoosh upgrade changes.
+
 A tree with a node this module does not know (a phrase with slop, a weighting
 with a ``final`` step) is searched by plain Whoosh instead: slower, never
 different.
@@ -53,17 +57,16 @@ from whoosh import query as Q
 from whoosh.matching.binary import DisjunctionMaxMatcher, UnionMatcher
 from whoosh.matching.combo import ArrayUnionMatcher
 from whoosh.matching.wrappers import CoordMatcher, WrappingMatcher
-from whoosh.codec.whoosh3 import W3LeafMatcher
-from whoosh.scoring import WeightLengthScorer
 from whoosh.searching import SearchContext
 from whoosh.util import make_weighted_tree
 
 if TYPE_CHECKING:
     from kb.positions import PhraseTable
+from kb import whoosh_adapter as adapter
 
 __all__ = ["Postings", "Unsupported", "scores", "ranked", "whoosh_scores"]
 
-REPLACE_EVERY = 10  # whoosh.collectors.ScoredCollector(replace=10): the matcher is replaced every 10 matches
+REPLACE_EVERY = adapter.REPLACE_EVERY  # Whoosh's collector replaces the matcher every 10 matches
 
 
 class Unsupported(Exception):
@@ -133,30 +136,9 @@ class Postings:
             return self._terms.setdefault(key, entry)
 
     def _read(self, searcher, fieldname: str, btext: bytes) -> _Term:
-        """A term's docnums and scores: block by block with the scorer's own ``_score(weight,
-        length)`` where Whoosh's BM25F leaf matcher allows it, else posting by posting."""
-        scorer = self.weighting.scorer(searcher, fieldname, btext)
-        m = searcher.reader().postings(fieldname, btext, scorer=scorer)
-        ids: list[int] = []
-        scores: list[float]
-        if type(m) is W3LeafMatcher and isinstance(scorer, WeightLengthScorer) and hasattr(scorer, "dfl"):
-            weights: list[float] = []
-            while m.is_active():  # a block at a time, through the leaf matcher's own readers
-                if m._ids is None:
-                    m._read_ids()
-                if m._weights is None:
-                    m._read_weights()
-                ids.extend(m._ids[m._i:])
-                weights.extend(m._weights[m._i:])
-                m._next_block()
-            lengths = self._field_lengths(searcher, fieldname)
-            scores = list(map(scorer._score, weights, map(lengths.__getitem__, ids)))
-        else:
-            scores = []
-            while m.is_active():
-                ids.append(m.id())
-                scores.append(m.score())
-                m.next()
+        """A term's docnums and scores, as Whoosh's weighting scores them (kb.whoosh_adapter: a block at a time)."""
+        ids, scores = adapter.scored_postings(searcher, fieldname, btext,
+                                              lambda: self._field_lengths(searcher, fieldname))
         return _Term(tuple(ids), tuple(scores), dict(zip(ids, scores, strict=True)), ids[-1])
 
     def _field_lengths(self, searcher, fieldname: str) -> list[int]:
@@ -202,7 +184,7 @@ class _Leaf(M.ListMatcher):
         self.entry = entry
 
     def score(self):
-        return self.entry.scores[self._i]
+        return self.entry.by_doc[self.id()]
 
 
 class _PhraseLeaf(M.ListMatcher):
@@ -217,7 +199,7 @@ class _PhraseLeaf(M.ListMatcher):
         self.matching = dict.fromkeys(entry.ids, words) if words != 1 else {}
 
     def score(self):
-        return self.entry.scores[self._i]
+        return self.entry.by_doc[self.id()]
 
 
 class _Phrase(Q.Phrase):
@@ -383,10 +365,10 @@ class _Coord:
     without the constructor's count of the tree's terms (a walk of the whole tree per question), which
     ``_units`` counts here as the collector's replacements change it."""
 
-    __slots__ = ("child", "_scale")
+    __slots__ = ("child", "scale")
 
     def __init__(self, child, scale: float):
-        self.child, self._scale = child, scale
+        self.child, self.scale = child, scale
 
 
 def _question_matcher(view: _View, query):
@@ -465,7 +447,7 @@ def _units(m) -> list[tuple[int, int]]:
         return _units(m.child)
     if cls is ArrayUnionMatcher:
         # It never replaces its children: their terms all count until its own last match.
-        units = [u for sub in m._submatchers for u in _units(sub)]
+        units = [u for sub in adapter.array_union(m)[0] for u in _units(sub)]
         return [(sum(n for n, _ in units), max(last for _, last in units))] if units else []
     raise Unsupported(cls.__name__)
 
@@ -516,11 +498,11 @@ def _array_union(m: ArrayUnionMatcher) -> tuple[dict[int, float], dict[int, int]
     document ``0 + s1 * boost + s2 * boost + ...`` in its children's order, documents whose sum
     is not above 0 skipped. Its children are read ahead of the current document, so it names no
     matching term: a coordination bonus above it counts 0 for it (``matching_terms``)."""
-    if not m._scored:
+    children, boost, scored = adapter.array_union(m)
+    if not scored:
         raise Unsupported("an unscored array union")
-    boost = float(m._boost)
     acc: dict[int, float] = {}
-    for sub in m._submatchers:
+    for sub in children:
         child, _ = _scores(sub, lambda node, scores: [])  # its children are never replaced
         add = {d: score * boost for d, score in child.items()}  # each child's score() * boost
         merged = {**acc, **add}  # the array starts at 0.0, and 0.0 + s is s
@@ -556,20 +538,20 @@ def _coord(m: CoordMatcher | _Coord, replaced) -> tuple[dict[int, float], dict[i
 
 def _sqr_all(m: CoordMatcher | _Coord, termcount: int, child: dict[int, float], docs: list[int],
              matching: dict[int, int]) -> dict[int, float]:
-    """``CoordMatcher._sqr(score, matching)`` for ``docs``, one term count:
-    ``(score + (matching - 1) / (termcount - scale) ** 2) * ((termcount - 1) / termcount)``.
+    """``CoordMatcher``'s score for ``docs`` at one term count, by ``adapter.coordination``'s
+    ``(score + (matching - 1) / gap) * factor``.
 
     Where one term matches, the bonus is 0.0 and ``score + 0.0`` is ``score``: those documents
     are one multiplication each, in a comprehension (``map(factor.__mul__, ...)``, a method wrapper
     call per item, is twice as slow on Python 3.11); the rest get Whoosh's own expression.
     """
-    scale = m._scale
-    if termcount == 0 or termcount == scale:
+    coordination = adapter.coordination(termcount, m.scale if type(m) is _Coord else adapter.coord_scale(m))
+    if coordination is None:
         return dict.fromkeys(docs, 0)
-    factor = (termcount - 1) / termcount
+    factor, gap = coordination
     out = {d: factor * child[d] for d in docs}
     for d, k in matching.items():
-        out[d] = (child[d] + ((k - 1) / (termcount - scale) ** 2)) * factor
+        out[d] = (child[d] + ((k - 1) / gap)) * factor
     return out
 
 

@@ -23,6 +23,8 @@ from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
+from cachetools import LRUCache
+
 from kb.ids import dated_url, record_url
 from kb.snippet import clip, leading
 from kb.words import typed
@@ -134,6 +136,8 @@ class History:
     def __init__(self, path: Path):
         self.path = Path(path)
         self._local = threading.local()
+        self._texts: LRUCache[int, list] = LRUCache(TEXTS_KEPT)  # text id -> its decoded content, under _texts_lock
+        self._texts_lock = threading.Lock()
 
     @classmethod
     def open_in(cls, build_dir: Path) -> History | None:
@@ -176,7 +180,14 @@ class History:
 
     # -- rules ---------------------------------------------------------------------------
     def _content(self, text_id: int) -> list:
-        return _text(self.path, self.db, text_id)
+        with self._texts_lock:
+            hit = self._texts.get(text_id)
+        if hit is None:
+            row = self.db.execute("SELECT content FROM texts WHERE id = ?", (text_id,)).fetchone()
+            hit = json.loads(row["content"])
+            with self._texts_lock:
+                self._texts[text_id] = hit
+        return hit
 
     def rule_at(self, number: str, release: int) -> dict[str, Any] | None:
         """The rule numbered ``number`` in release ``release``: its first, if the release printed the number
@@ -304,19 +315,7 @@ class History:
                  "method": r["method"], "similarity": r["similarity"]} for r in rows]
 
 
-def _text(path: Path, db: sqlite3.Connection, text_id: int) -> list:
-    key = (str(path), text_id)
-    hit = _TEXTS.get(key)
-    if hit is None:
-        row = db.execute("SELECT content FROM texts WHERE id = ?", (text_id,)).fetchone()
-        hit = json.loads(row["content"])
-        if len(_TEXTS) > 20_000:
-            _TEXTS.clear()
-        _TEXTS[key] = hit
-    return hit
-
-
-_TEXTS: dict[tuple[str, int], list] = {}
+TEXTS_KEPT = 20_000  # rule texts a build's history keeps decoded (of ~60,000 versions), least recently used out
 
 
 GAP_DAYS = 150  # Wizards publishes a release every few months; longer between two loaded ones, some are not loaded

@@ -24,6 +24,7 @@ from whoosh.analysis import Filter, LowercaseFilter, RegexTokenizer, StemFilter,
 from whoosh.fields import ID, NGRAMWORDS, STORED, TEXT, Schema
 
 from kb.model import Record
+from kb.whoosh_adapter import IndexReleaseError, check_release
 from kb.words import STOP_WORDS, TOKEN, fold, plain
 
 # TOKEN and plain are kb.words', named here too for the modules that import them from the index.
@@ -96,4 +97,11 @@ def write_index(path: Path, records: list[Record], tick: Callable[[int, int], No
 
 
 def open_index(path: Path):
-    return whoosh_index.open_dir(str(path))
+    """The index in ``path``; ``IndexReleaseError`` when another major release of Whoosh wrote it (rebuild)."""
+    ix = whoosh_index.open_dir(str(path))
+    try:
+        check_release(ix)
+    except IndexReleaseError:
+        ix.close()
+        raise
+    return ix

@@ -23,19 +23,20 @@ import warnings
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cached_property
 from pathlib import Path
-from typing import Any, TypeVar
 
+from kb.derived import Derived
 from kb.history import History
 from kb.obsolete import Obsolete
 from kb.search import Searcher
 from kb.store import Store, StoreError, builds_newest_first, current_build_dir, hold_build
+from kb.whoosh_adapter import IndexReleaseError
 
-__all__ = ["KnowledgeBase", "Opened", "open_checked"]
+__all__ = ["KnowledgeBase", "Opened", "open_checked", "SEARCH_CACHE"]
+
+SEARCH_CACHE = 2048  # a build's search answer cache, by default (kb.search.Searcher's cache_size)
 
 log = logging.getLogger(__name__)
-T = TypeVar("T")
 
 
 @dataclass
@@ -43,9 +44,6 @@ class Opened:
     store: Store
     searcher: Searcher
     held: int | None = field(default=None, repr=False)  # the fd whose shared lock keeps the build from pruning
-    # what a reader derives from this build (web.whole's page of every rule), made once under the lock, never changed
-    _derived: dict[str, Any] = field(default_factory=dict, repr=False)
-    _deriving: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @property
     def resolver(self):
@@ -55,25 +53,21 @@ class Opened:
     def build_id(self) -> str:
         return self.store.build_id
 
-    @cached_property
+    @property
+    def derived(self) -> Derived:
+        """What this build derives, made once per build (kb.derived)."""
+        return self.store.derived
+
+    @property
     def history(self) -> History | None:
         """The official rules' history of this build, opened on first use (None without one)."""
-        return History.open_in(self.store.path)
+        return self.store.derived.get("history", lambda: History.open_in(self.store.path))
 
-    @cached_property
+    @property
     def obsolete(self) -> Obsolete:
         """Which rulings and notes of an older document rest on a rule changed since (corpus/*_obsolete.toml)."""
-        return Obsolete(self.store.manifest.get("obsolete"), self.store.records)
-    def derived(self, key: str, make: Callable[[], T]) -> T:
-        """What ``make`` derives from this build, made once (the first caller makes it, the others wait for it) and
-        kept with the build, read-only: it goes when the build does."""
-        found = self._derived.get(key)
-        if found is None:
-            with self._deriving:
-                found = self._derived.get(key)
-                if found is None:
-                    found = self._derived[key] = make()
-        return found
+        return self.store.derived.get("obsolete", lambda: Obsolete(self.store.manifest.get("obsolete"),
+                                                                   self.store.records))
 
     def release(self) -> None:
         if self.held is not None:
@@ -81,7 +75,7 @@ class Opened:
             self.held = None
 
 
-def open_checked(path: Path) -> Opened:
+def open_checked(path: Path, search_cache: int = SEARCH_CACHE) -> Opened:
     """Open one build and prove it answers: every failure becomes a StoreError naming the build."""
     store = Store.open_build(path)
     # Whoosh failing half-way through a damaged index leaves open files to the garbage collector:
@@ -89,7 +83,7 @@ def open_checked(path: Path) -> Opened:
     # a full collection walks every object of the process (a second or more in a large one).
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ResourceWarning)
-        searcher, failure = _open_searcher(path, store)
+        searcher, failure = _open_searcher(path, store, search_cache)
         if searcher is None:
             gc.collect()
     if searcher is None:
@@ -98,10 +92,10 @@ def open_checked(path: Path) -> Opened:
 
 
 def _warm(searcher: Searcher, replaced: Searcher | None = None) -> None:
-    """kb serve (KB_WARM=1): warm a build once it is the one served, in the background."""
-    if os.environ.get("KB_WARM") == "1":  # a record's first hit then costs what later ones do
-        gone = weakref.ref(replaced) if replaced is not None else None
-        threading.Thread(target=_warm_and_freeze, args=(searcher, gone), name="kb-warm", daemon=True).start()
+    """kb serve (``warm``, KB_WARM=1): warm a build once it is the one served, in the background (a record's
+    first hit then costs what later ones do)."""
+    gone = weakref.ref(replaced) if replaced is not None else None
+    threading.Thread(target=_warm_and_freeze, args=(searcher, gone), name="kb-warm", daemon=True).start()
 
 
 FREEZE_WAIT = 30.0  # seconds a warmed build waits for the build it replaced to be let go before freezing
@@ -129,11 +123,11 @@ def _warm_and_freeze(searcher: Searcher, gone: Callable[[], Searcher | None] | N
         time.sleep(0.1)
 
 
-def _open_searcher(path: Path, store: Store) -> tuple[Searcher | None, str]:
+def _open_searcher(path: Path, store: Store, search_cache: int) -> tuple[Searcher | None, str]:
     searcher = None
     try:
-        # KB_SEARCH_CACHE=0 turns the per-build answer cache off (kb bench measures the work itself).
-        searcher = Searcher(store, cache_size=int(os.environ.get("KB_SEARCH_CACHE", "2048")))
+        # search_cache=0 (KB_SEARCH_CACHE=0) turns the per-build answer cache off (kb bench measures the work itself).
+        searcher = Searcher(store, cache_size=search_cache)
         count = searcher.ix.doc_count()
         if count != len(store.records):
             raise StoreError(f"{path}: corrupt index ({count} documents for {len(store.records)} records)")
@@ -144,6 +138,8 @@ def _open_searcher(path: Path, store: Store) -> tuple[Searcher | None, str]:
             searcher.close()
         if isinstance(exc, StoreError):
             return None, str(exc)
+        if isinstance(exc, IndexReleaseError):  # a build made before a Whoosh upgrade: kb serve rebuilds it
+            return None, f"{path}: {exc}"
         return None, f"{path}: corrupt index ({exc.__class__.__name__}: {str(exc)[:200]})"
 
 
@@ -156,24 +152,28 @@ def _probe():
 class KnowledgeBase:
     CHECK_EVERY = 1.0  # seconds between looks at the ``current`` symlink
 
-    def __init__(self, data_dir: Path, fallback: bool = False):
+    def __init__(self, data_dir: Path, fallback: bool = False, warm: bool = False, search_cache: int = SEARCH_CACHE):
+        """``warm``: warm each build served in the background (kb serve's workers: KB_WARM=1); ``search_cache``: the
+        size of each build's search answer cache, 0 for none (KB_SEARCH_CACHE)."""
         self.data_dir = Path(data_dir)
+        self.warm, self.search_cache = warm, search_cache
         self._lock = threading.Lock()
         self.fallback_reason: str | None = None  # why we serve a build other than ``current``
         try:
-            self._opened = open_checked(current_build_dir(self.data_dir))
+            self._opened = open_checked(current_build_dir(self.data_dir), search_cache)
         except StoreError as exc:
             if not fallback:
                 raise
             self._opened = self._newest_intact(exc)
-        _warm(self._opened.searcher)
+        if warm:
+            _warm(self._opened.searcher)
         self._link = self._read_link()
         self._checked = time.monotonic()
 
     def _newest_intact(self, problem: StoreError) -> Opened:
         for build in builds_newest_first(self.data_dir):
             try:
-                opened = open_checked(build)
+                opened = open_checked(build, self.search_cache)
             except StoreError as exc:
                 log.warning("skipping damaged build: %s", exc)
                 continue
@@ -198,7 +198,7 @@ class KnowledgeBase:
                 link = self._read_link()
                 if link and link != self._link:
                     try:
-                        opened = open_checked(current_build_dir(self.data_dir))
+                        opened = open_checked(current_build_dir(self.data_dir), self.search_cache)
                     except (OSError, StoreError) as exc:
                         # Keep answering from the build we have; the link is looked at again next time.
                         log.warning("cannot open the new build in %s (%s); still serving %s",
@@ -209,6 +209,7 @@ class KnowledgeBase:
                         self.fallback_reason = None
                         old.release()
                         gc.unfreeze()  # the old build's objects are the collector's again (_warm_and_freeze)
-                        _warm(opened.searcher, replaced=old.searcher)
+                        if self.warm:
+                            _warm(opened.searcher, replaced=old.searcher)
                         del old
         return self._opened

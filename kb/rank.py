@@ -53,21 +53,15 @@ from operator import attrgetter
 from kb.ids import fold
 from kb.index import plain
 from kb.model import Record
+from kb.signals import SIGNALS
 from kb.snippet import TOKEN_RE, stem
 from kb.store import Store
 
 __all__ = ["ASKS", "asks", "Candidate", "Ranker", "SIGNALS", "NUMBER_ALT", "WINDOW", "DOC_NAMES", "KIND_NAMES", "Named",
            "implied_document", "own_rules_cited", "pairs", "weights", "word_document"]
 
-# Every signal, on by default; measuring one means turning it off (see the README's Search section).
-# Most act in this module; "numbers", "question phrases", "vocabulary", "titles newest first",
-# "number with words", "card prefixes" and "two edits" act in kb.search, "implied document" in both.
-SIGNALS = {"coverage", "heading", "word pairs", "named", "glossary", "heading only", "history", "older rules",
-           "variants", "options", "numbers", "question phrases", "defining sub-rule", "asks more", "implied document",
-           "term's rules", "headed rules", "older rulings", "kinds of permanent",
-           "how many", "can I", "when", "who",
-           "vocabulary", "titles newest first", "number with words", "card prefixes", "two edits", "asked", "typos",
-           "card named", "keyword below its rules", "siblings", "asked beyond an abbreviation", "under a term"}
+# Every signal, on by default: the registry of named features (kb.signals); measuring one means turning it off
+# (``with SIGNALS.off(name)``, see the README's Search section). An unknown name is an error.
 
 COVER_FLOOR, COVER_POWER = 0.1, 2  # coverage: x (floor + (1 - floor) * share) ** power
 # Siblings: among the best SIBLING_TOP, rules under one parent gain x (1 + SIBLING_WEIGHT x the share of the question

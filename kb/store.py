@@ -25,12 +25,13 @@ import socket
 import time
 import uuid
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+from kb.derived import Derived
 from kb.model import Record, record_from_json
 
 __all__ = ["Store", "StoreError", "BuildWriteError", "publish", "current_build_dir", "builds_newest_first",
@@ -256,12 +257,14 @@ def _check_manifest(path: Path, manifest: Any) -> None:
 
 @dataclass
 class Store:
-    """One build, loaded into memory: records by id, documents, reports."""
+    """One build, loaded into memory: records by id, documents, reports; and what is derived from them
+    (``derived``: tables and caches made once per build, kb.derived)."""
 
     path: Path
     manifest: dict[str, Any]
     records: dict[str, Record]
     reports: dict[str, Any]
+    derived: Derived = field(default_factory=Derived, repr=False, compare=False)
 
     @classmethod
     def open(cls, data_dir: Path) -> Store:

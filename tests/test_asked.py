@@ -199,10 +199,9 @@ def test_the_signal_can_be_turned_off(cr_store):
     s = Searcher(cr_store, cache_size=0)
     try:
         on = s.search("when does damage on my creatures wear off")
-        rank.SIGNALS.discard("asked")
-        off = s.search("when does damage on my creatures wear off")
+        with rank.SIGNALS.off("asked"):
+            off = s.search("when does damage on my creatures wear off")
     finally:
-        rank.SIGNALS.add("asked")
         s.close()
     assert any(h.asked for h in on.hits) and not any(h.asked for h in off.hits)
 

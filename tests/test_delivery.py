@@ -65,20 +65,20 @@ def test_pages_made_once_per_build_keep_their_gzip(cr_client):
     # the gzip of a page rendered once per build is made once too, beside the page and within its byte bound
     from web import api, pages
 
-    build = cr_client.get("/api/health").get_json()["build_id"]
     first = cr_client.get("/cr/702", headers=GZIP)
-    kept = pages._PAGES.get((build, "cr/702"))
+    build = cr_client.application.extensions["kb"].current()
+    kept = pages._pages(build).get("cr/702")
     assert kept is not None and kept.gz == first.data and kept.base == "http://localhost"
-    assert pages._PAGES.weigh(kept) > len(kept.gz) + len(kept.html)
+    assert pages._pages(build).weigh(kept) > len(kept.gz) + len(kept.html)
     assert cr_client.get("/cr/702", headers=GZIP).data == first.data
     # another site address (no KB_PUBLIC_URL): its own gzip, in place of the other, not beside it
     other = cr_client.get("/cr/702", headers={**GZIP, "Host": "other.example"})
     assert b'content="http://other.example/cr/702"' in _body(other)
-    kept = pages._PAGES.get((build, "cr/702"))
+    kept = pages._pages(build).get("cr/702")
     assert kept is not None and kept.base == "http://other.example" and kept.gz == other.data
     # the twin's gzip is kept beside it too
     twin = cr_client.get("/api/records/cr/702", headers=GZIP)
-    assert api._TWINS.get((build, "record:cr/702")) == (_body(twin), twin.data)
+    assert api._twins(build).get("record:cr/702") == (_body(twin), twin.data)
 
 
 def test_a_rename_note_is_gzipped_with_its_page(client):

@@ -554,33 +554,33 @@ def test_a_diff_page_is_rendered_once_per_build_and_its_diffs_are_bounded_by_byt
     # the service; kept by count, 65 distinct diffs grew a worker by 300 MB
     from web import history, pages
 
-    build = history_app.extensions["kb"].current().build_id
+    build = history_app.extensions["kb"].current()
     first = hclient.get("/diff/cr/2015-02-01..2026-09-01")  # days inside releases: the releases' own diff
-    assert pages._PAGES.get((build, "diff:/diff/cr/2015-01-23..2026-08-07")) is not None
+    assert pages._pages(build).get("diff:/diff/cr/2015-01-23..2026-08-07") is not None
     again = hclient.get("/diff/cr/2015-01-23..2026-08-07")
     assert first.data == again.data
     assert b'og:url" content="http://localhost/diff/cr/2015-01-23..2026-08-07"' in first.data
-    assert history._DIFFS.bytes <= history.DIFF_CACHE_BYTES
+    assert history._diffs(build).bytes <= history.DIFF_CACHE_BYTES
     releases = sorted(r["effective"] for r in hclient.get("/api/cr/releases").get_json()["releases"])
     for a, b in zip(releases[:30], releases[20:50], strict=True):
         assert hclient.get(f"/api/diff/cr/{a}..{b}").status_code == 200
-    assert 0 < history._DIFFS.bytes <= history.DIFF_CACHE_BYTES
+    assert 0 < history._diffs(build).bytes <= history.DIFF_CACHE_BYTES
 
 
 def test_a_rule_s_history_is_made_once_per_build(hclient, history_app):
     # its word diffs took ~50 ms a request (205.3m): 40 clients on histories held /api/health 2 s
     from web import history, pages
 
-    build = history_app.extensions["kb"].current().build_id
+    build = history_app.extensions["kb"].current()
     made = hclient.get("/api/cr/205.3m/history").get_json()
-    kept = history._HISTORIES.get((build, "205.3m"))
+    kept = history._histories(build).get("205.3m")
     assert kept is not None and kept["spans"] == made["spans"]
     page = hclient.get("/cr/205.3M/history")  # any spelling: one page, its canonical URL
-    assert pages._PAGES.get((build, "history:205.3m")) is not None
+    assert pages._pages(build).get("history:205.3m") is not None
     assert page.data == hclient.get("/cr/205.3m/history").data
     assert b'og:url" content="http://localhost/cr/205.3m/history"' in page.data
-    assert hclient.get("/api/cr/999.9/history").status_code == 404 and history._HISTORIES.get((build, "999.9")) is None
-    assert history._HISTORIES.bytes <= history.HISTORY_CACHE_BYTES
+    assert hclient.get("/api/cr/999.9/history").status_code == 404 and history._histories(build).get("999.9") is None
+    assert history._histories(build).bytes <= history.HISTORY_CACHE_BYTES
 
 
 def test_linkify_looks_up_at_most_200_distinct_references(hclient):

@@ -55,11 +55,8 @@ def test_misspelt_words_are_corrected_before_the_full_text_search(searcher):
 def test_did_you_mean_retries_in_the_full_text_stage(searcher):
     from kb import rank
 
-    rank.SIGNALS.discard("typos")  # the retry when nothing matched, for words the first search does not correct
-    try:
+    with rank.SIGNALS.off("typos"):  # the retry when nothing matched, for words the first search does not correct
         query, lead, found, results = stages(searcher, "unvel qq")
-    finally:
-        rank.SIGNALS.add("typos")
     assert lead.records == [] and not lead.complete
     assert found.suggestion == "unveil qq" and found.corrected and found.total > 0
     assert results.did_you_mean == "unveil qq" and "nothing matched 'unvel qq'; showing results for" in results.note

@@ -14,6 +14,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 from werkzeug.exceptions import BadRequest, UnsupportedMediaType
 
 from kb.cache import ByteLRU
+from kb.kbase import Opened
 from kb.linkify import MAX_TEXT, linkify
 from web import data as D
 from web.app import public_url
@@ -54,25 +55,29 @@ def search():
 # per build, like the pages, and kept within a byte budget.
 # Its gzip is kept beside it, made the first time a client takes gzip (/api/records/cr/702: ~6 ms).
 TWIN_CACHE_BYTES = 16 * 1024 * 1024
-_TWINS: ByteLRU[tuple[bytes, bytes]] = ByteLRU(TWIN_CACHE_BYTES, weigh=lambda kept: len(kept[0]) + len(kept[1]))
+
+
+def _twins(kb: Opened) -> ByteLRU[tuple[bytes, bytes]]:
+    """The build's kept JSON answers (kb.derived)."""
+    return kb.derived.cache("twins", TWIN_CACHE_BYTES, weigh=lambda kept: len(kept[0]) + len(kept[1]))
 
 
 def _once_per_build(key: str, make) -> Response:
     kb = _kb()
-    kept = _TWINS.get((kb.build_id, key))
+    kept = _twins(kb).get(key)
     if kept is None:  # an unknown id raises its 404 in make(), before anything is kept
-        kept = _TWINS.put((kb.build_id, key),
-                          ((current_app.json.dumps(make(kb), separators=(",", ":")) + "\n").encode(), b""))
-    return _kept_answer((kb.build_id, key), kept)
+        kept = _twins(kb).put(key, ((current_app.json.dumps(make(kb), separators=(",", ":")) + "\n").encode(), b""))
+    return _kept_answer(kb, key, kept)
 
 
-def _kept_answer(key: tuple, kept: tuple[bytes, bytes]) -> Response:
-    """A JSON answer kept in _TWINS as (body, its gzip or b""): gzipped from what is kept when the client takes it."""
+def _kept_answer(kb: Opened, key: str, kept: tuple[bytes, bytes]) -> Response:
+    """A JSON answer kept in the build's twins as (body, its gzip or b""): gzipped from what is kept when the client
+    takes it."""
     body, gz = kept
     response = current_app.response_class(body, mimetype="application/json")
     if accepts_gzip() and len(body) >= MIN_SIZE:
         if not gz:
-            gz = _TWINS.put(key, (body, gzip_bytes(body)))[1]
+            gz = _twins(kb).put(key, (body, gzip_bytes(body)))[1]
         gzipped(response, gz)
     return response
 
@@ -99,7 +104,8 @@ def document(slug: str):
 
 # A document's records as JSON, one encoded record each: a slice is joined from them, so neither the whole
 # official rules (3.1 MB, about 150 ms to encode) nor a large slice of them is encoded again per request.
-_RECORD_PARTS: ByteLRU[tuple[bytes, ...]] = ByteLRU(TWIN_CACHE_BYTES, weigh=lambda parts: sum(map(len, parts)))
+def _record_parts(kb: Opened) -> ByteLRU[tuple[bytes, ...]]:
+    return kb.derived.cache("record parts", TWIN_CACHE_BYTES, weigh=lambda parts: sum(map(len, parts)))
 
 
 @api.get("/documents/<slug>/glossary")
@@ -116,10 +122,10 @@ def document_records(slug: str):
     kb = _kb()
     if D.doc_meta(kb, slug) is None:
         D.document_data(kb, slug)  # raises the 404 with its message
-    parts = _RECORD_PARTS.get((kb.build_id, slug))
+    parts = _record_parts(kb).get(slug)
     if parts is None:
         dumps = current_app.json.dumps
-        parts = _RECORD_PARTS.put((kb.build_id, slug), tuple(
+        parts = _record_parts(kb).put(slug, tuple(
             dumps(D.record_json(r), separators=(",", ":")).encode() for r in kb.store.by_doc(slug)))
     total = len(parts)
     offset = D.int_arg(request.args.get("offset"), 0, "offset")
@@ -130,8 +136,8 @@ def document_records(slug: str):
     response = current_app.response_class(body, mimetype="application/json")
     # the whole document's gzip is kept (the official rules' 3 MB took 52 ms to compress)
     if offset == 0 and limit >= total and len(body) >= MIN_SIZE and accepts_gzip():
-        key = (kb.build_id, "records.gz:" + slug)
-        gzipped(response, (_TWINS.get(key) or _TWINS.put(key, (b"", gzip_bytes(body))))[1])
+        key, twins = "records.gz:" + slug, _twins(kb)
+        gzipped(response, (twins.get(key) or twins.put(key, (b"", gzip_bytes(body))))[1])
     response.headers["X-Total-Count"] = str(total)
     response.headers["Access-Control-Expose-Headers"] = "X-Total-Count, Link"
     if limit > 0 and offset + limit < total:

@@ -44,6 +44,8 @@ def create_app(config: dict | None = None) -> Flask:
         # Set by kb serve: today's corpus digest, and why the build served was not rebuilt.
         KB_CORPUS_DIGEST=os.environ.get("KB_CORPUS_DIGEST") or None,
         KB_NOT_REBUILT=os.environ.get("KB_NOT_REBUILT") or None,
+        KB_WARM=os.environ.get("KB_WARM") == "1",  # set by kb serve: each worker warms its build in the background
+        KB_SEARCH_CACHE=int(os.environ.get("KB_SEARCH_CACHE", "2048")),  # a build's search answers kept; 0: none
         MAX_CONTENT_LENGTH=Limits.max_body,  # linkify bodies, as the front bounds them; anything larger is a 413
         JSON_SORT_KEYS=False,
     )
@@ -56,7 +58,8 @@ def create_app(config: dict | None = None) -> Flask:
     app.json.sort_keys = False
     app.json.ensure_ascii = False
     # A server serves the newest intact build when ``current`` is damaged (kb.kbase).
-    app.extensions["kb"] = KnowledgeBase(app.config["KB_DATA"], fallback=True)
+    app.extensions["kb"] = KnowledgeBase(app.config["KB_DATA"], fallback=True, warm=app.config["KB_WARM"],
+                                         search_cache=app.config["KB_SEARCH_CACHE"])
 
     from web import compress, discord
     from web.api import api

@@ -812,9 +812,6 @@ def _what(ref: str, matches: list[dict[str, Any]]) -> str:
     return f"{ref}: {n or 'no'} {'rule' if n == 1 else 'rules'}"
 
 
-_PHRASES: dict[str, Phrases] = {}  # build id -> its phrases, built on first use
-
-
 def autocomplete_data(kb: Opened, q: str, limit: int = 10) -> list[dict[str, Any]]:
     """Completions, each saying which document it comes from; then phrases the documents repeat ("nut counters").
 
@@ -827,11 +824,7 @@ def autocomplete_data(kb: Opened, q: str, limit: int = 10) -> list[dict[str, Any
         doc = item["id"].split("/", 1)[0]
         out.append({**item, "doc": doc, "document": titles.get(doc, "Keywords" if doc == "keywords" else doc),
                     "document_short": shorts.get(doc, "Keywords" if doc == "keywords" else doc)})
-    phrases = _PHRASES.get(kb.build_id)
-    if phrases is None:
-        if len(_PHRASES) > 4:
-            _PHRASES.clear()
-        phrases = _PHRASES[kb.build_id] = Phrases(kb.store)
+    phrases = kb.derived.get("phrases", lambda: Phrases(kb.store))  # built on first use, once per build
     labels = {o["label"].lower() for o in out}
     for phrase in phrases.complete(q, limit - len(out)):
         if phrase not in labels:

@@ -70,7 +70,11 @@ _NUMBER = re.compile(r"^\d{1,3}(?:\.\d{1,3}[a-z]{0,2})?(?:-\d)?$")  # "-2": a nu
 # (build, a, b) -> diff, bounded by what the diffs weigh (2015 -> 2026 is ~1.4 MB as JSON): kept by count, 65
 # distinct pairs grew a worker by 300 MB
 DIFF_CACHE_BYTES = 16 * 1024 * 1024
-_DIFFS: ByteLRU[dict[str, Any]] = ByteLRU(DIFF_CACHE_BYTES, weigh=lambda diff: _weight(diff))
+
+
+def _diffs(kb: Opened) -> ByteLRU[dict[str, Any]]:
+    """(a, b) -> the diff of two releases, per build (kb.derived)."""
+    return kb.derived.cache("diffs", DIFF_CACHE_BYTES, weigh=_weight)
 
 
 def _weight(diff: dict[str, Any]) -> int:
@@ -201,16 +205,20 @@ def _same_text_elsewhere(lineage: list[dict], first: int, last: int, number: str
 # the same answer every time for a build; kept within a bound on what the answers weigh (about three times their
 # JSON in memory).
 HISTORY_CACHE_BYTES = 16 * 1024 * 1024
-_HISTORIES: ByteLRU[dict[str, Any]] = ByteLRU(HISTORY_CACHE_BYTES, weigh=lambda data: 3 * len(json.dumps(data)))
+
+
+def _histories(kb: Opened) -> ByteLRU[dict[str, Any]]:
+    """number -> a rule's history, per build (kb.derived)."""
+    return kb.derived.cache("histories", HISTORY_CACHE_BYTES, weigh=lambda data: 3 * len(json.dumps(data)))
 
 
 def rule_history_data(kb: Opened, number: str) -> tuple[dict[str, Any], dict[str, Any]]:
     history = _history(kb)
     number = _number(number)
-    key = (kb.build_id, number)
-    data = _HISTORIES.get(key)
+    kept = _histories(kb)
+    data = kept.get(number)
     if data is None:  # a number with no history raises its 404 here, and nothing is kept
-        data = _HISTORIES.put(key, _rule_history(history, number) | {"under": _under(kb, f"cr/{number}")})
+        data = kept.put(number, _rule_history(history, number) | {"under": _under(kb, f"cr/{number}")})
     return data, {}
 
 
@@ -323,10 +331,10 @@ def diff_data(kb: Opened, spec: str) -> tuple[dict[str, Any], dict[str, Any]]:
     a, b = _in_force(history, a_day), _in_force(history, b_day)
     if a_day > b_day:
         raise BadRequest(f"{a_day} is after {b_day}: write the older date first")
-    key = (kb.build_id, a["index"], b["index"])
-    diff = _DIFFS.get(key)
+    key, kept = (a["index"], b["index"]), _diffs(kb)
+    diff = kept.get(key)
     if diff is None:
-        diff = _DIFFS.put(key, history.diff(a["index"], b["index"]))
+        diff = kept.put(key, history.diff(a["index"], b["index"]))
     # Each entry links the rule as it stood: a removed one in the older release, the others in the newer.
     linked = {kind: [entry | {"url": dated_url(a["effective"] if kind == "removed" else b["effective"],
                                                _ref_of(entry.get("new_id") or entry["id"]))} for entry in entries]
@@ -375,7 +383,7 @@ def rule_history(number: str):
     return render_page("cr_history.html", title=f"{data['number']} across releases — Comprehensive Rules",
                        description=f"Every version of {data['number']} since {data['first_seen']}",
                        alternate=f"/api/cr/{quote(data['number'])}/history", data=data, twin=data, Markup=Markup,
-                       mana=mana, once=(kb.build_id, "history:" + data["number"], data["url"]), **extra)
+                       mana=mana, once=(kb, "history:" + data["number"], data["url"]), **extra)
 
 
 @history_pages.get("/api/cr/<path:number>/history")
@@ -393,7 +401,7 @@ def diff(spec: str):
     return render_page("cr_diff.html", title=title,
                        description=", ".join(f"{n} {k.replace('_', ' ')}" for k, n in data["counts"].items()),
                        alternate="/api" + data["url"], data=data, twin=data, Markup=Markup, mana=mana,
-                       once=(kb.build_id, "diff:" + data["url"], data["url"]), **extra)
+                       once=(kb, "diff:" + data["url"], data["url"]), **extra)
 
 
 @history_pages.get("/api/diff/cr/<spec>")

@@ -18,6 +18,7 @@ from werkzeug.exceptions import MethodNotAllowed, NotFound
 from markupsafe import Markup
 
 from kb.cache import ByteLRU
+from kb.kbase import Opened
 from kb.cardnames import find_card
 from kb.ids import record_url, slugify
 from kb.linkify import linkify
@@ -55,13 +56,13 @@ def _canonical(status: int) -> str:
 
 
 def render_page(template: str, *, title: str, description: str, alternate: str, status: int = 200,
-                twin=None, once: tuple[str, str, str] | None = None, **context):
+                twin=None, once: tuple[Opened, str, str] | None = None, **context):
     """A page: its template over base.html, which links its JSON twin (``alternate``) and its canonical URL.
 
     Asked for JSON (``Accept: application/json``), the page's URL answers with ``twin``, the ``data`` half of
-    its data function: the same answer as ``alternate``. ``once``: (build id, key, canonical path) of a page that
-    depends only on the build its data came from and the key, rendered once per build (a diff of two releases is
-    up to ~1 MB of HTML and a tenth of a second of CPU: rendered per request, a few clients repeating it starved
+    its data function: the same answer as ``alternate``. ``once``: (the opened build, key, canonical path) of a page
+    that depends only on the build its data came from and the key, rendered once per build (a diff of two releases
+    is up to ~1 MB of HTML and a tenth of a second of CPU: rendered per request, a few clients repeating it starved
     everything else)."""
     if twin is not None and prefers_json():
         response = jsonify(twin)
@@ -260,8 +261,8 @@ def glossary(slug: str):
     kb = _kb()
     if not prefers_json():
         # Made once per build and kept: its data (815 references as JSON, ~10 ms) is not made again per request.
-        key = (kb.build_id, f"glossary:{slug.lower()}")
-        if _PAGES.get(key) is not None:
+        key = (kb, f"glossary:{slug.lower()}")
+        if _pages(kb).get(key[1]) is not None:
             return _once(key, lambda: "")  # kept: never rendered again
     try:
         data, extra = D.glossary_data(kb, slug.lower())
@@ -278,7 +279,7 @@ def glossary(slug: str):
     return render_page("glossary.html", title=f"Glossary — {title}",
                        description=f"{title}: {len(data['entries'])} glossary entries, alphabetical",
                        alternate=f"/api/documents/{slug}/glossary", data=data, twin=data, entry_html=entry_html,
-                       once=(kb.build_id, f"glossary:{slug}", f"/{slug}/glossary"))
+                       once=(kb, f"glossary:{slug}", f"/{slug}/glossary"))
 
 
 @pages.get("/opensearch.xml")
@@ -305,7 +306,7 @@ def record(record_id: str):
                 alternate=f"/api/documents/{record_id}", doc=doc, reading=_whole_document(kb, extra["reading"]),
                 asides_html=lambda r: asides(r, kb.store.records))
 
-        return _once((kb.build_id, "contents:" + record_id), contents)
+        return _once((kb, "contents:" + record_id), contents)
     r = kb.store.get(record_id)
     if r is None and record_id.startswith("keywords/") and kb.store.get("keywords/" + slugify(record_id[9:])):
         # /keywords/first strike, /keywords/First_Strike: the keyword's page (its address spells it first-strike)
@@ -328,7 +329,7 @@ def record(record_id: str):
     # site's address goes (KB_PUBLIC_URL, else the Host asked for), filled in per request. Keyed by
     # anything a client chooses (query strings, Host headers), the cache grew without bound.
     # The rename note ("115 was renamed 116", after /r/115) goes in per request too.
-    return _once((kb.build_id, r.id), lambda: _record_page(kb, r, BASE_MARK, BASE_MARK + record_url(r.id)),
+    return _once((kb, r.id), lambda: _record_page(kb, r, BASE_MARK, BASE_MARK + record_url(r.id)),
                  note=_rename_note(kb, r, request.args.get("from")))
 
 
@@ -357,24 +358,28 @@ class _Page:
     gz: bytes = b""
 
 
-_PAGES: ByteLRU[_Page] = ByteLRU(PAGE_CACHE_BYTES, weigh=lambda p: sys.getsizeof(p.html) + len(p.base) + len(p.gz))
+def _pages(kb: Opened) -> ByteLRU[_Page]:
+    """The build's rendered pages (kb.derived): dropped with the build."""
+    return kb.derived.cache("pages", PAGE_CACHE_BYTES, weigh=lambda p: sys.getsizeof(p.html) + len(p.base) + len(p.gz))
 
 
-def _once(key: tuple[str, str], render: Callable[[], str], status: int = 200, note: str = "") -> Response:
-    """The page kept under ``key`` (rendered by ``render`` the first time), with the site's address filled in and
-    ``note`` in a record's note slot; gzipped when the client takes it, from the kept gzip when it was made for
-    this address and no note. One gzip a page, the address asked last: the Host a client sends (without
-    KB_PUBLIC_URL) must not make more entries, or pages would be pushed out of the cache."""
-    page = _PAGES.get(key)
+def _once(key: tuple[Opened, str], render: Callable[[], str], status: int = 200, note: str = "") -> Response:
+    """The page kept under ``key`` (the build, and the page's name in the build's pages; rendered by ``render``
+    the first time), with the site's address filled in and ``note`` in a record's note slot; gzipped when the
+    client takes it, from the kept gzip when it was made for this address and no note. One gzip a page, the
+    address asked last: the Host a client sends (without KB_PUBLIC_URL) must not make more entries, or pages
+    would be pushed out of the cache."""
+    kept, name = _pages(key[0]), key[1]
+    page = kept.get(name)
     if page is None:
-        page = _PAGES.put(key, _Page(render()))
+        page = kept.put(name, _Page(render()))
     base = _html.escape(public_url())
     response = Response(status=status, mimetype="text/html")
     if accepts_gzip() and not note and page.gz and page.base == base:
         return gzipped(response, page.gz)
     body = page.html.replace(NOTE_MARK, note).replace(BASE_MARK, base).encode()
     if accepts_gzip() and not note and len(body) >= MIN_SIZE:
-        page = _PAGES.put(key, dataclasses.replace(page, base=base, gz=gzip_bytes(body)))
+        page = kept.put(name, dataclasses.replace(page, base=base, gz=gzip_bytes(body)))
         return gzipped(response, page.gz)
     response.set_data(body)
     return response  # gzipped after the request (web.compress) when it carries a note

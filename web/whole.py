@@ -156,7 +156,7 @@ def _send(page: WholePage) -> Response:
 @whole_pages.get("/cr/all")
 def cr_all():
     kb = _kb()
-    return _send(kb.derived("whole:cr", lambda: _current_page(kb)))
+    return _send(kb.derived.get("whole:cr", lambda: _current_page(kb)))
 
 
 @whole_pages.get("/cr@<day>/all")
@@ -164,4 +164,4 @@ def cr_all_at(day: str):
     kb = _kb()
     release = _in_force(_history(kb), day)  # the release a day reads (a bad day is a 400, none in force a 404)
     effective = release["effective"]
-    return _send(kb.derived(f"whole:cr@{effective}", lambda: _dated_page(kb, effective)))
+    return _send(kb.derived.get(f"whole:cr@{effective}", lambda: _dated_page(kb, effective)))
