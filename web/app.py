@@ -19,7 +19,7 @@ from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import HTTPException
 
 from kb.kbase import KnowledgeBase
-from web.front import Limits
+from web.gate import MAX_BODY, Gated, Settings, TrustedProxies
 
 __all__ = ["create_app", "SECURITY_HEADERS", "public_url", "prefers_json"]
 
@@ -44,7 +44,7 @@ def create_app(config: dict | None = None) -> Flask:
         # Set by kb serve: today's corpus digest, and why the build served was not rebuilt.
         KB_CORPUS_DIGEST=os.environ.get("KB_CORPUS_DIGEST") or None,
         KB_NOT_REBUILT=os.environ.get("KB_NOT_REBUILT") or None,
-        MAX_CONTENT_LENGTH=Limits.max_body,  # linkify bodies, as the front bounds them; anything larger is a 413
+        MAX_CONTENT_LENGTH=MAX_BODY,  # linkify bodies; anything larger is a 413 in the API's words
         JSON_SORT_KEYS=False,
     )
     if config:
@@ -74,9 +74,9 @@ def create_app(config: dict | None = None) -> Flask:
 
     @app.before_request
     def _read_the_body():
-        # A body is read whole before any answer (the front bounds it): an answer given before the body was read
-        # (a 415 for the wrong content type, a 405 for a PUT) makes gunicorn close a socket the front is still
-        # writing to, and the answer could be lost as a 502.
+        # A body is read whole before any answer (MAX_CONTENT_LENGTH bounds it): an answer given before the body
+        # was read (a 415 for the wrong content type, a 405 for a PUT) could close a socket the client is still
+        # writing to, and the client lose the answer.
         if request.content_length:  # any method: a PUT or a GET may carry one too
             request.get_data(cache=True)
 
@@ -97,6 +97,10 @@ def create_app(config: dict | None = None) -> Flask:
     app.after_request(_headers)
 
     app.register_error_handler(HTTPException, http_error)
+    # Outermost first: forwarded headers only from a trusted proxy, then the costly requests' gate (web.gate).
+    settings = Settings.from_env(os.environ)
+    app.wsgi_app = TrustedProxies(Gated(app.wsgi_app, settings, SECURITY_HEADERS),  # type: ignore[method-assign]
+                                  settings.trusted_proxies)
 
     @app.errorhandler(Exception)
     def _unexpected(exc: Exception):  # pragma: no cover - a bug, reported in the one error shape
@@ -149,7 +153,7 @@ def public_url() -> str:
         environ = request.environ
         name, port = environ.get("SERVER_NAME", ""), environ.get("SERVER_PORT", "80")
         if not _HOST.fullmatch(name) or not port.isdigit():
-            return ""  # behind kb serve's front gunicorn listens on a Unix socket: links are relative, "/cr/702.19"
+            return ""  # no usable address (a Unix socket's path): links are relative, "/cr/702.19"
         return f"{request.scheme}://{name}" + ("" if port == "80" else f":{port}")
     return request.host_url.rstrip("/")
 

@@ -475,8 +475,8 @@ def run_http(data: Path, corpus: Path, clients: int = 4, seconds: float = 3.0, w
                 time.sleep(0.02)
         if cold is None:
             raise RuntimeError("kb serve did not answer within 60 s")
-        # kb serve (the front) -> gunicorn's arbiter -> its workers
-        workers_pids = [w for arbiter in _children(proc.pid) for w in _children(arbiter)]
+        # kb serve becomes granian's main process; its children are the workers
+        workers_pids = _children(proc.pid)
         _wait_idle(workers_pids)
         result: dict[str, Any] = {
             "cold_start_ms": round(cold * 1e3), "clients": clients, "workers": workers, "search_cache": cache,
@@ -540,7 +540,7 @@ def run_http(data: Path, corpus: Path, clients: int = 4, seconds: float = 3.0, w
         result["search_ratio"] = result["search"]["vs_health"]  # uncached /api/search over /api/health
         result["unique_queries"] = min(next(unique), len(queries))
         result["rss_mb_per_worker"] = [round(_rss_kb(pid) / 1024, 1) for pid in workers_pids]
-        result["rss_mb_front"] = round(_rss_kb(proc.pid) / 1024, 1)  # kb serve itself: it forwards bytes
+        result["rss_mb_main"] = round(_rss_kb(proc.pid) / 1024, 1)  # granian's main process: it runs no app
         return result
     finally:
         proc.terminate()

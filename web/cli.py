@@ -311,7 +311,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         print(
             f"http ({http['clients']} clients, {http['workers']} workers, {cache}): "
             f"cold start {http['cold_start_ms']} ms, workers warm after {http.get('warm_ms')} ms (measured after), "
-            f"RSS per worker {http['rss_mb_per_worker']} MB, front {http.get('rss_mb_front')} MB"
+            f"RSS per worker {http['rss_mb_per_worker']} MB, main process {http.get('rss_mb_main')} MB"
         )
         for name in ("health", "search", "record_page", "discord", "discord_autocomplete"):
             h = http[name]
@@ -451,7 +451,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--strict", action="store_true", help="exit 1 when any reference is unresolved")
     p.set_defaults(func=cmd_check)
 
-    p = sub.add_parser("serve", help="build if needed, then serve the site and API with gunicorn")
+    p = sub.add_parser("serve", help="build if needed, then serve the site and API (granian; docs/serving.md)")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--workers", type=int, default=None, help="worker processes (default: one per core)")
@@ -491,8 +491,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_discord)
 
     p = sub.add_parser("soak", help="the server under slow clients, hostile queries and unique requests (web.soak)")
-    p.add_argument("--design", choices=("front", "gthread", "gevent"), default="front",
-                   help="front: kb serve as shipped; gthread/gevent: gunicorn alone, to compare designs")
+    p.add_argument("--design", choices=("granian", "gthread", "gevent"), default="granian",
+                   help="granian: kb serve as shipped; gthread/gevent: gunicorn (not installed with kb), to compare")
     p.add_argument("--slow", type=int, default=256, help="slow connections held open")
     p.add_argument("--seconds", type=float, default=30.0, help="seconds the slow connections are held")
     p.add_argument("--requests", type=int, default=20_000, help="unique requests before memory is read")

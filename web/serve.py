@@ -1,4 +1,4 @@
-"""``kb serve``: choose the build to serve, start gunicorn behind the front, supervise both.
+"""``kb serve``: choose the build to serve, then run granian (the HTTP server) over the app.
 
 Which build: the current one when it is intact and built from today's corpus;
 otherwise a rebuild; and when the rebuild is impossible (the corpus no
@@ -6,48 +6,38 @@ longer builds, the data directory is read-only or full) the last good build,
 with a loud warning on stderr and ``"stale": true`` in ``/api/health``. A
 server only refuses to start when there is no intact build at all.
 
-How: gunicorn (threaded workers, one Whoosh searcher per thread) listens on a
-unix socket in a private temporary directory; the asyncio front
-(``web.front``) listens on the public address and hands it only complete
-requests. Both stop together: SIGTERM or Ctrl-C stops the front and
-gunicorn; gunicorn exiting stops the front.
+How: the build is chosen (and made when needed) in a child process, then
+``kb serve`` becomes granian (``os.execve``): a Rust (hyper) HTTP/1.1 server
+that reads requests and writes answers without a Python thread, so slow or
+idle clients hold none; its worker processes run the WSGI app in a few
+threads each (``web.gate.Settings.threads``), the costly routes behind the
+app's own fair gate (``web.gate``). SIGTERM or Ctrl-C: granian stops taking
+connections and each worker finishes the answers in flight within
+``KB_GRACE`` seconds. A worker that dies is replaced; its connections are
+closed, so an answer cut short is never taken for a whole one.
+See docs/serving.md.
 """
 from __future__ import annotations
 
-import asyncio
-import ctypes
 import multiprocessing
 import os
-import shutil
-import signal
-import socket
-import subprocess
+import resource
 import sys
-import tempfile
-import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-import contextlib
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from web.front import Limits
+from web.gate import Settings
 
-__all__ = ["Plan", "prepare", "prepared_apart", "serve", "THREADS"]
+__all__ = ["Plan", "prepare", "prepared_apart", "serve", "granian_argv", "WORKER_ENV"]
 
-THREADS = 8  # gunicorn threads per worker; the front lets at most THREADS - 1 costly requests in
 # glibc gives each thread that allocates its own memory arena and keeps what is freed in it: eight threads per
 # worker held 366 / 327 MB after 2,500 unique costly requests and 374 / 374 MB after 5,000; with two arenas 279 / 294
 # and 299 / 308 MB, as fast (the thirteenth session's soak). The environment may say otherwise.
 WORKER_ENV = {"MALLOC_ARENA_MAX": "2"}
-
-
-def costly_slots(workers: int) -> int:
-    """Costly requests let into gunicorn at once. Fewer than a worker's threads, so every worker
-    keeps a thread for /api/health and pages; about two per worker, since each worker's searches
-    share one core (the GIL) and more at once only make every request wait longer."""
-    return max(1, min(THREADS - 1, 2 * workers))
+# A worker over this much resident memory (MB, two samples 10 s apart) is replaced, drained first: a safety net
+# well above what a worker holds with the 62 releases loaded (docs/serving.md has the figures).
+MAX_RSS_MB = 600
 
 
 @dataclass
@@ -136,9 +126,9 @@ def prepare(corpus: Path, data: Path, cr: Path | None, say=_say, cr_history: Pat
 
 def prepared_apart(corpus: Path, data: Path, cr: Path | None, cr_history: Path | None = None) -> Plan:
     """``prepare`` in a child process: opening the build to check it (its search tables, ~270 MB with the official
-    rules) or making one left kb serve, the front that only forwards bytes, holding that memory for good (697 MB
-    measured after a build, 1.2 GB at its peak; the front needs ~50 MB). A SystemExit (nothing to serve) comes back
-    as the child raised it."""
+    rules) or making one left kb serve holding that memory for good (697 MB measured after a build, 1.2 GB at its
+    peak), and granian's workers, forked from it, with it. A SystemExit (nothing to serve) comes back as the child
+    raised it."""
     with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork")) as child:
         return child.submit(prepare, corpus, data, cr, cr_history=cr_history).result()
 
@@ -156,87 +146,55 @@ def _describe(sources: tuple[Path | None, Path | None]) -> str:
     return f"--cr-history {history}" if history else f"--cr {cr}" if cr else "the bundled documents only"
 
 
-def _die_with_parent() -> None:  # pragma: no cover - runs in the child between fork and exec
-    """gunicorn gets SIGTERM if kb serve dies without cleaning up (Linux prctl PR_SET_PDEATHSIG)."""
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(None).prctl(1, signal.SIGTERM)
+def granian_argv(host: str, port: int, workers: int, settings: Settings, access_log: bool) -> list[str]:
+    """The granian command kb serve becomes."""
+    return [
+        sys.executable, "-m", "granian", "--interface", "wsgi", "--factory", "web.app:create_app",
+        "--host", host, "--port", str(port), "--workers", str(workers),
+        "--blocking-threads", str(settings.threads),
+        "--http", "1", "--no-ws",  # HTTP/1.1 only, as before; no websockets to take
+        "--http1-header-read-timeout", str(int(settings.head_timeout * 1000)),
+        "--respawn-failed-workers", "--respawn-interval", "0.5",  # kill -9 of a worker: replaced, not fatal
+        "--workers-kill-timeout", str(max(1, round(settings.grace))),
+        "--workers-max-rss", str(MAX_RSS_MB), "--rss-sample-interval", "10", "--rss-samples", "2",
+        "--backlog", "2048",
+        "--log-level", "warning",
+        *(["--access-log"] if access_log else []),
+    ]
+
+
+def raise_open_files(say=_say) -> int:
+    """The soft limit on open files raised to the hard one (a connection is a file: 1,024 of them starved the
+    server); returns the limit now in force."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY:
+        hard = 1 << 20
+    if soft == resource.RLIM_INFINITY or soft >= hard:
+        return soft
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    except (ValueError, OSError) as exc:
+        say(f"could not raise the open files limit from {soft} to {hard}: {exc}")
+        return soft
+    return hard
 
 
 def serve(args, project_root: Path) -> int:
-    from web.front import Limits
-
     try:
-        limits = Limits.from_env(os.environ)
+        settings = Settings.from_env(os.environ)
     except ValueError as exc:
         raise SystemExit(f"kb serve: {exc}") from None
     plan = prepared_apart(args.corpus, args.data, args.cr, cr_history=args.cr_history)
     workers = args.workers or os.cpu_count() or 2
-    rundir = Path(tempfile.mkdtemp(prefix="kb-serve-"))
-    sock = rundir / "gunicorn.sock"
+    files = raise_open_files()
     env = {"KB_WARM": "1",  # each worker fills its per-record search tables in the background
            **WORKER_ENV, **os.environ, "KB_DATA": str(Path(args.data).resolve()), "KB_CORPUS_DIGEST": plan.digest,
            "KB_NOT_REBUILT": plan.why or ""}
-    argv = [
-        sys.executable, "-m", "gunicorn",
-        "--bind", f"unix:{sock}",
-        "--workers", str(workers),
-        "--worker-class", "gthread", "--threads", str(THREADS),
-        "--timeout", "30", "--graceful-timeout", "10",
-        "--limit-request-line", "0",  # the front bounds the head (16 KB); the app says "query too long"
-        "--access-logfile", "-" if args.access_log else "/dev/null",
-        "web.app:create_app()",
-    ]
-    gunicorn = subprocess.Popen(argv, cwd=project_root, env=env, preexec_fn=_die_with_parent)
-    try:
-        return asyncio.run(_run(gunicorn, sock, args.host, args.port, workers, args.data, limits))
-    except KeyboardInterrupt:
-        return 0
-    finally:
-        if gunicorn.poll() is None:
-            gunicorn.terminate()
-            try:
-                gunicorn.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                gunicorn.kill()
-        shutil.rmtree(rundir, ignore_errors=True)
-
-
-async def _run(gunicorn: subprocess.Popen, sock: Path, host: str, port: int, workers: int, data: Path,
-               limits: Limits) -> int:
-    from web.front import Front
-
-    deadline = time.monotonic() + 120
-    while not _answers(sock):
-        if gunicorn.poll() is not None:
-            _say(f"gunicorn exited with {gunicorn.returncode} before it listened")
-            return 1
-        if time.monotonic() > deadline:
-            _say("gunicorn did not listen within 120 s")
-            return 1
-        await asyncio.sleep(0.05)
-    front = Front(str(sock), slots=costly_slots(workers), limits=limits, heavy_slots=max(1, workers // 2))
-    server = await front.start(host, port)
-    _say(f"serving {data} on http://{host}:{port} with {workers} workers")
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stop.set)
-    while not stop.is_set() and gunicorn.poll() is None:
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(stop.wait(), 0.5)
-    server.close()
-    if gunicorn.poll() is not None:
-        _say(f"gunicorn exited with {gunicorn.returncode}; stopping")
-        return gunicorn.returncode or 1
-    return 0
-
-
-def _answers(sock: Path) -> bool:
-    if not sock.exists():
-        return False
-    with socket.socket(socket.AF_UNIX) as s:
-        try:
-            s.connect(str(sock))
-            return True
-        except OSError:
-            return False
+    _say(f"serving {args.data} on http://{args.host}:{args.port} with {workers} workers "
+         f"(granian, {settings.threads} threads each, {settings.costly_slots} costly requests at once each; "
+         f"open files up to {files})")
+    argv = granian_argv(args.host, args.port, workers, settings, args.access_log)
+    os.chdir(project_root)
+    sys.stderr.flush()
+    os.execve(sys.executable, argv, env)  # noqa: S606 -- kb serve becomes the server; SIGTERM reaches it directly
+    return 1  # pragma: no cover - execve does not return
