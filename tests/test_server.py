@@ -1,0 +1,284 @@
+"""Issue 31 against a real ``kb serve`` (granian) over loopback sockets: the faults an attacker found in the
+hand-written front, each reproduced as the attacker did it. Every load is bounded in count and time."""
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import resource
+import signal
+import socket
+import threading
+import time
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+
+from tests.conftest import copy_data
+from tests.test_reliability_server import Served
+
+LARGE = "/api/documents/futuresight/records"  # the largest answer of the bundled build (~340 KB)
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory, data_dir):
+    """kb serve without KB_PUBLIC_URL (links are made from the request), trusting one loopback address as a
+    proxy: 127.0.0.1 is any client, 127.0.0.2 the load balancer."""
+    tmp = tmp_path_factory.mktemp("server")
+    server = Served(copy_data(data_dir, tmp / "data"), tmp, env={"KB_TRUSTED_PROXIES": "127.0.0.2"})
+    yield server
+    server.stop()
+
+
+def _ask(port: int, path: str, headers: dict | None = None, source: str = "127.0.0.1",
+         timeout: float = 10) -> tuple[int, http.client.HTTPMessage, bytes]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout, source_address=(source, 0))
+    try:
+        conn.request("GET", path, headers=headers or {})
+        response = conn.getresponse()
+        return response.status, response.headers, response.read()
+    finally:
+        conn.close()
+
+
+def _workers(pid: int) -> list[int]:
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                out.append(int(entry.name))
+    return out
+
+
+def _asking_and_not_reading(port: int, path: str, then: bytes = b"") -> socket.socket:
+    """A client that asks for ``path`` (and pipelines ``then`` behind it) and reads nothing yet (4 KB window)."""
+    s = socket.socket()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    s.settimeout(20)
+    s.connect(("127.0.0.1", port))
+    s.sendall(b"GET " + path.encode() + b" HTTP/1.1\r\nHost: x\r\n\r\n" + then)
+    return s
+
+
+def _read_all(s: socket.socket) -> tuple[bytes, bool]:
+    """Everything until the server closes; (bytes, whether it ended in a reset)."""
+    got = b""
+    try:
+        while chunk := s.recv(1 << 16):
+            got += chunk
+    except ConnectionResetError:
+        return got, True
+    return got, False
+
+
+# -- fault 1: headers a client must not control ------------------------------------------------------------
+def test_forwarded_headers_from_a_client_are_dropped(served):
+    # gunicorn honoured SCRIPT_NAME from anyone: /zzz/api/search answered a search no gate counted, /yyy a 500
+    status, _, body = _ask(served.port, "/zzz/api/search?q=trample", {"SCRIPT_NAME": "/zzz"})
+    assert status == 404 and b'"results"' not in body
+    status, _, body = _ask(served.port, "/api/health", {"SCRIPT_NAME": "/yyy"})
+    assert status == 200 and json.loads(body)["ok"] is True
+    # X-Forwarded-Proto: https alone rewrote the site's links
+    for header in ({"X-Forwarded-Proto": "https"}, {"X-Forwarded-Ssl": "on"}, {"Forwarded": "proto=https"},
+                   {"X-Forwarded-Prefix": "/evil"}):
+        status, _, page = _ask(served.port, "/treachery/907.4b", {"Host": "kb.test", **header})
+        assert status == 200 and b"http://kb.test/" in page
+        assert b"https://kb.test" not in page and b"/evil/" not in page, header
+
+
+def test_forwarded_headers_from_a_trusted_proxy_are_honoured(served):
+    status, _, page = _ask(served.port, "/treachery/907.4b", {"Host": "kb.test", "X-Forwarded-Proto": "https"},
+                           source="127.0.0.2")
+    assert status == 200 and b"https://kb.test/" in page and b"http://kb.test/" not in page
+
+
+def test_the_gate_takes_turns_by_the_address_a_trusted_proxy_forwards():
+    from web.gate import Settings, TrustedProxies
+
+    seen: list[str] = []
+
+    def app(environ, start_response):
+        seen.append(environ["REMOTE_ADDR"])
+        start_response("200 OK", [("Content-Type", "text/plain")])
+        return [b""]
+
+    trusted = TrustedProxies(app, Settings.from_env({"KB_TRUSTED_PROXIES": "10.0.0.0/8, ::1"}).trusted_proxies)
+    from werkzeug.test import Client
+
+    forwarded = {"X-Forwarded-For": "198.51.100.1, 203.0.113.7"}
+    Client(trusted).get("/", headers=forwarded, environ_base={"REMOTE_ADDR": "10.1.2.3"})
+    Client(trusted).get("/", headers=forwarded, environ_base={"REMOTE_ADDR": "192.0.2.9"})
+    assert seen == ["203.0.113.7", "192.0.2.9"]  # the balancer's last hop; anyone else is who they are
+    with pytest.raises(ValueError, match="KB_TRUSTED_PROXIES must list IP addresses"):
+        Settings.from_env({"KB_TRUSTED_PROXIES": "balancer.local"})
+    with pytest.raises(ValueError, match="KB_FORWARDED_FOR is gone"):
+        Settings.from_env({"KB_FORWARDED_FOR": "1"})
+
+
+# -- fault 2: a truncated answer is never relayed as complete -----------------------------------------------
+@pytest.mark.slow  # kills the workers and waits for new ones
+def test_a_worker_killed_mid_answer_closes_the_connection(served):
+    # the front relayed 200, Content-Length: 990005, 219,968 bytes, then the next pipelined answer inside that body
+    expected = len(_ask(served.port, LARGE)[2])
+    ask = b"GET " + LARGE.encode() + b" HTTP/1.1\r\nHost: x\r\n\r\n"
+    readers = [_asking_and_not_reading(served.port, LARGE, then=ask * 29) for _ in range(2)]  # ~10 MB each
+    time.sleep(1)  # each answer is being written, at its reader's pace
+    for worker in _workers(served.proc.pid):
+        os.kill(worker, signal.SIGKILL)
+    for s in readers:
+        got, _ = _read_all(s)
+        s.close()
+        whole = 0
+        while got:
+            head, _, rest = got.partition(b"\r\n\r\n")
+            assert head.startswith(b"HTTP/1.1 200")
+            length = int(next(line.split(b":")[1] for line in head.lower().split(b"\r\n")
+                              if line.startswith(b"content-length:")))
+            assert length == expected
+            if len(rest) < length:  # cut short: then the connection closed, and nothing follows
+                assert b"HTTP/1.1" not in rest
+                break
+            assert rest[:length].endswith(b"]\n")  # a whole answer
+            whole += 1
+            got = rest[length:]
+        assert whole < 30  # the kill cut this connection's answers short
+    deadline = time.monotonic() + 60  # and new workers answer
+    while time.monotonic() < deadline:
+        try:
+            if _ask(served.port, "/api/health", timeout=2)[0] == 200:
+                break
+        except OSError:
+            time.sleep(0.2)
+    assert _ask(served.port, "/api/health")[0] == 200
+
+
+# -- fault 3: SIGTERM drains -----------------------------------------------------------------------------------
+@pytest.mark.slow  # a server of its own
+def test_sigterm_finishes_the_answers_in_flight_and_refuses_new_connections(tmp_path, data_dir):
+    server = Served(copy_data(data_dir, tmp_path / "data"), tmp_path, workers=1, env={"KB_GRACE": "20"})
+    try:
+        expected = len(_ask(server.port, LARGE)[2])
+        readers = [_asking_and_not_reading(server.port, LARGE) for _ in range(3)]
+        time.sleep(0.5)
+        server.proc.send_signal(signal.SIGTERM)
+        time.sleep(0.5)
+        with pytest.raises(OSError):  # no new connection while the old ones drain
+            _ask(server.port, "/api/health", timeout=2)
+        for s in readers:
+            time.sleep(0.5)  # still reading slowly
+            got, reset = _read_all(s)
+            s.close()
+            assert not reset and got.startswith(b"HTTP/1.1 200")
+            assert len(got.partition(b"\r\n\r\n")[2]) == expected  # whole
+        assert server.proc.wait(timeout=30) == 0
+        assert "Traceback" not in server.stderr() and "CancelledError" not in server.stderr()
+    finally:
+        server.stop()
+
+
+# -- fault 4: connections and file descriptors ----------------------------------------------------------------
+def test_the_open_files_limit_is_raised_to_the_hard_limit(served):
+    limits = Path(f"/proc/{served.proc.pid}/limits").read_text()
+    line = next(line for line in limits.splitlines() if line.startswith("Max open files"))
+    soft, hard = line.split()[3:5]
+    assert soft == hard and "open files up to" in served.stderr()
+
+
+@pytest.mark.slow  # a thousand connections
+def test_a_thousand_idle_connections_from_one_address_do_not_starve_health(served):
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if min(hard, 4096) < 1200:
+        pytest.skip(f"this process may open {hard} files")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 4096), hard))
+    held = []
+    try:
+        for i in range(1000):
+            s = socket.create_connection(("127.0.0.1", served.port), timeout=5)
+            if i % 2:
+                s.sendall(b"GET /api/health HTTP/1.1\r\n")  # half of them a head that never ends
+            held.append(s)
+        times = []
+        for _ in range(50):
+            started = time.perf_counter()
+            assert _ask(served.port, "/api/health", timeout=5)[0] == 200
+            times.append(time.perf_counter() - started)
+    finally:
+        for s in held:
+            s.close()
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    times.sort()
+    assert times[int(len(times) * 0.99)] < 0.1, times[-5:]
+
+
+# -- fault 5: a record id naming a child that does not exist ---------------------------------------------------
+@pytest.mark.parametrize("path", ["/api/records/nope/x", "/api/records/treachery/907.4b/zz",
+                                  "/api/documents/nope/records"])
+def test_a_missing_child_record_is_a_404_in_the_api_s_shape(served, path):
+    status, headers, body = _ask(served.port, path)
+    assert status == 404 and set(json.loads(body)["error"]) == {"code", "message"}
+    assert headers["X-Content-Type-Options"] == "nosniff" and "frame-ancestors 'none'" in \
+        headers["Content-Security-Policy"]
+    assert headers["Server"] == "granian"  # no version named
+
+
+# -- the gate --------------------------------------------------------------------------------------------------
+@pytest.mark.slow  # a load test: 16 clients for 8 s
+def test_sixteen_costly_clients_from_eight_addresses_leave_health_and_cached_pages_fast(served):
+    phrases = " ".join(f'"a the {w}"' for w in ["of", "to", "a", "and", "in", "is", "be", "that", "it", "for"] * 6)
+    stop = threading.Event()
+    statuses: list[int] = []
+
+    def attacker(k: int) -> None:
+        conn = None
+        i = 0
+        while not stop.is_set():
+            i += 1
+            try:
+                conn = conn or http.client.HTTPConnection("127.0.0.1", served.port, timeout=30,
+                                                          source_address=(f"127.0.1.{k % 8 + 1}", 0))
+                conn.request("GET", "/api/search?q=" + quote(f"{phrases[:470]} z{k}x{i}"))
+                response = conn.getresponse()
+                response.read()
+                statuses.append(response.status)
+                if response.getheader("Connection") == "close":
+                    conn.close()
+                    conn = None
+            except OSError:
+                conn = None
+        if conn:
+            conn.close()
+
+    cached = "/treachery/907.4b"
+
+    def p99s(seconds: float) -> tuple[float, float]:
+        health: list[float] = []
+        pages: list[float] = []
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            for path, times in (("/api/health", health), (cached, pages)):
+                started = time.perf_counter()
+                assert _ask(served.port, path, source="127.0.0.9")[0] == 200
+                times.append(time.perf_counter() - started)
+            time.sleep(0.02)
+        return tuple(sorted(t)[int(len(t) * 0.99)] for t in (health, pages))  # type: ignore[return-value]
+
+    floor = p99s(3)  # the same requests with no load: what this machine gives now
+    threads = [threading.Thread(target=attacker, args=(k,)) for k in range(16)]
+    for t in threads:
+        t.start()
+    try:
+        time.sleep(1)
+        p99 = p99s(8)
+    finally:
+        stop.set()
+        for t in threads:
+            t.join(timeout=60)
+    assert statuses.count(200) > 16 and set(statuses) <= {200, 503}
+    # the issue's targets (100 ms, 200 ms) on a quiet machine; on a busy one, plus what it adds with no load at all
+    print(f"p99 health / cached page: {p99} under load, {floor} without")
+    assert p99[0] < 0.1 + 2 * floor[0] and p99[1] < 0.2 + 2 * floor[1], (p99, floor)
