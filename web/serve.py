@@ -19,10 +19,13 @@ See docs/serving.md.
 """
 from __future__ import annotations
 
+import logging
 import multiprocessing
 import os
 import resource
 import sys
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -158,9 +161,35 @@ def granian_argv(host: str, port: int, workers: int, settings: Settings, access_
         "--workers-kill-timeout", str(max(1, round(settings.grace))),
         "--workers-max-rss", str(MAX_RSS_MB), "--rss-sample-interval", "10", "--rss-samples", "2",
         "--backlog", "2048",
-        "--log-level", "warning",
+        "--log-level", "warning", "--log-config", str(Path(__file__).with_name("granian_logging.json")),
         *(["--access-log"] if access_log else []),
     ]
+
+
+class OncePerSecond(logging.Filter):
+    """Drops a log line said already within the last second (granian's accept loop, out of file descriptors,
+    logged the same error hundreds of thousands of times); says how many were dropped when it next lets it
+    through."""
+
+    def __init__(self, name: str = ""):
+        super().__init__(name)
+        self._last: dict[str, tuple[float, int]] = {}
+        self._lock = threading.Lock()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        now = time.monotonic()
+        with self._lock:
+            last, dropped = self._last.get(message, (-2.0, 0))
+            if now - last < 1.0:
+                self._last[message] = (last, dropped + 1)
+                return False
+            if len(self._last) > 1000:
+                self._last.clear()
+            self._last[message] = (now, 0)
+        if dropped:
+            record.msg, record.args = f"{message} (and {dropped} more like it in the last second)", None
+        return True
 
 
 def raise_open_files(say=_say) -> int:
