@@ -322,8 +322,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
                 f"  {name:12} {h['rps']:6d} req/s  p50 {h['p50_us'] / 1000:6.2f} ms  p99 {h['p99_us'] / 1000:6.2f} ms  "
                 f"{h['errors']} errors / {h['requests']}{ratio}"
             )
-        print(f"  search_ratio {http['search_ratio']} ({'repeated' if http['search_cache'] else 'unique'} queries; "
-              f"target >= 0.5 uncached)")
+        print(f"  req/s: health {http['health_rps']}, search {http['search_rps']} "
+              f"({'repeated' if http['search_cache'] else 'unique'} queries), record page {http['page_rps']}; "
+              f"server CPU per search {http['search_cpu_ms']} ms, in process {http['search_cpu_ms_in_process']} ms "
+              f"({http['search_cpu_vs_in_process']}x; target <= 1.5x)")
     if "history" in result:
         _print_history_bench(result["history"])
     print(f"(bench took {result['bench_seconds']} s)")
