@@ -357,7 +357,7 @@ def cmd_cr_update(args: argparse.Namespace) -> int:
         return build(args.corpus, args.data, cr_history=args.cr_history).build_id
 
     try:
-        result = update(args.cr_history, rebuild, page_url=args.source or RULES_PAGE)
+        result = update(args.cr_history, rebuild, page_url=args.source or os.environ.get("KB_CR_SOURCE") or RULES_PAGE)
     except (UpdateError, ParseError) as exc:
         return _fail(f"kb cr update: nothing changed: {exc}")
     if result.status == "already current":
@@ -506,7 +506,8 @@ def build_parser() -> argparse.ArgumentParser:
     cr_sub = p.add_subparsers(dest="cr_command", required=True)
     u = cr_sub.add_parser("update", help="download the newest official release if it is new, add it, rebuild")
     u.add_argument("--from", dest="source", default=None, metavar="URL",
-                   help="the rules page to read (default: https://magic.wizards.com/en/rules)")
+                   help="the rules page to read ($KB_CR_SOURCE; default: https://magic.wizards.com/en/rules); "
+                        "only its site is read, over https")
     u.add_argument("--cr-history", type=Path, default=None, help="the history folder ($KB_CR_HISTORY)")
     u.set_defaults(func=cmd_cr_update)
 
