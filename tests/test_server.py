@@ -306,3 +306,36 @@ def test_the_same_error_is_logged_at_most_once_a_second():
     lines = out.getvalue().splitlines()
     assert len(lines) == 3 and lines[-1] == "[ERROR] something else"
     assert lines[1].startswith("[ERROR] Failed to accept connection: Too many open files (and ")
+
+
+# -- fault 6: the history database cannot be written ------------------------------------------------------------
+@pytest.mark.slow  # parses two official releases
+def test_a_history_database_that_cannot_be_written_is_an_os_error_for_the_build_to_report(tmp_path):
+    # on a full disk the VACUUM raised sqlite3.OperationalError, which kb build and kb serve printed as a traceback;
+    # the build's writer reports an OSError in one line and keeps the previous build (kb.store.publish)
+    import subprocess
+    import sys
+
+    from tests.conftest import CR_HISTORY, NO_HISTORY, ROOT
+
+    if not CR_HISTORY.is_dir():
+        pytest.skip(NO_HISTORY)
+    script = f"""
+import resource, signal, sqlite3
+from pathlib import Path
+from ingest.history import Lineages, write_history
+from ingest.releases import load_release
+releases = [load_release(Path({str(CR_HISTORY)!r}) / n) for n in
+            ("MagicCompRules_20260619.txt", "MagicCompRules_20260807.txt")]
+lineages = Lineages.build(releases)
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails (EFBIG) instead of killing us
+resource.setrlimit(resource.RLIMIT_FSIZE, (256 * 1024, resource.getrlimit(resource.RLIMIT_FSIZE)[1]))
+try:
+    write_history(Path({str(tmp_path / "history.sqlite")!r}), lineages)
+except OSError as exc:
+    print("OSError", exc.errno)
+except sqlite3.Error as exc:
+    print("sqlite3", exc)
+"""
+    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert out.stdout.split()[:1] == ["OSError"], out.stdout + out.stderr[-2000:]
