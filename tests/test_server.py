@@ -339,3 +339,73 @@ except sqlite3.Error as exc:
 """
     out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert out.stdout.split()[:1] == ["OSError"], out.stdout + out.stderr[-2000:]
+
+
+# -- fault 5: what a data directory serves is what the command asked -------------------------------------------
+def _two_builds(data_dir: Path, to: Path, other_sources: Path | None = None) -> tuple[str, str]:
+    """A copy of ``data_dir`` whose one build is there twice: (older, newer = current). With ``other_sources``
+    the older one says it was made with ``--cr other_sources`` (its manifest; the build itself is intact)."""
+    import shutil
+
+    copy_data(data_dir, to)
+    newer = os.readlink(to / "current").rsplit("/", 1)[-1]
+    older = "19990101T000000-000000"
+    shutil.copytree(to / "builds" / newer, to / "builds" / older)
+    manifest = json.loads((to / "builds" / older / "manifest.json").read_text())
+    manifest["sequence"] = manifest.get("sequence", 1) - 1
+    manifest["build_id"] = older
+    if other_sources is not None:
+        manifest["cr"] = str(other_sources.resolve())
+    (to / "builds" / older / "manifest.json").write_text(json.dumps(manifest))
+    return older, newer
+
+
+def test_a_damaged_newest_build_falls_back_to_an_older_one_of_the_same_sources(tmp_path, data_dir):
+    # after `truncate -s 400000 DATA/builds/<current>/records.json`, kb serve rebuilt from the bundled corpus alone
+    # although intact builds of the served sources sat in builds/, and said nothing
+    from web.serve import prepare
+
+    data = tmp_path / "data"
+    _, newer = _two_builds(data_dir, data)
+    records = data / "builds" / newer / "records.json"
+    records.write_bytes(records.read_bytes()[:400_000])
+    said: list[str] = []
+    from tests.conftest import CORPUS
+
+    plan = prepare(CORPUS, data, None, say=said.append)
+    intact = sorted(p.name for p in (data / "builds").iterdir() if p.name != newer)  # older ones, all intact
+    assert plan.build_id in intact and plan.stale, said
+    assert plan.why and f"serving the newest intact one, {plan.build_id}" in plan.why and newer in plan.why
+    assert os.readlink(data / "current").endswith(newer)  # nothing rebuilt, nothing switched
+
+
+@pytest.mark.slow  # a server of its own
+def test_serve_names_its_build_and_the_others_and_never_switches_to_other_sources(tmp_path, data_dir):
+    # `kb serve --cr ...` on the default ./var switched an already running `make serve` to its new build
+    rules = tmp_path / "MagicCompRules_20260807.txt"
+    rules.write_text("stand-in: the build below only says it was made with it\n")
+    older, newer = _two_builds(data_dir, tmp_path / "data", other_sources=rules)
+    server = Served(tmp_path / "data", tmp_path, workers=1)
+    try:
+        assert server.health()["build_id"] == newer
+        lines = server.stderr().splitlines()
+        assert f"serving build {newer}, made from the bundled documents only" in lines
+        assert f"also here: 1 build made from the official rules {rules.resolve()}: add --cr {rules.resolve()} " \
+               "to serve it" in lines
+        os.unlink(tmp_path / "data" / "current")  # what kb build --cr does to the link, by hand
+        os.symlink(f"builds/{older}", tmp_path / "data" / "current")
+        time.sleep(2.5)  # past the workers' look at the link (every second)
+        for _ in range(4):
+            assert server.health()["build_id"] == newer  # still the build of its own sources
+    finally:
+        server.stop()
+
+
+def test_a_current_link_looping_on_itself_is_said_in_one_line(tmp_path, data_dir):
+    from kb.store import StoreError, current_build_dir
+
+    data = copy_data(data_dir, tmp_path / "data")
+    os.unlink(data / "current")
+    os.symlink("current", data / "current")
+    with pytest.raises(StoreError, match="'current' is a symlink loop"):
+        current_build_dir(data)

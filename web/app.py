@@ -44,6 +44,7 @@ def create_app(config: dict | None = None) -> Flask:
         # Set by kb serve: today's corpus digest, and why the build served was not rebuilt.
         KB_CORPUS_DIGEST=os.environ.get("KB_CORPUS_DIGEST") or None,
         KB_NOT_REBUILT=os.environ.get("KB_NOT_REBUILT") or None,
+        KB_SOURCES=os.environ.get("KB_SOURCES"),  # set by kb serve: web.serve.Plan.sources
         MAX_CONTENT_LENGTH=MAX_BODY,  # linkify bodies; anything larger is a 413 in the API's words
         JSON_SORT_KEYS=False,
     )
@@ -56,7 +57,8 @@ def create_app(config: dict | None = None) -> Flask:
     app.json.sort_keys = False
     app.json.ensure_ascii = False
     # A server serves the newest intact build when ``current`` is damaged (kb.kbase).
-    app.extensions["kb"] = KnowledgeBase(app.config["KB_DATA"], fallback=True)
+    # kb serve names the sources its build was made from (KB_SOURCES): only builds of those are served.
+    app.extensions["kb"] = KnowledgeBase(app.config["KB_DATA"], fallback=True, sources=app.config["KB_SOURCES"])
 
     from web import compress, discord
     from web.api import api

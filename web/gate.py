@@ -64,7 +64,7 @@ class Settings:
 
     @property
     def costly_queue(self) -> int:
-        return 2 * self.costly_slots
+        return 8 * self.costly_slots
 
     @property
     def threads(self) -> int:

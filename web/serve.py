@@ -49,6 +49,7 @@ class Plan:
     digest: str  # what the corpus (and code) digest is today
     stale: bool
     why: str | None  # why the build served is not a fresh one, said loudly
+    sources: str = ""  # what it was made from (kb.kbase.sources_of): the app serves builds of these only
 
 
 def _say(message: str) -> None:
@@ -58,48 +59,61 @@ def _say(message: str) -> None:
 def prepare(corpus: Path, data: Path, cr: Path | None, say=_say, cr_history: Path | None = None) -> Plan:
     """Make sure there is something good to serve; raise SystemExit when there is nothing.
 
+    Builds are keyed by their sources (kb.kbase.sources_of: the bundled documents, plus ``cr`` or ``cr_history``).
+    No sources named: those of the current build (of the newest build when ``current`` cannot be read). Served:
+    the newest intact build of those sources when it is up to date; when the newest is damaged, an older intact
+    one of the same sources, stale, with the reason; otherwise a rebuild, and when the rebuild is impossible the
+    newest intact build of the same sources, stale. Never a build of other sources.
     With ``cr_history`` the digest covers every release in that folder, so adding one rebuilds."""
     from ingest.build import corpus_digest
     from ingest.errors import ParseError
     from ingest.publish import build
-    from kb.kbase import KnowledgeBase, open_checked
     from ingest.releases import release_files
-    from kb.store import BuildWriteError, StoreError, current_build_dir
+    from kb.kbase import KnowledgeBase, manifest_of, open_checked, sources_of
+    from kb.store import BuildWriteError, StoreError, builds_newest_first, current_build_dir
 
+    builds = [(b, manifest_of(b)) for b in builds_newest_first(data)]
     try:
-        opened = open_checked(current_build_dir(data))
-    except StoreError as exc:
-        opened, reason = None, str(exc)
-    built_with = _sources(opened.store.manifest) if opened is not None else (None, None)
+        current = manifest_of(current_build_dir(data))
+    except StoreError:
+        current = None
+    named = next((m for _, m in builds if m), None) if current is None else current
+    built_with = _sources(named) if named else (None, None)
     if cr is None and cr_history is None and any(built_with):
-        # No sources named: keep the official rules the current build was made with (a plain `kb serve`
-        # after `kb build --cr ...` must not quietly rebuild without them). `kb build` chooses sources.
-        cr, cr_history = built_with
-        gone = cr_history if cr_history is not None else cr
-        if gone is not None and not gone.exists():
-            say(f"the official rules the current build was made with are gone ({gone}): building without them")
-            cr = cr_history = None
-        else:
-            say(f"serving with the official rules the current build was made with: {gone} "
-                "(name others with --cr/--cr-history; `kb build` without them drops them)")
+        cr, cr_history = _kept_sources(built_with, say)
+    key = source_key(cr, cr_history)
     paths = [cr] if cr else []
     if cr_history:
         paths = release_files(Path(cr_history)) if Path(cr_history).is_dir() else []
     want = corpus_digest(corpus, paths)
-    if opened is not None:
-        fresh = opened.store.manifest.get("corpus_digest") == want
+    damaged: list[str] = []
+    reason = f"{data}: no build here yet"
+    for path, manifest in builds:
+        if manifest is None or sources_of(manifest) != key:
+            continue
+        try:
+            opened = open_checked(path)
+        except StoreError as exc:
+            damaged.append(str(exc))
+            continue
         build_id = opened.build_id
         opened.searcher.close()
         opened.release()
-        if fresh:
-            return Plan(build_id, want, False, None)
-        asked = (Path(cr).resolve() if cr and not cr_history else None,
-                 Path(cr_history).resolve() if cr_history else None)
-        if asked != built_with:
-            reason = (f"build {build_id} was made with {_describe(built_with)}; "
-                      f"asked for {_describe(asked)}")
-        else:
-            reason = f"build {build_id} is out of date (the corpus or the code changed)"
+        if manifest.get("corpus_digest") == want:
+            if not damaged:
+                return Plan(build_id, want, False, None, key)
+            why = (f"the newest build made from {_describe_key(key)} is damaged ({damaged[0]}); serving the newest "
+                   f"intact one, {build_id}")
+            say(why)
+            return Plan(build_id, want, True, why, key)
+        reason = f"build {build_id} is out of date (the corpus or the code changed)"
+        break
+    else:
+        if damaged:
+            reason = damaged[0]
+        elif named is not None:
+            reason = (f"build {named.get('build_id') or 'current'} was made with {_describe(built_with)}; "
+                      f"asked for {_describe(_sources_of_key(key))}")
     failure = None
     if Path(data).exists() and not os.access(data, os.W_OK):
         failure = f"the data directory {data} is read-only"
@@ -108,13 +122,13 @@ def prepare(corpus: Path, data: Path, cr: Path | None, say=_say, cr_history: Pat
         try:
             result = build(corpus, data, cr=cr, cr_history=cr_history, progress=lambda line: say(f"  {line}"),
                            on_wait=say)
-            return Plan(result.build_id, want, False, None)
+            return Plan(result.build_id, want, False, None, key)
         except ParseError as exc:
             failure = "the corpus no longer builds:\n" + str(exc)
         except BuildWriteError as exc:
             failure = str(exc)
     try:
-        kb = KnowledgeBase(data, fallback=True)
+        kb = KnowledgeBase(data, fallback=True, sources=key)
     except StoreError as exc:
         raise SystemExit(f"cannot serve: {reason}; not rebuilt because {failure}; {exc}") from None
     served = kb.current()
@@ -124,7 +138,60 @@ def prepare(corpus: Path, data: Path, cr: Path | None, say=_say, cr_history: Pat
     stale = served.store.manifest.get("corpus_digest") != want or kb.fallback_reason is not None
     served.searcher.close()
     served.release()
-    return Plan(served.build_id, want, stale, why)
+    return Plan(served.build_id, want, stale, why, key)
+
+
+def _kept_sources(built_with: tuple[Path | None, Path | None], say) -> tuple[Path | None, Path | None]:
+    """No sources named: keep the official rules the current build was made with (a plain `kb serve` after
+    `kb build --cr ...` must not quietly rebuild without them). `kb build` chooses sources."""
+    cr, cr_history = built_with
+    gone = cr_history if cr_history is not None else cr
+    if gone is not None and not gone.exists():
+        say(f"the official rules the current build was made with are gone ({gone}): building without them")
+        return None, None
+    say(f"serving with the official rules the current build was made with: {gone} "
+        "(name others with --cr/--cr-history; `kb build` without them drops them)")
+    return cr, cr_history
+
+
+def source_key(cr: Path | None, cr_history: Path | None) -> str:
+    """The sources_of key of a build made with these (paths resolved as the build records them)."""
+    if cr_history:
+        return f"cr-history:{Path(cr_history).resolve()}"
+    return f"cr:{Path(cr).resolve()}" if cr else ""
+
+
+def _sources_of_key(key: str) -> tuple[Path | None, Path | None]:
+    kind, _, path = key.partition(":")
+    return (Path(path) if kind == "cr" else None), (Path(path) if kind == "cr-history" else None)
+
+
+def _describe_key(key: str) -> str:
+    return _describe(_sources_of_key(key))
+
+
+def directory_lines(data: Path, plan: Plan) -> list[str]:
+    """kb serve's start-up lines: the build served and its sources, and the other builds the directory holds."""
+    from kb.kbase import manifest_of, sources_of
+    from kb.store import builds_newest_first
+
+    others: dict[str, list[dict]] = {}
+    for path in builds_newest_first(data):
+        manifest = manifest_of(path)
+        if manifest is not None and sources_of(manifest) != plan.sources:
+            others.setdefault(sources_of(manifest), []).append(manifest)
+    lines = [f"serving build {plan.build_id}, made from {_describe_key(plan.sources)}"
+             + (" (stale)" if plan.stale else "")]
+    for key, manifests in others.items():
+        cr, history = _sources_of_key(key)
+        what = (f"the official rules history {history}" if history else f"the official rules {cr}" if cr
+                else "the bundled documents alone")
+        how = (f"add --cr-history {history}" if history else f"add --cr {cr}" if cr
+               else "run kb serve without --cr/--cr-history (and KB_CR/KB_CR_HISTORY unset)")
+        n = len(manifests)
+        lines.append(f"also here: {n} build{'s' if n != 1 else ''} made from {what}: {how} to serve "
+                     f"{'them' if n != 1 else 'it'}")
+    return lines
 
 
 def prepared_apart(corpus: Path, data: Path, cr: Path | None, cr_history: Path | None = None) -> Plan:
@@ -218,7 +285,9 @@ def serve(args, project_root: Path) -> int:
     files = raise_open_files()
     env = {"KB_WARM": "1",  # each worker fills its per-record search tables in the background
            **WORKER_ENV, **os.environ, "KB_DATA": str(Path(args.data).resolve()), "KB_CORPUS_DIGEST": plan.digest,
-           "KB_NOT_REBUILT": plan.why or ""}
+           "KB_NOT_REBUILT": plan.why or "", "KB_SOURCES": plan.sources}
+    for line in directory_lines(args.data, plan):
+        _say(line)
     _say(f"serving {args.data} on http://{args.host}:{args.port} with {workers} workers "
          f"(granian, {settings.threads} threads each, {settings.costly_slots} costly requests at once each; "
          f"open files up to {files})")
