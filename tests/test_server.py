@@ -195,6 +195,16 @@ def test_a_thousand_idle_connections_from_one_address_do_not_starve_health(serve
     if min(hard, 4096) < 1200:
         pytest.skip(f"this process may open {hard} files")
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 4096), hard))
+
+    def p99() -> float:
+        times = []
+        for _ in range(50):
+            started = time.perf_counter()
+            assert _ask(served.port, "/api/health", timeout=5)[0] == 200
+            times.append(time.perf_counter() - started)
+        return sorted(times)[int(len(times) * 0.99)]
+
+    floor = p99()  # what this machine gives now, with no idle connections
     held = []
     try:
         for i in range(1000):
@@ -202,17 +212,13 @@ def test_a_thousand_idle_connections_from_one_address_do_not_starve_health(serve
             if i % 2:
                 s.sendall(b"GET /api/health HTTP/1.1\r\n")  # half of them a head that never ends
             held.append(s)
-        times = []
-        for _ in range(50):
-            started = time.perf_counter()
-            assert _ask(served.port, "/api/health", timeout=5)[0] == 200
-            times.append(time.perf_counter() - started)
+        loaded = p99()
     finally:
         for s in held:
             s.close()
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
-    times.sort()
-    assert times[int(len(times) * 0.99)] < 0.1, times[-5:]
+    # the 100 ms on a quiet machine; on a busy one, plus what it adds with no idle connections at all
+    assert loaded < 0.1 + 2 * floor, (loaded, floor)
 
 
 # -- fault 5: a record id naming a child that does not exist ---------------------------------------------------

@@ -104,6 +104,7 @@ class Settings:
 
 
 HEAVY_QUEUE = 2
+ANSWERED = 8  # heavy pages a worker remembers answering
 
 
 class FairGate:
@@ -204,7 +205,9 @@ class Gated:
         if kind == "heavy" and status and status[0].startswith("200"):
             with self._lock:
                 self._answered[key] = None
-                while len(self._answered) > 64:  # about what the diff and page caches keep
+                # fewer than the diff cache keeps of the largest diffs (16 MB, ~1.4 MB each): a page let past the gate
+                # as cached is one still in it
+                while len(self._answered) > ANSWERED:
                     self._answered.popitem(last=False)
         return answer
 
