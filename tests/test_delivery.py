@@ -152,9 +152,9 @@ def test_a_browser_turned_away_by_the_gate_gets_a_page_it_can_read(accept):
     assert page.find("a", string="Try again")["href"] == "/search?q=deathtouch+%3Cb%3E&doc=cr"  # the same search
     box = page.select_one("form[action='/search'] input[name=q]")
     assert box["value"] == "deathtouch <b>" and b"<b>" not in body
-    diff: Any = BeautifulSoup(_turned_away(b"/diff/cr/2015-01-23..2026-08-07", accept)[2], "html.parser")
-    assert diff.find("a", string="Try again")["href"] == "/diff/cr/2015-01-23..2026-08-07"
-    assert diff.select_one("input[name=q]")["value"] == ""
+    dated: Any = BeautifulSoup(_turned_away(b"/cr@2019-01-25/702.19", accept)[2], "html.parser")
+    assert dated.find("a", string="Try again")["href"] == "/cr@2019-01-25/702.19"
+    assert dated.select_one("input[name=q]")["value"] == ""
 
 
 @pytest.mark.parametrize("target, accept", [

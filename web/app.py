@@ -19,7 +19,7 @@ from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import HTTPException
 
 from kb.kbase import KnowledgeBase
-from web.gate import MAX_BODY, Gated, Settings, TrustedProxies
+from web.gate import MAX_BODY, RETRY_AFTER, Gated, Settings, TrustedProxies
 
 __all__ = ["create_app", "SECURITY_HEADERS", "public_url", "prefers_json"]
 
@@ -101,8 +101,8 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_error_handler(HTTPException, http_error)
     # Outermost first: forwarded headers only from a trusted proxy, then the costly requests' gate (web.gate).
     settings = Settings.from_env(os.environ)
-    app.wsgi_app = TrustedProxies(Gated(app.wsgi_app, settings, SECURITY_HEADERS),  # type: ignore[method-assign]
-                                  settings.trusted_proxies)
+    gated = app.extensions["gated"] = Gated(app.wsgi_app, settings, SECURITY_HEADERS)  # web.gate.heavy_work's
+    app.wsgi_app = TrustedProxies(gated, settings.trusted_proxies)  # type: ignore[method-assign]
 
     @app.errorhandler(Exception)
     def _unexpected(exc: Exception):  # pragma: no cover - a bug, reported in the one error shape
@@ -201,7 +201,10 @@ def http_error(exc: HTTPException):
         answer = error_response(405, "method_not_allowed", f"{request.path} answers {' and '.join(methods)}")
         answer.headers["Allow"] = ", ".join([*methods, "OPTIONS"])
         return answer
-    return error_response(exc.code or 500, exc.name.lower().replace(" ", "_"), exc.description or exc.name)
+    answer = error_response(exc.code or 500, exc.name.lower().replace(" ", "_"), exc.description or exc.name)
+    if exc.code == 503:  # the heavy gate's line is full (web.gate.Busy)
+        answer.headers["Retry-After"] = str(RETRY_AFTER)
+    return answer
 
 
 def no_api_endpoint(path: str):

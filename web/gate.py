@@ -5,8 +5,8 @@ The gate: each worker lets at most ``KB_COSTLY_SLOTS`` costly requests (search, 
 Discord, rules' histories) run at once, and one heavy one (a diff between two releases, a rule as it stood on a
 day); the others wait their turn, served round-robin by client address, so one client's expensive queries cannot
 take every thread of a worker and cheap requests (``/api/health``, record pages) always find one. The line is
-bounded: past it, or after ``WAIT`` seconds in it, a request is answered ``503`` with ``Retry-After``. A heavy page
-this worker answered a moment ago is cached (web.history, web.pages): it passes, as a record page does.
+bounded: past it, or after ``WAIT`` seconds in it, a request is answered ``503`` with ``Retry-After``. A diff is
+gated where its work is (``heavy_work``), so a cached one answers as a record page does.
 
 The client address is the socket's peer (granian's ``REMOTE_ADDR``). Behind a load balancer every client has the
 balancer's address: name it in ``KB_TRUSTED_PROXIES`` and the address it appends last to ``X-Forwarded-For`` is
@@ -16,6 +16,7 @@ headers (and ``Forwarded``, ``SCRIPT_NAME``) are dropped before the app sees the
 from __future__ import annotations
 
 import collections
+import contextlib
 import html
 import ipaddress
 import json
@@ -23,19 +24,21 @@ import math
 import re
 import sys
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import parse_qs
 
 from werkzeug.datastructures import MIMEAccept
+from werkzeug.exceptions import ServiceUnavailable
 from werkzeug.http import parse_accept_header
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication as App, WSGIEnvironment
 
-__all__ = ["Settings", "FairGate", "Gated", "TrustedProxies", "MAX_BODY", "RETRY_AFTER", "gate_of"]
+__all__ = ["Settings", "FairGate", "Gated", "TrustedProxies", "MAX_BODY", "RETRY_AFTER", "gate_of", "heavy_work",
+           "Busy"]
 
 # A body the app takes: /api/linkify's 20,000 characters as JSON, each escaped as a surrogate pair (12 bytes),
 # and room for the rest (MAX_CONTENT_LENGTH: anything larger is a 413 in the API's words).
@@ -104,7 +107,38 @@ class Settings:
 
 
 HEAVY_QUEUE = 2
-ANSWERED = 8  # heavy pages a worker remembers answering
+# A diff (page or JSON) is gated where its work is, in the app (``heavy_work``): a cached one, however many
+# uncached ones other clients ask for, answers as fast as a record page.
+GATED_IN_APP = ("/diff/", "/api/diff/")
+_HOLDING = threading.local()
+
+
+class Busy(ServiceUnavailable):
+    """The heavy gate's line is full: 503, with Retry-After (web.app.http_error)."""
+
+    description = "too many costly requests waiting; try again shortly"
+
+
+@contextlib.contextmanager
+def heavy_work() -> Iterator[None]:
+    """Hold this worker's heavy gate while doing a diff's work (computing it, rendering its page); Busy when the
+    line is full. Outside kb serve's gate (a test's app without it), or when this thread holds it already, a
+    no-op."""
+    from flask import current_app, request
+
+    gated = current_app.extensions.get("gated")
+    if gated is None or getattr(_HOLDING, "held", False):
+        yield
+        return
+    gate = gated.gates["heavy"]
+    if not gate.enter(request.remote_addr or "-"):
+        raise Busy()
+    _HOLDING.held = True
+    try:
+        yield
+    finally:
+        _HOLDING.held = False
+        gate.leave()
 
 
 class FairGate:
@@ -177,39 +211,19 @@ class Gated:
         self.gates = {"costly": FairGate(settings.costly_slots, settings.costly_queue),
                       "heavy": FairGate(1, HEAVY_QUEUE)}
         self.security = security
-        self._answered: collections.OrderedDict[str, None] = collections.OrderedDict()  # heavy pages answered 200
-        self._lock = threading.Lock()
 
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
-        kind = gate_of(environ.get("PATH_INFO", ""))
-        if kind is None:
+        path = environ.get("PATH_INFO", "")
+        kind = gate_of(path)
+        if kind is None or _SLASHES.sub("/", path).startswith(GATED_IN_APP):
             return self.app(environ, start_response)
-        key = _target(environ)
-        if kind == "heavy":
-            with self._lock:
-                if key in self._answered:  # cached in this worker: as cheap as a record page
-                    return self.app(environ, start_response)
         gate = self.gates[kind]
         if not gate.enter(environ.get("REMOTE_ADDR") or "-"):
             return self._busy(environ, start_response)
-        status: list[str] = []
-
-        def noting(code: str, headers, exc_info=None):
-            status.append(code)
-            return start_response(code, headers, exc_info)
-
         try:
-            answer = self.app(environ, noting)  # Flask's answers are made whole here; they are written after
+            return self.app(environ, start_response)  # Flask's answers are made whole here; they are written after
         finally:
             gate.leave()
-        if kind == "heavy" and status and status[0].startswith("200"):
-            with self._lock:
-                self._answered[key] = None
-                # fewer than the diff cache keeps of the largest diffs (16 MB, ~1.4 MB each): a page let past the gate
-                # as cached is one still in it
-                while len(self._answered) > ANSWERED:
-                    self._answered.popitem(last=False)
-        return answer
 
     def _busy(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         """503: JSON for the API and for clients that ask for JSON, otherwise a small page a phone can read (its

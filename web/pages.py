@@ -6,6 +6,7 @@ links ``/r/<reference>`` and ``/c/<card name>``, ``/opensearch.xml``, and
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import html as _html
 import re
@@ -54,7 +55,8 @@ def _canonical(status: int) -> str:
 
 
 def render_page(template: str, *, title: str, description: str, alternate: str, status: int = 200,
-                twin=None, once: tuple[str, str, str] | None = None, **context):
+                twin=None, once: tuple[str, str, str] | None = None,
+                guard: Callable[[], contextlib.AbstractContextManager] | None = None, **context):
     """A page: its template over base.html, which links its JSON twin (``alternate``) and its canonical URL.
 
     Asked for JSON (``Accept: application/json``), the page's URL answers with ``twin``, the ``data`` half of
@@ -70,7 +72,7 @@ def render_page(template: str, *, title: str, description: str, alternate: str, 
         key, path = (once[0], once[1]), once[2]  # the data's build, not the one current now (a rebuild between)
         return _once(key, lambda: render_template(template, title=title, description=description,
                                                   alternate=alternate, canonical=BASE_MARK + path, status=status,
-                                                  **context), status=status)
+                                                  **context), status=status, guard=guard)
     html = render_template(template, title=title, description=description, alternate=alternate,
                            canonical=public_url() + _canonical(status), status=status, **context)
     return Response(html, status=status, mimetype="text/html")
@@ -358,14 +360,27 @@ class _Page:
 _PAGES: ByteLRU[_Page] = ByteLRU(PAGE_CACHE_BYTES, weigh=lambda p: sys.getsizeof(p.html) + len(p.base) + len(p.gz))
 
 
-def _once(key: tuple[str, str], render: Callable[[], str], status: int = 200, note: str = "") -> Response:
+def _once(key: tuple[str, str], render: Callable[[], str], status: int = 200, note: str = "",
+          guard: Callable[[], contextlib.AbstractContextManager] | None = None) -> Response:
     """The page kept under ``key`` (rendered by ``render`` the first time), with the site's address filled in and
     ``note`` in a record's note slot; gzipped when the client takes it, from the kept gzip when it was made for
     this address and no note. One gzip a page, the address asked last: the Host a client sends (without
     KB_PUBLIC_URL) must not make more entries, or pages would be pushed out of the cache."""
     page = _PAGES.get(key)
     if page is None:
-        page = _PAGES.put(key, _Page(render()))
+        with guard() if guard is not None else contextlib.nullcontext():  # ``guard``: the render's gate (a diff's)
+            page = _PAGES.put(key, _Page(render()))
+    return _kept(key, page, status, note)
+
+
+def kept_page(key: tuple[str, str]) -> Response | None:
+    """The page ``_once`` keeps under ``key``, answered, or None when it is not kept (a diff's page is answered
+    from here before its diff is looked at: the diff itself may have left its cache)."""
+    page = _PAGES.get(key)
+    return None if page is None else _kept(key, page, 200, "")
+
+
+def _kept(key: tuple[str, str], page: _Page, status: int, note: str) -> Response:
     base = _html.escape(public_url())
     response = Response(status=status, mimetype="text/html")
     if accepts_gzip() and not note and page.gz and page.base == base:
