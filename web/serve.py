@@ -38,9 +38,9 @@ __all__ = ["Plan", "prepare", "prepared_apart", "serve", "granian_argv", "WORKER
 # worker held 366 / 327 MB after 2,500 unique costly requests and 374 / 374 MB after 5,000; with two arenas 279 / 294
 # and 299 / 308 MB, as fast (the thirteenth session's soak). The environment may say otherwise.
 WORKER_ENV = {"MALLOC_ARENA_MAX": "2"}
-# A worker over this much resident memory (MB, two samples 10 s apart) is replaced, drained first: a safety net
-# well above what a worker holds with the 62 releases loaded (docs/serving.md has the figures).
-MAX_RSS_MB = 600
+# A worker over this much resident memory (MB, two samples 10 s apart) is drained and replaced: the issue's bound.
+# With the 62 releases a worker holds ~180 MB once warm, and grew to ~570 MB under 16 clients' distinct diffs.
+MAX_RSS_MB = 400
 
 
 @dataclass
