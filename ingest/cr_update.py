@@ -1,5 +1,10 @@
 """``kb cr update``: fetch the newest official rules release, check it, add it to the history, rebuild.
 
+Only the rules page's own origin is read (``--from`` or ``KB_CR_SOURCE``, Wizards' page by default, whose
+releases are on media.wizards.com): https (plain http only for a page on a loopback address, a local mirror),
+no redirect elsewhere, no other scheme, within a size and a time limit; nothing of a download that is not a
+rules file is printed (a page served by anyone could otherwise print itself through the error).
+
 1. Read the official rules page (HTML) and find its links to TXT releases with
    BeautifulSoup; the newest is the one whose address carries the latest date
    (Wizards names them ``MagicCompRules 20260807.txt``).
@@ -13,9 +18,11 @@
 """
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 import tempfile
+import time
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
@@ -27,11 +34,13 @@ from bs4 import BeautifulSoup
 from ingest.errors import ParseError
 from ingest.releases import load_release, release_files
 
-__all__ = ["UpdateError", "Updated", "newest_txt_link", "update", "RULES_PAGE"]
+__all__ = ["UpdateError", "Updated", "newest_txt_link", "origins_of", "update", "RULES_PAGE"]
 
 RULES_PAGE = "https://magic.wizards.com/en/rules"
+# the hosts Wizards' page links its releases from, besides its own
+WIZARDS_HOSTS = ("magic.wizards.com", "media.wizards.com")
 MAX_BYTES = 20 * 1024 * 1024  # a release is ~1 MB (2 MB in UTF-16)
-TIMEOUT = 30
+TIMEOUT = 30  # seconds for one download, whole (and for each read of it)
 _DATE = re.compile(r"(20\d{2})[-_ ]?(\d{2})[-_ ]?(\d{2})")
 
 
@@ -61,20 +70,80 @@ def newest_txt_link(html: str, base_url: str) -> str:
     return max(links, key=lambda link: link[0])[1]
 
 
-def _get(url: str, limit: int) -> bytes:
-    if urlparse(url).scheme not in ("http", "https"):
-        raise UpdateError(f"{url}: only http and https addresses are read")
-    request = urllib.request.Request(url, headers={"User-Agent": "rules-kb (kb cr update)"})
+def origins_of(page_url: str) -> frozenset[tuple[str, str, int]]:
+    """The (scheme, host, port) the update may read, from the rules page's address; UpdateError for a page that is
+    neither https nor a loopback address."""
+    parts = urlparse(page_url)
+    scheme, host = parts.scheme.lower(), (parts.hostname or "").lower()
     try:
-        with urllib.request.urlopen(request, timeout=TIMEOUT) as response:  # noqa: S310 - scheme checked above
-            data = response.read(limit + 1)
+        port = parts.port or (443 if scheme == "https" else 80)
+    except ValueError:
+        raise UpdateError(f"{page_url}: not an address") from None
+    if scheme != "https" and not (scheme == "http" and _loopback(host)):
+        raise UpdateError(f"{page_url}: the rules page must be an https address")
+    hosts = WIZARDS_HOSTS if host in WIZARDS_HOSTS else (host,)
+    return frozenset((scheme, h, port) for h in hosts)
+
+
+def _loopback(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return host == "localhost"
+
+
+def _allowed(url: str, origins: frozenset[tuple[str, str, int]]) -> bool:
+    parts = urlparse(url)
+    scheme = parts.scheme.lower()
+    try:
+        port = parts.port or (443 if scheme == "https" else 80)
+    except ValueError:
+        return False
+    return (scheme, (parts.hostname or "").lower(), port) in origins
+
+
+class _SameOrigins(urllib.request.HTTPRedirectHandler):
+    """Redirects followed only to the allowed origins (another host, port or scheme ends the update)."""
+
+    def __init__(self, origins: frozenset[tuple[str, str, int]]):
+        self.origins = origins
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
+        if not _allowed(newurl, self.origins):
+            raise UpdateError(f"{req.full_url}: redirected to another site ({urlparse(newurl).scheme}://"
+                              f"{urlparse(newurl).netloc}), not followed")
+        return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+
+def _get(url: str, limit: int, origins: frozenset[tuple[str, str, int]]) -> bytes:
+    if not _allowed(url, origins):
+        parts = urlparse(url)
+        raise UpdateError(f"{parts.scheme}://{parts.netloc}: not the rules page's site; only "
+                          + ", ".join(sorted(f"{s}://{h}" + ("" if p in (80, 443) else f":{p}") for s, h, p in origins))
+                          + " are read")
+    opener = urllib.request.OpenerDirector()  # http and https only: no ftp:, file: or data: handler
+    for handler in (urllib.request.HTTPHandler(), urllib.request.HTTPSHandler(), _SameOrigins(origins),
+                    urllib.request.HTTPDefaultErrorHandler(), urllib.request.HTTPErrorProcessor()):
+        opener.add_handler(handler)
+    request = urllib.request.Request(url, headers={"User-Agent": "rules-kb (kb cr update)"})
+    deadline = time.monotonic() + TIMEOUT
+    chunks: list[bytes] = []
+    size = 0
+    try:
+        with opener.open(request, timeout=TIMEOUT) as response:
+            while size <= limit and (chunk := response.read(64 * 1024)):
+                chunks.append(chunk)
+                size += len(chunk)
+                if time.monotonic() > deadline:
+                    raise UpdateError(f"{url}: not downloaded within {TIMEOUT} s")
     except urllib.error.HTTPError as exc:
-        raise UpdateError(f"{url}: HTTP {exc.code} {exc.reason}") from None
+        raise UpdateError(f"{url}: HTTP {exc.code}") from None  # the server's own words are not repeated
     except (urllib.error.URLError, OSError) as exc:
-        raise UpdateError(f"{url}: {getattr(exc, 'reason', exc)}") from None
-    if len(data) > limit:
+        reason = getattr(exc, "reason", exc)
+        raise UpdateError(f"{url}: {reason if isinstance(reason, OSError) else 'no answer'}") from None
+    if size > limit:
         raise UpdateError(f"{url}: larger than {limit // (1024 * 1024)} MB, not a rules release")
-    return data
+    return b"".join(chunks)
 
 
 def _file_name(url: str) -> str | None:
@@ -87,19 +156,21 @@ def update(folder: Path, rebuild, page_url: str = RULES_PAGE) -> Updated:
     folder = Path(folder)
     if not folder.is_dir():
         raise UpdateError(f"{folder}: no such history folder")
-    page = _get(page_url, 5 * 1024 * 1024).decode("utf-8", errors="replace")
+    origins = origins_of(page_url)
+    page = _get(page_url, 5 * 1024 * 1024, origins).decode("utf-8", errors="replace")
     link = newest_txt_link(page, page_url)
     name = _file_name(link)
     if name and (folder / name).exists():
         return Updated("already current", name)
-    data = _get(link, MAX_BYTES)
+    data = _get(link, MAX_BYTES, origins)
     with tempfile.TemporaryDirectory() as tmp:
         candidate = Path(tmp) / (name or "MagicCompRules_new.txt")
         candidate.write_bytes(data)
         try:
             release = load_release(candidate)
-        except ParseError as exc:
-            raise UpdateError(f"{link}: the download is not a release the parser accepts:\n{exc}") from None
+        except ParseError as exc:  # what was expected and where; nothing of what the download says
+            said = "\n".join(f"{Path(p.file).name}:{p.line}: expected {p.expected}" for p in exc.problems[:5])
+            raise UpdateError(f"{link}: the download is not a release the parser accepts:\n{said}") from None
     name = name or f"MagicCompRules_{release.effective.replace('-', '')}.txt"
     known = {}
     for path in release_files(folder):

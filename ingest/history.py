@@ -42,6 +42,7 @@ the build directory, so it is published atomically with the rest of the build.
 """
 from __future__ import annotations
 
+import errno
 import json
 import re
 import sqlite3
@@ -433,42 +434,51 @@ def write_history(path: Path, lineages: Lineages, citations: list[dict] | None =
         path.unlink()
     db = sqlite3.connect(path)
     try:
-        db.executescript(_SCHEMA)
-        newest = len(lineages.releases) - 1
-        db.executemany("INSERT INTO releases VALUES (?,?,?,?,?,?,?,?,?)", [
-            (i, r.effective, r.version, r.file, r.decoded["encoding"], r.decoded["line_endings"],
-             int(r.decoded["fallback"]), kind_counts(r.records).get("rule", 0),
-             json.dumps(r.slips, ensure_ascii=False))
-            for i, r in enumerate(lineages.releases)
-        ])
-        text_ids: dict[tuple, int] = {}
-        spans = []
-        lineage_rows = []
-        for lid, chain in lineages.chains.items():
-            start = 0
-            for k in range(1, len(chain) + 1):
-                if k == len(chain) or not _continues(chain[start], chain[k - 1], chain[k]):
-                    rule = chain[start][1]
-                    tid = text_ids.setdefault(rule.content, len(text_ids))
-                    # numbers in lower case, as rule ids are: kb.history looks them up in the number index as such
-                    spans.append((lid, chain[start][0], chain[k - 1][0], rule.id, rule.number.lower(), rule.kind,
-                                  rule.parent, tid))
-                    start = k
-            last_ri, last_rule = chain[-1]
-            current = last_rule.id if last_ri == newest else None
-            lineage_rows.append((lid, chain[0][0], last_ri, current, last_rule.number))
-        db.executemany("INSERT INTO texts VALUES (?,?)", [
-            (i, json.dumps([c[0], c[1], list(c[2])], ensure_ascii=False)) for c, i in text_ids.items()])
-        db.executemany("INSERT INTO lineages VALUES (?,?,?,?,?)", lineage_rows)
-        db.executemany("INSERT INTO spans VALUES (?,?,?,?,?,?,?,?)", spans)
-        db.executemany("INSERT INTO moves VALUES (?,?,?,?,?)", lineages.moves)
-        db.executemany("INSERT INTO citations VALUES (?,?,?,?,?,?,?,?,?)", [
-            (c["record"], c["ref"], c["number"], c["field"], c["start"], json.dumps(c["matches"]), c["now"],
-             c["note"], c.get("then")) for c in citations
-        ])
-        db.executemany("INSERT INTO documents VALUES (?,?)",
-                       [(doc, json.dumps(e, ensure_ascii=False)) for doc, e in estimates.items()])
-        db.commit()
-        db.execute("VACUUM")
+        _fill(db, lineages, citations, estimates)
+    except sqlite3.OperationalError as exc:
+        # "database or disk is full" (the VACUUM copies the whole database): the build's writer reports an OSError
+        # in one line and keeps the previous build; a traceback reached `kb build` and `kb serve` before
+        full = "full" in str(exc)
+        raise OSError(errno.ENOSPC if full else errno.EIO, str(exc), str(path)) from None
     finally:
         db.close()
+
+
+def _fill(db: sqlite3.Connection, lineages: Lineages, citations: list[dict], estimates: dict[str, dict]) -> None:
+    db.executescript(_SCHEMA)
+    newest = len(lineages.releases) - 1
+    db.executemany("INSERT INTO releases VALUES (?,?,?,?,?,?,?,?,?)", [
+        (i, r.effective, r.version, r.file, r.decoded["encoding"], r.decoded["line_endings"],
+         int(r.decoded["fallback"]), kind_counts(r.records).get("rule", 0),
+         json.dumps(r.slips, ensure_ascii=False))
+        for i, r in enumerate(lineages.releases)
+    ])
+    text_ids: dict[tuple, int] = {}
+    spans = []
+    lineage_rows = []
+    for lid, chain in lineages.chains.items():
+        start = 0
+        for k in range(1, len(chain) + 1):
+            if k == len(chain) or not _continues(chain[start], chain[k - 1], chain[k]):
+                rule = chain[start][1]
+                tid = text_ids.setdefault(rule.content, len(text_ids))
+                # numbers in lower case, as rule ids are: kb.history looks them up in the number index as such
+                spans.append((lid, chain[start][0], chain[k - 1][0], rule.id, rule.number.lower(), rule.kind,
+                              rule.parent, tid))
+                start = k
+        last_ri, last_rule = chain[-1]
+        current = last_rule.id if last_ri == newest else None
+        lineage_rows.append((lid, chain[0][0], last_ri, current, last_rule.number))
+    db.executemany("INSERT INTO texts VALUES (?,?)", [
+        (i, json.dumps([c[0], c[1], list(c[2])], ensure_ascii=False)) for c, i in text_ids.items()])
+    db.executemany("INSERT INTO lineages VALUES (?,?,?,?,?)", lineage_rows)
+    db.executemany("INSERT INTO spans VALUES (?,?,?,?,?,?,?,?)", spans)
+    db.executemany("INSERT INTO moves VALUES (?,?,?,?,?)", lineages.moves)
+    db.executemany("INSERT INTO citations VALUES (?,?,?,?,?,?,?,?,?)", [
+        (c["record"], c["ref"], c["number"], c["field"], c["start"], json.dumps(c["matches"]), c["now"],
+         c["note"], c.get("then")) for c in citations
+    ])
+    db.executemany("INSERT INTO documents VALUES (?,?)",
+                   [(doc, json.dumps(e, ensure_ascii=False)) for doc, e in estimates.items()])
+    db.commit()
+    db.execute("VACUUM")

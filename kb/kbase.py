@@ -15,6 +15,7 @@ one it has.
 from __future__ import annotations
 
 import gc
+import json
 import logging
 import os
 import threading
@@ -32,7 +33,7 @@ from kb.search import Searcher
 from kb.store import Store, StoreError, builds_newest_first, current_build_dir, hold_build
 from kb.whoosh_adapter import IndexReleaseError
 
-__all__ = ["KnowledgeBase", "Opened", "open_checked", "SEARCH_CACHE"]
+__all__ = ["KnowledgeBase", "Opened", "open_checked", "sources_of", "manifest_of", "SEARCH_CACHE"]
 
 SEARCH_CACHE = 2048  # a build's search answer cache, by default (kb.search.Searcher's cache_size)
 
@@ -149,26 +150,72 @@ def _probe():
     return Q.Or([Q.Term("body", "rule"), Q.Term("title", "card"), Q.Term("exact", "the")])
 
 
+def sources_of(manifest: dict) -> str:
+    """What a build was made from besides the bundled documents, as a key: "" (nothing else),
+    "cr:<file>" or "cr-history:<folder>" (the resolved paths its manifest records)."""
+    history = manifest.get("cr_history") or {}
+    if history.get("folder"):
+        return f"cr-history:{history['folder']}"
+    return f"cr:{manifest['cr']}" if manifest.get("cr") else ""
+
+
+def manifest_of(build: Path) -> dict | None:
+    """A build's manifest, or None when it cannot be read (the build is then no one's)."""
+    try:
+        manifest = json.loads((Path(build) / "manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return manifest if isinstance(manifest, dict) else None
+
+
 class KnowledgeBase:
     CHECK_EVERY = 1.0  # seconds between looks at the ``current`` symlink
 
-    def __init__(self, data_dir: Path, fallback: bool = False, warm: bool = False, search_cache: int = SEARCH_CACHE):
-        """``warm``: warm each build served in the background (kb serve's workers: KB_WARM=1); ``search_cache``: the
-        size of each build's search answer cache, 0 for none (KB_SEARCH_CACHE)."""
+    def __init__(self, data_dir: Path, fallback: bool = False, sources: str | None = None, warm: bool = False,
+                 search_cache: int = SEARCH_CACHE):
+        """``sources`` (a ``sources_of`` key; kb serve sets it): serve only builds made from them, the newest
+        intact one, and follow ``current`` only to builds of the same sources (another server of the same data
+        directory building with other sources does not switch this one). ``warm``: warm each build served in the
+        background (kb serve's workers: KB_WARM=1); ``search_cache``: the size of each build's search answer
+        cache, 0 for none (KB_SEARCH_CACHE)."""
         self.data_dir = Path(data_dir)
+        self.sources = sources
         self.warm, self.search_cache = warm, search_cache
         self._lock = threading.Lock()
         self.fallback_reason: str | None = None  # why we serve a build other than ``current``
-        try:
-            self._opened = open_checked(current_build_dir(self.data_dir), search_cache)
-        except StoreError as exc:
-            if not fallback:
-                raise
-            self._opened = self._newest_intact(exc)
+        if sources is not None:
+            self._opened = self._newest_of_sources(sources)
+        else:
+            try:
+                self._opened = open_checked(current_build_dir(self.data_dir), search_cache)
+            except StoreError as exc:
+                if not fallback:
+                    raise
+                self._opened = self._newest_intact(exc)
         if warm:
             _warm(self._opened.searcher)
         self._link = self._read_link()
         self._checked = time.monotonic()
+
+    def _newest_of_sources(self, sources: str) -> Opened:
+        damaged = []
+        for build in builds_newest_first(self.data_dir):
+            manifest = manifest_of(build)
+            if manifest is None or sources_of(manifest) != sources:
+                continue
+            try:
+                opened = open_checked(build, self.search_cache)
+            except StoreError as exc:
+                log.warning("skipping damaged build: %s", exc)
+                damaged.append(str(exc))
+                continue
+            if damaged:
+                self.fallback_reason = f"{damaged[0]}; serving the newest intact build of the same sources, " \
+                                       f"{opened.build_id}"
+                log.warning(self.fallback_reason)
+            return opened
+        raise StoreError(f"{self.data_dir}: no intact build made from {sources or 'the bundled documents alone'}"
+                         + (f" ({damaged[0]})" if damaged else ""))
 
     def _newest_intact(self, problem: StoreError) -> Opened:
         for build in builds_newest_first(self.data_dir):
@@ -205,6 +252,14 @@ class KnowledgeBase:
                                     self.data_dir, exc, self._opened.build_id)
                         self._link = link
                     else:
+                        if self.sources is not None and sources_of(opened.store.manifest) != self.sources:
+                            # a build of other sources (kb serve --cr ... on the same directory): not ours
+                            log.warning("%s is now %s, made from other sources; still serving %s",
+                                        self.data_dir / "current", opened.build_id, self._opened.build_id)
+                            opened.searcher.close()
+                            opened.release()
+                            self._link = link
+                            return self._opened
                         old, self._opened, self._link = self._opened, opened, link
                         self.fallback_reason = None
                         old.release()

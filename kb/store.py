@@ -58,7 +58,10 @@ def current_build_dir(data_dir: Path) -> Path:
         if link.exists():
             raise StoreError(f"{data_dir}: 'current' is a file, not a link to a build")
         raise StoreError(f"{data_dir}: no build here yet")
-    target = link.resolve()
+    try:
+        target = link.resolve(strict=False)
+    except (RuntimeError, OSError):  # "current -> current": Python 3.11 raises RuntimeError for a loop
+        raise StoreError(f"{data_dir}: 'current' is a symlink loop ({os.readlink(link)})") from None
     if not target.is_dir():
         raise StoreError(f"{data_dir}: 'current' points at {os.readlink(link)}, which is missing")
     return target

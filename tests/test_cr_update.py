@@ -153,3 +153,82 @@ def test_serve_rebuilds_only_when_the_history_folder_changes(capsys, tmp_path, f
     assert again.build_id == first.build_id and not again.stale and said == []  # up to date: serves it
     files = release_files(folder)
     assert corpus_digest(CORPUS, files) != corpus_digest(CORPUS, files[:-1])  # a release added or removed is stale
+
+
+# -- what the update reads (issue 31, fault 7) -------------------------------------------------------------------
+class _Counting(SimpleHTTPRequestHandler):
+    """Another local site: counts what it is asked and answers what it is told to."""
+
+    asked: list[str] = []
+
+    def do_GET(self):  # noqa: N802 - the base class's name
+        self.asked.append(self.path)
+        if self.path.startswith("/go-home"):
+            self.send_response(302)
+            self.send_header("Location", "http://127.0.0.1:9/elsewhere.txt")
+            self.end_headers()
+            return
+        body = b"SECRET-FIRST-LINE of a page that is no rules file\n" * 10
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format, *args):  # noqa: A002 - the base class's name
+        pass
+
+
+@pytest.fixture()
+def other_site():
+    _Counting.asked = []
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Counting)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+    thread.join()
+
+
+@pytest.mark.parametrize("href", ["{other}/MagicCompRules%2020991231.txt",  # another local port
+                                  "ftp://127.0.0.1/MagicCompRules%2020991231.txt",
+                                  "file:///etc/MagicCompRules%2020991231.txt"])
+def test_the_update_reads_only_the_rules_page_s_site(capsys, tmp_path, site, folder, other_site, href):
+    # served a rules page on 127.0.0.1 linking to another local port, the update fetched it and printed its first
+    # line; it also opened an ftp:// connection
+    root = tmp_path / "page"
+    root.mkdir()
+    (root / "rules.html").write_text(PAGE.format(href=href.format(other=other_site)), encoding="utf-8")
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(_Quiet, directory=str(root)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        code, out, err = run(capsys, tmp_path / "data", folder, f"http://127.0.0.1:{server.server_address[1]}/rules.html")
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+    assert code == 1 and "not the rules page's site" in err and _Counting.asked == []
+    assert "SECRET" not in out + err
+
+
+def test_the_update_follows_no_redirect_to_another_site_and_prints_nothing_of_a_non_rules_file(
+        capsys, tmp_path, folder, other_site):
+    code, out, err = run(capsys, tmp_path / "data", folder, f"{other_site}/go-home.html")
+    assert code == 1 and "redirected to another site (http://127.0.0.1:9), not followed" in err
+    # a page that is no rules page: said so, never in its own words
+    code, out, err = run(capsys, tmp_path / "data", folder, f"{other_site}/MagicCompRules%2020260807.txt")
+    assert code == 1 and "SECRET" not in out + err
+    assert not (tmp_path / "data").exists()
+
+
+def test_the_rules_page_must_be_https_unless_it_is_on_this_machine():
+    from ingest.cr_update import UpdateError, origins_of
+
+    assert origins_of("https://magic.wizards.com/en/rules") == {("https", "magic.wizards.com", 443),
+                                                                 ("https", "media.wizards.com", 443)}
+    with pytest.raises(UpdateError, match="must be an https address"):
+        origins_of("http://rules.example.org/rules")
+    with pytest.raises(UpdateError, match="must be an https address"):
+        origins_of("ftp://127.0.0.1/rules")
+    assert origins_of("http://127.0.0.1:8080/rules") == {("http", "127.0.0.1", 8080)}

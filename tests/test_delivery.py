@@ -118,27 +118,25 @@ BROWSER = b"text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,ima
 
 
 def _turned_away(target: bytes, accept: bytes | None) -> tuple[bytes, dict[str, str], bytes]:
-    """What the front answers a request that waited too long for the fair gate: (status line, headers, body)."""
-    import asyncio
+    """What the app's gate (web.gate) answers a request it has no room for: (status line, headers, body)."""
+    from werkzeug.test import Client
 
-    from web.front import Front, Limits
+    from web.app import SECURITY_HEADERS
+    from web.gate import Gated, Settings
 
-    head = b"GET " + target + b" HTTP/1.1\r\nHost: x\r\n" + (b"Accept: " + accept + b"\r\n" if accept else b"") + \
-        b"\r\n"
+    def never(environ, start_response):  # pragma: no cover - the gate answers first
+        raise AssertionError("let through")
 
-    async def ask() -> bytes:
-        front = Front("unused", slots=1, limits=Limits(gate_timeout=0.01))
-        front.gate.busy = front.heavy.busy = 1  # every slot taken: the request waits its gate_timeout, turned away
-        answer, keep = await front._forward("203.0.113.7", b"GET", target, head, b"")
-        assert keep is False
-        return answer
-
-    answer = asyncio.run(ask())
-    top, _, body = answer.partition(b"\r\n\r\n")
-    status, *lines = top.decode("latin-1").split("\r\n")
-    headers = dict(line.split(": ", 1) for line in lines)
-    assert status == "HTTP/1.1 503 Service Unavailable" and int(headers["Content-Length"]) == len(body)
-    return status.encode(), headers, body
+    gated = Gated(never, Settings(), SECURITY_HEADERS)
+    for gate in gated.gates.values():
+        gate.busy, gate.queue = gate.slots, 0  # every slot taken and no room in line: turned away at once
+    response = Client(gated).get(target.decode(), headers={"Accept": accept.decode()} if accept else {})
+    body = response.get_data()
+    headers = dict(response.headers)
+    assert response.status == "503 Service Unavailable" and int(headers["Content-Length"]) == len(body)
+    assert headers["X-Content-Type-Options"] == "nosniff" and "frame-ancestors 'none'" in \
+        headers["Content-Security-Policy"] and headers["Connection"] == "close"
+    return b"HTTP/1.1 503 Service Unavailable", headers, body
 
 
 @pytest.mark.parametrize("accept", [BROWSER, b"*/*", None])
@@ -154,9 +152,9 @@ def test_a_browser_turned_away_by_the_gate_gets_a_page_it_can_read(accept):
     assert page.find("a", string="Try again")["href"] == "/search?q=deathtouch+%3Cb%3E&doc=cr"  # the same search
     box = page.select_one("form[action='/search'] input[name=q]")
     assert box["value"] == "deathtouch <b>" and b"<b>" not in body
-    diff: Any = BeautifulSoup(_turned_away(b"/diff/cr/2015-01-23..2026-08-07", accept)[2], "html.parser")
-    assert diff.find("a", string="Try again")["href"] == "/diff/cr/2015-01-23..2026-08-07"
-    assert diff.select_one("input[name=q]")["value"] == ""
+    dated: Any = BeautifulSoup(_turned_away(b"/cr@2019-01-25/702.19", accept)[2], "html.parser")
+    assert dated.find("a", string="Try again")["href"] == "/cr@2019-01-25/702.19"
+    assert dated.select_one("input[name=q]")["value"] == ""
 
 
 @pytest.mark.parametrize("target, accept", [
@@ -169,6 +167,6 @@ def test_json_clients_turned_away_by_the_gate_get_json_as_before(target, accept)
     import json
 
     _, headers, body = _turned_away(target, accept)
-    assert headers["Content-Type"] == "application/json" and "Retry-After" not in headers
+    assert headers["Content-Type"] == "application/json" and headers["Retry-After"] == "5"
     assert json.loads(body) == {"error": {"code": "busy", "message": "too many costly requests waiting; try again "
                                                                      "shortly"}}

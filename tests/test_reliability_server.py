@@ -3,6 +3,7 @@ costly queries, long request lines, and serving the last good build. Every load 
 count and time; every wait is on a condition with a deadline."""
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
@@ -119,7 +120,7 @@ def test_every_record_page_from_16_clients_matches_a_serial_render(server):
 # -- 2. slow clients -------------------------------------------------------------------------------
 def test_slow_clients_do_not_stop_health_or_record_pages(server):
     held = []
-    for _ in range(64):  # eight times gunicorn's worker threads
+    for _ in range(64):  # five times a worker's threads
         s = socket.create_connection(("127.0.0.1", server.port), timeout=5)
         s.sendall(b"G")
         held.append(s)
@@ -136,71 +137,93 @@ def test_slow_clients_do_not_stop_health_or_record_pages(server):
     assert server.get("/api/health", timeout=5)[0] == 200  # and after they leave
 
 
-def test_a_client_too_slow_to_send_its_head_is_told_and_closed(server, tmp_path):
-    # A replica on the same build with a 1 s head timeout (KB_HEAD_TIMEOUT), not the default 10 s.
+def test_a_client_too_slow_to_send_its_head_is_closed(server, tmp_path):
+    # A replica on the same build with a 1 s head timeout (KB_HEAD_TIMEOUT), not the default 10 s. granian closes
+    # the connection without an answer (hyper's header read timeout); before, the front answered a 408.
     quick = Served(server.data, tmp_path, workers=1, env={"KB_HEAD_TIMEOUT": "1"})
     try:
         with socket.create_connection(("127.0.0.1", quick.port), timeout=30) as s:
             s.sendall(b"GET /api/health HTTP/1.1\r\n")
-            answer = s.recv(4096)  # waits for the front's head timeout, never for ever
-            assert s.recv(4096) == b""  # and then the connection is closed
+            started = time.monotonic()
+            assert s.recv(4096) == b""  # closed, never answered as if the head were whole
+            waited = time.monotonic() - started
+        with socket.create_connection(("127.0.0.1", quick.port), timeout=30) as s:
+            s.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")  # an idle kept-alive connection too
+            assert s.recv(65536).startswith(b"HTTP/1.1 200")
+            started = time.monotonic()
+            assert s.recv(4096) == b""
+            idle = time.monotonic() - started
     finally:
         quick.stop()
-    head, _, body = answer.partition(b"\r\n\r\n")
-    assert head.startswith(b"HTTP/1.1 408") and b"Connection: close" in head
-    assert json.loads(body) == {"error": {"code": "request_timeout", "message":
-                                          "the request line and headers must arrive within 1 s"}}
+    assert 0.5 < waited < 5 and 0.5 < idle < 5
 
 
-@pytest.mark.parametrize("head, status, says", [
-    # a bare LF waited for CRLF CRLF until the head timeout (10 s), then a 408
-    (b"GET /api/health HTTP/1.1\nHost: x\n\n", 400, "must end with CRLF"),
-    (b"GET /api/health HTTP/1.9\r\nHost: x\r\n\r\n", 505, "HTTP/1.0 and HTTP/1.1 only"),  # was answered as 1.9
-    # these reached gunicorn, which answered with a page of its own
-    (b"FOO<script> /api/health HTTP/1.1\r\nHost: x\r\n\r\n", 400, "malformed request line"),
-    (b"GET /api/he\talth HTTP/1.1\r\nHost: x\r\n\r\n", 400, "malformed request line"),
-    (b"GET /api/\xffhealth HTTP/1.1\r\nHost: x\r\n\r\n", 400, "malformed request line"),
-    (b"GET /api/health HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n", 400, "Host sent twice"),
-    (b"POST /api/linkify HTTP/1.1\r\nContent-Length: 0\r\nContent-Length: 0\r\n\r\n", 400, "Content-Length sent twice"),
-    (b"GET /api/health HTTP/1.1\r\n" + b"".join(b"X-%d: y\r\n" % i for i in range(101)) + b"\r\n", 431, "header lines"),
-    (b"GET /api/health HTTP/1.1\r\nX-A: " + b"a" * 17000 + b"\r\n\r\n", 431, "request headers over"),  # was 414
+SERVER_ANSWERS = "server"  # granian's own answer: a status, no body, the connection closed
+# Every head the front refused in its own words, and what the server (granian, hyper) or the app answers now:
+# a clear 4xx at once, never a hang, never a 500, never a desync (what follows a bad head is never read).
+HEADS = [
+    (b"GET /api/health HTTP/1.9\r\nHost: x\r\n\r\n", 400, SERVER_ANSWERS),
+    (b"FOO<script> /api/health HTTP/1.1\r\nHost: x\r\n\r\n", 400, SERVER_ANSWERS),
+    (b"GET /api/he\talth HTTP/1.1\r\nHost: x\r\n\r\n", 400, SERVER_ANSWERS),
+    (b"GET /api/\xffhealth HTTP/1.1\r\nHost: x\r\n\r\n", 400, SERVER_ANSWERS),
+    (b"GET /api/health HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n", 400, "not a host name"),
+    (b"POST /api/linkify HTTP/1.1\r\nContent-Length: 0\r\nContent-Length: 0\r\n\r\n", 400, "needs a Host"),
+    (b"POST /api/linkify HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n", 400,
+     SERVER_ANSWERS),
+    (b"GET /api/health HTTP/1.1\r\n" + b"".join(b"X-%d: y\r\n" % i for i in range(101)) + b"\r\n", 431,
+     SERVER_ANSWERS),
+    (b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-A: " + b"a" * 600_000 + b"\r\n\r\n", 431, SERVER_ANSWERS),
     (b"\r\nGET /api/health HTTP/1.1\r\nHost: x\r\n\r\n", 200, None),  # an empty line before a request is fine
-    # and what the review found still reaching gunicorn's own pages, or past the gate
-    (b"GET /api/health HTTP/1.1\r\nX-A: a\rb\r\n\r\n", 400, "malformed header line"),
-    (b"GET /api/health HTTP/1.1\r\nBad Name: x\r\n\r\n", 400, "malformed header line"),
-    (b"GET /api/health HTTP/1.1\r\nX-A: " + b"a" * 9000 + b"\r\n\r\n", 431, "a header line over 8188 bytes"),
-    (b"GE /api/health HTTP/1.1\r\nHost: x\r\n\r\n", 400, "malformed request line"),
-    (b"GET svn+ssh://x/api/search?q=trample HTTP/1.1\r\nHost: x\r\n\r\n", 400, "must be a path"),
-    (b"GET http:/api/search?q=a HTTP/1.1\r\nHost: x\r\n\r\n", 400, "must be a path"),
-    (b"GET /api/health HTTP/2.0\r\nHost: x\r\n\r\n", 505, "HTTP/1.0 and HTTP/1.1 only"),
-    (b"GET http://x/api/health HTTP/1.1\r\nHost: x\r\n\r\n", 200, None),  # forwarded as its path
-    # and what the second check found: no answer at all, or gunicorn's pages again
-    (b"GET http://[::1/api/search?q=a HTTP/1.1\r\nHost: x\r\n\r\n", 400, "must be a path"),
-    (b"GET /api/health HTTP/1.1\r\nX-A: a\x01b\r\n\r\n", 400, "malformed header line"),
-    (b"GET /api/health HTTP/1.1\r\nX-A: " + b"a" * 8185 + b"\r\n\r\n", 431, "a header line over 8188 bytes"),
-    (b"GET /api/health HTTP/1.1\r\nContent-Type: a\r\nContent-Type: b\r\n\r\n", 400, "sent twice"),
-    (b"GET /api/health HTTP/1.0\r\n" + b"".join(b"X-%d: y\r\n" % i for i in range(100)) + b"\r\n", 431, "header lines"),
-    (b"GET * HTTP/1.1\r\nHost: x\r\n\r\n", 400, "must be a path"),
-])
-def test_a_malformed_head_is_answered_at_once_in_the_api_s_words(server, head, status, says):
+    (b"GET /api/health HTTP/1.1\r\nX-A: a\rb\r\n\r\n", 400, SERVER_ANSWERS),
+    (b"GET /api/health HTTP/1.1\r\nBad Name: x\r\n\r\n", 400, SERVER_ANSWERS),
+    (b"GE /api/health HTTP/1.1\r\nHost: x\r\n\r\n", 405, "answers GET"),
+    (b"GET http:/api/search?q=a HTTP/1.1\r\nHost: x\r\n\r\n", 400, SERVER_ANSWERS),
+    (b"GET /api/health HTTP/2.0\r\nHost: x\r\n\r\n", 400, SERVER_ANSWERS),
+    (b"GET http://x/api/health HTTP/1.1\r\nHost: x\r\n\r\n", 200, None),  # an absolute target: its path
+    (b"GET http://[::1/api/search?q=a HTTP/1.1\r\nHost: x\r\n\r\n", 400, SERVER_ANSWERS),
+    (b"GET /api/health HTTP/1.1\r\nX-A: a\x01b\r\n\r\n", 400, SERVER_ANSWERS),
+    (b"GET /api/health HTTP/1.1\r\nHost: x\r\nContent-Length: +5\r\n\r\nhello", 400, SERVER_ANSWERS),
+    (b"GET /api/health HTTP/1.1\r\nHost: x\r\nContent-Length: 5, 6\r\n\r\nhello", 400, SERVER_ANSWERS),
+    (b"GET /api/health HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: xchunked\r\n\r\n", 400, SERVER_ANSWERS),
+    (b"GET /api/health HTTP/1.1\r\nHost: x\r\n X-folded: y\r\n\r\n", 400, SERVER_ANSWERS),  # obs-fold
+    (b"GET * HTTP/1.1\r\nHost: x\r\n\r\n", 404, None),
+]
+
+
+@pytest.mark.parametrize("head, status, says", HEADS)
+def test_a_malformed_head_is_answered_at_once_and_nothing_after_it_is_read(server, head, status, says):
+    # a request after the malformed one on the same connection: answered only when the first was whole
+    smuggled = b"GET /api/documents HTTP/1.1\r\nHost: x\r\n\r\n"
     with socket.create_connection(("127.0.0.1", server.port), timeout=5) as s:
-        s.sendall(head)
+        with contextlib.suppress(ConnectionError):  # the server may close before it has read it all
+            s.sendall(head + smuggled)
         answer = b""
-        while b"\r\n\r\n" not in answer or (status != 200 and not answer.endswith(b"}}")):
-            chunk = s.recv(65536)
+        while True:
+            try:
+                chunk = s.recv(65536)
+            except TimeoutError:
+                break
             if not chunk:
                 break
             answer += chunk
-            if status == 200 and b"\r\n\r\n" in answer:
+            if answer.count(b"HTTP/1.") >= 2 and answer.endswith(b"]\n"):
                 break
-    assert answer.startswith(b"HTTP/1.1 %d" % status)
-    if says:
-        assert says in json.loads(answer.partition(b"\r\n\r\n")[2])["error"]["message"]
+    top, _, body = answer.partition(b"\r\n\r\n")
+    assert top.startswith(b"HTTP/1.1 %d" % status), answer[:200]
+    assert b"granian/" not in top.lower()  # the server names no version
+    if says == SERVER_ANSWERS:
+        assert b"content-length: 0" in top.lower() and b"connection: close" in top.lower()
+        assert answer.count(b"HTTP/1.") == 1  # the connection is closed: nothing after the bad head is read
+    elif says:
+        assert says in json.loads(body.split(b"\n")[0])["error"]["message"]
+    if status == 200:
+        assert answer.count(b"HTTP/1.1 200") == 2  # pipelined: both answered, in order
+        assert answer.index(b'"ok":true') < answer.index(b'"documents"')
 
 
-def test_a_client_waiting_for_100_continue_gets_it_from_the_front(server):
+def test_a_client_waiting_for_100_continue_gets_it(server):
     # curl sends large bodies after "Expect: 100-continue": gunicorn's go-ahead came only after the body, so the
-    # client waited its own second (or, told to wait longer, the front's 10 s and a 408)
+    # client waited its own second (or, told to wait longer, a 408)
     body = json.dumps({"text": "see 907.4b " * 1500}).encode()
     with socket.create_connection(("127.0.0.1", server.port), timeout=5) as s:
         s.sendall(b"POST /api/linkify HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
@@ -213,26 +236,26 @@ def test_a_client_waiting_for_100_continue_gets_it_from_the_front(server):
     assert answer.startswith(b"HTTP/1.1 200") and b"HTTP/1.1 100" not in answer
 
 
-@pytest.mark.parametrize("value", ["soon", "0", "-1", "nan", "inf", "3601"])
+@pytest.mark.parametrize("value", ["soon", "0", "-1", "nan", "inf", "61"])
 def test_a_bad_head_timeout_stops_kb_serve_with_one_line(tmp_path, value):
-    from web.front import Limits
+    from web.gate import Settings
 
     with pytest.raises(ValueError, match="KB_HEAD_TIMEOUT must be a number of seconds"):
-        Limits.from_env({"KB_HEAD_TIMEOUT": value})
+        Settings.from_env({"KB_HEAD_TIMEOUT": value})
     if value == "soon":  # the command says so before it builds or listens
         out = subprocess.run([sys.executable, "-m", "web.cli", "--data", str(tmp_path / "data"), "serve",
                               "--port", str(_port())], cwd=ROOT, capture_output=True, text=True, timeout=60,
                              env={**os.environ, "KB_HEAD_TIMEOUT": value})
         assert out.returncode == 1 and out.stderr.strip().splitlines() == [
-            "kb serve: KB_HEAD_TIMEOUT must be a number of seconds above 0 and at most 3600, not 'soon'"]
+            "kb serve: KB_HEAD_TIMEOUT must be a number of seconds above 0 and at most 60, not 'soon'"]
         assert not (tmp_path / "data").exists()
 
 
 def test_the_head_timeout_defaults_to_10_s_and_reads_kb_head_timeout():
-    from web.front import Limits
+    from web.gate import Settings
 
-    assert Limits.from_env({}) == Limits() and Limits().head_timeout == 10
-    assert Limits.from_env({"KB_HEAD_TIMEOUT": " 2.5 "}) == Limits(head_timeout=2.5)
+    assert Settings.from_env({}) == Settings() and Settings().head_timeout == 10
+    assert Settings.from_env({"KB_HEAD_TIMEOUT": " 2.5 "}) == Settings(head_timeout=2.5)
 
 
 # -- 3. costly queries ------------------------------------------------------------------------------
@@ -266,14 +289,15 @@ def test_costly_queries_from_eight_clients_do_not_starve_health(server):
     assert note and note.startswith("query shortened")
 
 
-# -- 9. request lines longer than gunicorn's --------------------------------------------------------
+# -- 9. long request lines --------------------------------------------------------------------------
 def test_a_5000_character_query_gets_our_message(server):
     status, body = server.get("/api/search?q=" + "a" * 5000)
     assert status == 400 and "query too long" in json.loads(body)["error"]["message"]
     status, body = server.get("/search?q=" + "a" * 5000, headers={"Accept": "text/html"})
     assert status == 400 and b"query too long" in body
-    status, body = server.get("/api/search?q=" + "a" * 40_000)
-    assert status == 414 and "query too long" in json.loads(body)["error"]["message"]
+    status, body = server.get("/api/search?q=" + "a" * 40_000)  # within the server's limit (64 KB): the app says why
+    assert status == 400 and "query too long" in json.loads(body)["error"]["message"]
+    assert server.get("/api/search?q=" + "a" * 70_000)[0] == 414  # past it: the server's own 414
 
 
 def _post(server, path: str, body: bytes, content_type: str = "application/json",
@@ -298,7 +322,7 @@ def test_a_body_the_app_refuses_unread_gets_its_answer_not_a_502(server):
     assert status == 415 and "JSON body" in body["error"]["message"]
     status, body = _post(server, "/api/linkify", json.dumps({"text": "x" * 25_000}).encode())
     assert status == 400 and "at most 20000 characters" in body["error"]["message"]
-    status, body = _post(server, "/api/linkify", b"x" * 300_000)  # over the limit, from the front, in our words
+    status, body = _post(server, "/api/linkify", b"x" * 300_000)  # over the limit, in our words
     assert status == 413 and "the body is over 262144 bytes" in body["error"]["message"]
     # any method may carry a body the app answers without needing it: a 405, a 404, a search
     for method, path, want in (("PUT", "/api/linkify", 405), ("PATCH", "/api/linkify", 405),
@@ -313,7 +337,7 @@ def test_health_says_which_build_and_that_it_is_fresh(server):
     assert health["stale"] is False and health["built_from"] and health["build_id"]
 
 
-def test_the_front_passes_gzip_on_as_the_app_made_it(server):
+def test_gzip_passes_as_the_app_made_it(server):
     # no compression at all before, even when the browser asked (a tester on a slow phone network)
     import gzip
 
@@ -324,10 +348,10 @@ def test_the_front_passes_gzip_on_as_the_app_made_it(server):
             conn.request("GET", path, headers={"Accept-Encoding": "gzip"})  # twice on one kept-alive connection
             answer = conn.getresponse()
             body = answer.read()
-            head = dict(answer.getheaders())
+            head = answer.headers  # case-insensitive (granian writes header names in lower case)
             assert head["Content-Encoding"] == "gzip" and head["Content-Type"].startswith(kind)
             assert "Accept-Encoding" in head["Vary"] and int(head["Content-Length"]) == len(body)
-            assert head["Connection"] == "keep-alive"
+            assert "close" not in head.get("Connection", "")  # HTTP/1.1: kept alive unless said
             if path == "/treachery/907.4b":
                 assert gzip.decompress(body) == plain
             else:
@@ -415,31 +439,61 @@ def test_diffs_and_dated_pages_wait_at_their_own_gate_and_discord_at_search_s():
     """An attacker: thirty clients asking for diffs between distant releases (~400 ms each) or dated chapters held
     a search from anyone else 2.4 s (p50), since each took a slot of the search's gate; Discord's interactions, each
     a search or a lookup, passed no gate at all."""
-    import asyncio
+    from web.gate import FairGate, gate_of
 
-    from web.front import Front
-
-    front = Front("/nowhere.sock", slots=2)
-    for heavy in ("/api/diff/cr/2015-01-23..2026-08-07", "/diff/cr/2015-01-23..2026-08-07", "/cr@2019-01-25/7",
+    for path in ("/api/diff/cr/2015-01-23..2026-08-07", "/diff/cr/2015-01-23..2026-08-07", "/cr@2019-01-25/7",
                   "/api/cr@2016-07-22/716.2"):
-        assert front.gate_for(heavy) is front.heavy
-    for costly in ("/api/search", "/search", "/discord/interactions", "/api/linkify", "/r/704.5a-z@2019",
+        assert gate_of(path) == "heavy"
+    for path in ("/api/search", "/search", "/discord/interactions", "/api/linkify", "/r/704.5a-z@2019",
                    "/cr/702.19b/history"):
-        assert front.gate_for(costly) is front.gate
-    assert front.gate_for("/api/health") is None and front.gate_for("/cr/702.19b") is None
+        assert gate_of(path) == "costly"
+    assert gate_of("/api/health") is None and gate_of("/cr/702.19b") is None
 
-    async def thirty_diffs_then_a_search() -> tuple[int, int, int]:
-        await front.heavy.acquire("127.0.1.0", 5)  # one diff in gunicorn, twenty-nine waiting their turn
-        waiting = [asyncio.create_task(front.heavy.acquire(f"127.0.1.{k}", 5)) for k in range(1, 30)]
-        await asyncio.sleep(0)
-        await front.gate.acquire("127.0.0.2", 5)  # the search: a slot at once
-        busy = front.gate.busy
-        for task in waiting:
-            task.cancel()
-        await asyncio.gather(*waiting, return_exceptions=True)
-        return busy, len(front.heavy.waiting), front.heavy.busy
+    diffs, searches = FairGate(1, 2, wait=5), FairGate(2, 4, wait=5)
+    assert diffs.enter("127.0.1.0")  # one diff running
+    waiting = [threading.Thread(target=diffs.enter, args=(f"127.0.1.{k}",)) for k in (1, 2)]
+    for t in waiting:
+        t.start()
+    deadline = time.monotonic() + 5
+    while diffs.queued < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    started = time.monotonic()
+    assert not diffs.enter("127.0.1.3")  # the line is full: turned away at once, never queued for ever
+    assert time.monotonic() - started < 0.5
+    assert searches.enter("127.0.0.2")  # the search: a slot at once
+    diffs.leave()
+    diffs.leave()  # the two waiting took their turns
+    for t in waiting:
+        t.join(timeout=5)
+    assert (diffs.busy, diffs.queued, searches.busy) == (1, 0, 1)
 
-    assert asyncio.run(thirty_diffs_then_a_search()) == (1, 0, 1)
+
+def test_the_gate_takes_turns_by_address():
+    # one address with ten requests in line, another with one: the other goes next, not eleventh
+    from web.gate import FairGate
+
+    gate = FairGate(1, 16, wait=10)
+    assert gate.enter("198.51.100.1")
+    order: list[str] = []
+    lock = threading.Lock()
+
+    def ask(who: str) -> None:
+        assert gate.enter(who)
+        with lock:
+            order.append(who)
+        gate.leave()
+
+    threads = []
+    for who in ["198.51.100.1"] * 10 + ["203.0.113.9"]:
+        threads.append(threading.Thread(target=ask, args=(who,)))
+        threads[-1].start()
+        deadline = time.monotonic() + 5
+        while gate.queued < len(threads) and time.monotonic() < deadline:
+            time.sleep(0.005)
+    gate.leave()
+    for t in threads:
+        t.join(timeout=10)
+    assert order.index("203.0.113.9") <= 1 and len(order) == 11
 
 
 @pytest.mark.slow  # a load test against the history build
@@ -483,7 +537,7 @@ def test_a_search_answers_while_clients_ask_for_diffs_between_distant_releases(h
 
 
 def test_workers_run_with_two_memory_arenas(server):
-    """A soak: gunicorn's eight threads per worker each took a glibc arena and kept what was freed in it (366 / 327 MB
+    """A soak: eight threads per worker each took a glibc arena and kept what was freed in it (366 / 327 MB
     after 2,500 unique costly requests; 279 / 294 MB with two arenas). kb serve's workers are started with two."""
     def children(pid: int) -> list[int]:
         out = []
@@ -508,6 +562,6 @@ def test_workers_run_with_two_memory_arenas(server):
                 cmdline = Path(f"/proc/{child}/cmdline").read_bytes()
             except OSError:
                 continue
-            if b"gunicorn" in cmdline:
+            if b"granian" in cmdline:
                 found.append(b"MALLOC_ARENA_MAX=2" in environ)
     assert found and all(found)

@@ -19,7 +19,7 @@ from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import HTTPException
 
 from kb.kbase import KnowledgeBase
-from web.front import Limits
+from web.gate import MAX_BODY, RETRY_AFTER, Gated, Settings, TrustedProxies
 
 __all__ = ["create_app", "SECURITY_HEADERS", "public_url", "prefers_json"]
 
@@ -46,7 +46,8 @@ def create_app(config: dict | None = None) -> Flask:
         KB_NOT_REBUILT=os.environ.get("KB_NOT_REBUILT") or None,
         KB_WARM=os.environ.get("KB_WARM") == "1",  # set by kb serve: each worker warms its build in the background
         KB_SEARCH_CACHE=int(os.environ.get("KB_SEARCH_CACHE", "2048")),  # a build's search answers kept; 0: none
-        MAX_CONTENT_LENGTH=Limits.max_body,  # linkify bodies, as the front bounds them; anything larger is a 413
+        KB_SOURCES=os.environ.get("KB_SOURCES"),  # set by kb serve: web.serve.Plan.sources
+        MAX_CONTENT_LENGTH=MAX_BODY,  # linkify bodies; anything larger is a 413 in the API's words
         JSON_SORT_KEYS=False,
     )
     if config:
@@ -58,8 +59,9 @@ def create_app(config: dict | None = None) -> Flask:
     app.json.sort_keys = False
     app.json.ensure_ascii = False
     # A server serves the newest intact build when ``current`` is damaged (kb.kbase).
-    app.extensions["kb"] = KnowledgeBase(app.config["KB_DATA"], fallback=True, warm=app.config["KB_WARM"],
-                                         search_cache=app.config["KB_SEARCH_CACHE"])
+    # kb serve names the sources its build was made from (KB_SOURCES): only builds of those are served.
+    app.extensions["kb"] = KnowledgeBase(app.config["KB_DATA"], fallback=True, sources=app.config["KB_SOURCES"],
+                                         warm=app.config["KB_WARM"], search_cache=app.config["KB_SEARCH_CACHE"])
 
     from web import compress, discord
     from web.api import api
@@ -79,9 +81,9 @@ def create_app(config: dict | None = None) -> Flask:
 
     @app.before_request
     def _read_the_body():
-        # A body is read whole before any answer (the front bounds it): an answer given before the body was read
-        # (a 415 for the wrong content type, a 405 for a PUT) makes gunicorn close a socket the front is still
-        # writing to, and the answer could be lost as a 502.
+        # A body is read whole before any answer (MAX_CONTENT_LENGTH bounds it): an answer given before the body
+        # was read (a 415 for the wrong content type, a 405 for a PUT) could close a socket the client is still
+        # writing to, and the client lose the answer.
         if request.content_length:  # any method: a PUT or a GET may carry one too
             request.get_data(cache=True)
 
@@ -102,6 +104,10 @@ def create_app(config: dict | None = None) -> Flask:
     app.after_request(_headers)
 
     app.register_error_handler(HTTPException, http_error)
+    # Outermost first: forwarded headers only from a trusted proxy, then the costly requests' gate (web.gate).
+    settings = Settings.from_env(os.environ)
+    gated = app.extensions["gated"] = Gated(app.wsgi_app, settings, SECURITY_HEADERS)  # web.gate.heavy_work's
+    app.wsgi_app = TrustedProxies(gated, settings.trusted_proxies)  # type: ignore[method-assign]
 
     @app.errorhandler(Exception)
     def _unexpected(exc: Exception):  # pragma: no cover - a bug, reported in the one error shape
@@ -154,7 +160,7 @@ def public_url() -> str:
         environ = request.environ
         name, port = environ.get("SERVER_NAME", ""), environ.get("SERVER_PORT", "80")
         if not _HOST.fullmatch(name) or not port.isdigit():
-            return ""  # behind kb serve's front gunicorn listens on a Unix socket: links are relative, "/cr/702.19"
+            return ""  # no usable address (a Unix socket's path): links are relative, "/cr/702.19"
         return f"{request.scheme}://{name}" + ("" if port == "80" else f":{port}")
     return request.host_url.rstrip("/")
 
@@ -200,7 +206,10 @@ def http_error(exc: HTTPException):
         answer = error_response(405, "method_not_allowed", f"{request.path} answers {' and '.join(methods)}")
         answer.headers["Allow"] = ", ".join([*methods, "OPTIONS"])
         return answer
-    return error_response(exc.code or 500, exc.name.lower().replace(" ", "_"), exc.description or exc.name)
+    answer = error_response(exc.code or 500, exc.name.lower().replace(" ", "_"), exc.description or exc.name)
+    if exc.code == 503:  # the heavy gate's line is full (web.gate.Busy)
+        answer.headers["Retry-After"] = str(RETRY_AFTER)
+    return answer
 
 
 def no_api_endpoint(path: str):

@@ -255,6 +255,25 @@ def _cpu_ticks(pid: int) -> int:
     return int(fields[11]) + int(fields[12])
 
 
+def _search_cpu_ms(data: Path, queries: list[str]) -> float:
+    """CPU ms of one search in this process, answer cache off, over ``queries`` (unique ones, as over HTTP), the
+    build warmed as kb serve warms it."""
+    from kb.kbase import KnowledgeBase
+
+    opened = KnowledgeBase(data).current()
+    searcher = opened.searcher
+    searcher.warm()
+    for q in queries[:20]:
+        searcher.search(q)
+    started = time.thread_time()
+    for q in queries[20:]:
+        searcher.search(q)  # each query new: nothing comes from the answer cache
+    spent = time.thread_time() - started
+    searcher.close()
+    opened.release()
+    return round(spent * 1e3 / max(1, len(queries) - 20), 3)
+
+
 def _wait_idle(pids: list[int], timeout: float = 60.0) -> None:
     """Until the processes use no CPU for half a second (a worker's background warming, KB_WARM,
     is done): the figures are the steady state, which the warming would otherwise share."""
@@ -319,6 +338,7 @@ def run_http(data: Path, corpus: Path, clients: int = 4, seconds: float = 3.0, w
     store = Store.open(data)
     ids = [r.id for r in store.records.values() if r.kind in ("rule", "card", "ruling")][:500]
     queries = QUERY_MIX if cache else unique_queries(store, 40_000)  # the cache is for repeated queries
+    in_process = _search_cpu_ms(data, queries[-300:])
     port = _free_port()
     discord_key = bench_discord.signing_key()  # the endpoint is on for this run only
     started = time.perf_counter()
@@ -342,8 +362,8 @@ def run_http(data: Path, corpus: Path, clients: int = 4, seconds: float = 3.0, w
                 time.sleep(0.02)
         if cold is None:
             raise RuntimeError("kb serve did not answer within 60 s")
-        # kb serve (the front) -> gunicorn's arbiter -> its workers
-        workers_pids = [w for arbiter in _children(proc.pid) for w in _children(arbiter)]
+        # kb serve becomes granian's main process; its children are the workers
+        workers_pids = _children(proc.pid)
         _wait_idle(workers_pids)
         result: dict[str, Any] = {
             "cold_start_ms": round(cold * 1e3), "clients": clients, "workers": workers, "search_cache": cache,
@@ -360,6 +380,8 @@ def run_http(data: Path, corpus: Path, clients: int = 4, seconds: float = 3.0, w
         # The endpoints take turns in short rounds, so that a burst of other work on the machine
         # falls on the floor (health) and on search alike rather than on one of them.
         gathered: dict[str, tuple[list[float], list[int], list[float]]] = {n: ([], [], []) for n in HTTP_TARGETS}
+        server_pids = [proc.pid, *workers_pids]
+        ticks: dict[str, int] = dict.fromkeys(HTTP_TARGETS, 0)  # the server's CPU (main process and workers)
         for turn in range(HTTP_ROUNDS):
             for name, template in HTTP_TARGETS.items():
                 latencies: list[float] = []
@@ -390,24 +412,34 @@ def run_http(data: Path, corpus: Path, clients: int = 4, seconds: float = 3.0, w
                 shared = (template, deadline, lock, latencies, errors)
                 threads = [threading.Thread(target=client, args=(k + turn * 97, *shared)) for k in range(clients)]
                 t0 = time.perf_counter()
+                cpu0 = sum(map(_cpu_ticks, server_pids))
                 run_clients(threads, latencies, errors)
+                ticks[name] += sum(map(_cpu_ticks, server_pids)) - cpu0
                 all_latencies, all_errors, spent = gathered[name]
                 all_latencies += latencies
                 all_errors += errors
                 spent.append(time.perf_counter() - t0)
+        tick_ms = 1e3 / os.sysconf("SC_CLK_TCK")
         for name, (latencies, errors, spent) in gathered.items():
             result[name] = {"requests": len(latencies), "errors": len(errors),
-                            "rps": round(len(latencies) / sum(spent)), **_summary(latencies), "rounds": HTTP_ROUNDS}
+                            "rps": round(len(latencies) / sum(spent)), **_summary(latencies), "rounds": HTTP_ROUNDS,
+                            "cpu_ms": round(ticks[name] * tick_ms / max(1, len(latencies)), 3)}
         for kind, name in ((2, "discord"), (4, "discord_autocomplete")):
             bench_discord.measure(port, discord_key, clients, min(seconds, 0.5), kind)  # warm
             result[name] = bench_discord.measure(port, discord_key, clients, seconds, kind)
             result[name]["p99_vs_health"] = round(result[name]["p99_us"] / result["health"]["p99_us"], 2)
         for name in ("search", "record_page", "discord", "discord_autocomplete"):
             result[name]["vs_health"] = round(result[name]["rps"] / result["health"]["rps"], 2)
-        result["search_ratio"] = result["search"]["vs_health"]  # uncached /api/search over /api/health
+        # The headline figures: requests per second, and the server's CPU per uncached search next to the same
+        # searches' CPU in process (what HTTP, the WSGI app and the server add to a search).
+        result["health_rps"], result["search_rps"], result["page_rps"] = (
+            result[name]["rps"] for name in ("health", "search", "record_page"))
+        result["search_cpu_ms"] = result["search"]["cpu_ms"]
+        result["search_cpu_ms_in_process"] = in_process
+        result["search_cpu_vs_in_process"] = round(result["search_cpu_ms"] / in_process, 2) if in_process else None
         result["unique_queries"] = min(next(unique), len(queries))
         result["rss_mb_per_worker"] = [round(_rss_kb(pid) / 1024, 1) for pid in workers_pids]
-        result["rss_mb_front"] = round(_rss_kb(proc.pid) / 1024, 1)  # kb serve itself: it forwards bytes
+        result["rss_mb_main"] = round(_rss_kb(proc.pid) / 1024, 1)  # granian's main process: it runs no app
         return result
     finally:
         proc.terminate()

@@ -310,7 +310,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         print(
             f"http ({http['clients']} clients, {http['workers']} workers, {cache}): "
             f"cold start {http['cold_start_ms']} ms, workers warm after {http.get('warm_ms')} ms (measured after), "
-            f"RSS per worker {http['rss_mb_per_worker']} MB, front {http.get('rss_mb_front')} MB"
+            f"RSS per worker {http['rss_mb_per_worker']} MB, main process {http.get('rss_mb_main')} MB"
         )
         for name in ("health", "search", "record_page", "discord", "discord_autocomplete"):
             h = http[name]
@@ -321,8 +321,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
                 f"  {name:12} {h['rps']:6d} req/s  p50 {h['p50_us'] / 1000:6.2f} ms  p99 {h['p99_us'] / 1000:6.2f} ms  "
                 f"{h['errors']} errors / {h['requests']}{ratio}"
             )
-        print(f"  search_ratio {http['search_ratio']} ({'repeated' if http['search_cache'] else 'unique'} queries; "
-              f"target >= 0.5 uncached)")
+        print(f"  req/s: health {http['health_rps']}, search {http['search_rps']} "
+              f"({'repeated' if http['search_cache'] else 'unique'} queries), record page {http['page_rps']}; "
+              f"server CPU per search {http['search_cpu_ms']} ms, in process {http['search_cpu_ms_in_process']} ms "
+              f"({http['search_cpu_vs_in_process']}x; target <= 1.5x)")
     if "history" in result:
         _print_history_bench(result["history"])
     print(f"(bench took {result['bench_seconds']} s)")
@@ -354,7 +356,7 @@ def cmd_cr_update(args: argparse.Namespace) -> int:
         return build(args.corpus, args.data, cr_history=args.cr_history).build_id
 
     try:
-        result = update(args.cr_history, rebuild, page_url=args.source or RULES_PAGE)
+        result = update(args.cr_history, rebuild, page_url=args.source or os.environ.get("KB_CR_SOURCE") or RULES_PAGE)
     except (UpdateError, ParseError) as exc:
         return _fail(f"kb cr update: nothing changed: {exc}")
     if result.status == "already current":
@@ -425,7 +427,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--strict", action="store_true", help="exit 1 when any reference is unresolved")
     p.set_defaults(func=cmd_check)
 
-    p = sub.add_parser("serve", help="build if needed, then serve the site and API with gunicorn")
+    p = sub.add_parser("serve", help="build if needed, then serve the site and API (granian; docs/serving.md)")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--workers", type=int, default=None, help="worker processes (default: one per core)")
@@ -465,8 +467,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_discord)
 
     p = sub.add_parser("soak", help="the server under slow clients, hostile queries and unique requests (web.soak)")
-    p.add_argument("--design", choices=("front", "gthread", "gevent"), default="front",
-                   help="front: kb serve as shipped; gthread/gevent: gunicorn alone, to compare designs")
+    p.add_argument("--design", choices=("granian", "gthread", "gevent"), default="granian",
+                   help="granian: kb serve as shipped; gthread/gevent: gunicorn (not installed with kb), to compare")
     p.add_argument("--slow", type=int, default=256, help="slow connections held open")
     p.add_argument("--seconds", type=float, default=30.0, help="seconds the slow connections are held")
     p.add_argument("--requests", type=int, default=20_000, help="unique requests before memory is read")
@@ -478,7 +480,8 @@ def build_parser() -> argparse.ArgumentParser:
     cr_sub = p.add_subparsers(dest="cr_command", required=True)
     u = cr_sub.add_parser("update", help="download the newest official release if it is new, add it, rebuild")
     u.add_argument("--from", dest="source", default=None, metavar="URL",
-                   help="the rules page to read (default: https://magic.wizards.com/en/rules)")
+                   help="the rules page to read ($KB_CR_SOURCE; default: https://magic.wizards.com/en/rules); "
+                        "only its site is read, over https")
     u.add_argument("--cr-history", type=Path, default=None, help="the history folder ($KB_CR_HISTORY)")
     u.set_defaults(func=cmd_cr_update)
 

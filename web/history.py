@@ -26,6 +26,8 @@ from markupsafe import Markup, escape
 from werkzeug.exceptions import BadRequest, NotFound
 
 from kb.cache import ByteLRU
+from web.app import prefers_json
+from web.gate import heavy_work
 from kb.ids import dated_url, record_url
 from kb.refs import find_refs
 from kb.snippet import clip, leading
@@ -34,7 +36,7 @@ from kb.history import (DateError, History, parse_date, release_gap, span_ref, s
                         wording)
 from kb.kbase import Opened
 from web.render import mana, render_inline
-from web.pages import render_page
+from web.pages import kept_page, render_page
 
 __all__ = ["history_pages", "rule_at_data", "rule_history_data", "diff_data", "releases_data"]
 
@@ -321,6 +323,24 @@ def _worded_run(history: History, span: dict[str, Any]) -> tuple[list[dict[str, 
 
 def diff_data(kb: Opened, spec: str) -> tuple[dict[str, Any], dict[str, Any]]:
     history = _history(kb)
+    a, b, a_day, b_day = _span(history, spec)
+    key, kept = (a["index"], b["index"]), _diffs(kb)
+    diff = kept.get(key)
+    if diff is None:
+        with heavy_work():  # the work, not the request, waits its turn: a cached diff does not (web.gate)
+            diff = kept.put(key, history.diff(a["index"], b["index"]))
+    # Each entry links the rule as it stood: a removed one in the older release, the others in the newer.
+    linked = {kind: [entry | {"url": dated_url(a["effective"] if kind == "removed" else b["effective"],
+                                               _ref_of(entry.get("new_id") or entry["id"]))} for entry in entries]
+              for kind, entries in diff.items()}
+    return {"from": history.release_public(a), "to": history.release_public(b), "asked": {"from": a_day, "to": b_day},
+            "effective": b["effective"],
+            "counts": {k: len(v) for k, v in diff.items()}, **linked,
+            "url": f"/diff/cr/{a['effective']}..{b['effective']}"}, {}
+
+
+def _span(history: History, spec: str) -> tuple[dict[str, Any], dict[str, Any], str, str]:
+    """The two releases a diff's spec names, and the days as asked."""
     a_day, sep, b_day = spec.partition("..")
     if not sep:
         raise BadRequest("write a diff as two dates: /diff/cr/2026-06-19..2026-08-07")
@@ -331,18 +351,7 @@ def diff_data(kb: Opened, spec: str) -> tuple[dict[str, Any], dict[str, Any]]:
     a, b = _in_force(history, a_day), _in_force(history, b_day)
     if a_day > b_day:
         raise BadRequest(f"{a_day} is after {b_day}: write the older date first")
-    key, kept = (a["index"], b["index"]), _diffs(kb)
-    diff = kept.get(key)
-    if diff is None:
-        diff = kept.put(key, history.diff(a["index"], b["index"]))
-    # Each entry links the rule as it stood: a removed one in the older release, the others in the newer.
-    linked = {kind: [entry | {"url": dated_url(a["effective"] if kind == "removed" else b["effective"],
-                                               _ref_of(entry.get("new_id") or entry["id"]))} for entry in entries]
-              for kind, entries in diff.items()}
-    return {"from": history.release_public(a), "to": history.release_public(b), "asked": {"from": a_day, "to": b_day},
-            "effective": b["effective"],
-            "counts": {k: len(v) for k, v in diff.items()}, **linked,
-            "url": f"/diff/cr/{a['effective']}..{b['effective']}"}, {}
+    return a, b, a_day, b_day
 
 
 def releases_data(kb: Opened) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -394,6 +403,12 @@ def api_rule_history(number: str):
 @history_pages.get("/diff/cr/<spec>")
 def diff(spec: str):
     kb = _kb()
+    a, b, _, _ = _span(_history(kb), spec)
+    url = f"/diff/cr/{a['effective']}..{b['effective']}"
+    if not prefers_json() and (url == request.path or not request.args.get("canonical")):
+        kept = kept_page((kb, "diff:" + url))  # its page, kept: answered as a record page is
+        if kept is not None:
+            return kept
     data, extra = diff_data(kb, spec)
     if request.args.get("canonical") and data["url"] != request.path:
         return redirect(data["url"], code=302)
@@ -401,7 +416,7 @@ def diff(spec: str):
     return render_page("cr_diff.html", title=title,
                        description=", ".join(f"{n} {k.replace('_', ' ')}" for k, n in data["counts"].items()),
                        alternate="/api" + data["url"], data=data, twin=data, Markup=Markup, mana=mana,
-                       once=(kb, "diff:" + data["url"], data["url"]), **extra)
+                       once=(kb, "diff:" + data["url"], data["url"]), guard=heavy_work, **extra)
 
 
 @history_pages.get("/api/diff/cr/<spec>")

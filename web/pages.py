@@ -6,6 +6,7 @@ links ``/r/<reference>`` and ``/c/<card name>``, ``/opensearch.xml``, and
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import html as _html
 import re
@@ -56,7 +57,8 @@ def _canonical(status: int) -> str:
 
 
 def render_page(template: str, *, title: str, description: str, alternate: str, status: int = 200,
-                twin=None, once: tuple[Opened, str, str] | None = None, **context):
+                twin=None, once: tuple[Opened, str, str] | None = None,
+                guard: Callable[[], contextlib.AbstractContextManager] | None = None, **context):
     """A page: its template over base.html, which links its JSON twin (``alternate``) and its canonical URL.
 
     Asked for JSON (``Accept: application/json``), the page's URL answers with ``twin``, the ``data`` half of
@@ -72,7 +74,7 @@ def render_page(template: str, *, title: str, description: str, alternate: str, 
         key, path = (once[0], once[1]), once[2]  # the data's build, not the one current now (a rebuild between)
         return _once(key, lambda: render_template(template, title=title, description=description,
                                                   alternate=alternate, canonical=BASE_MARK + path, status=status,
-                                                  **context), status=status)
+                                                  **context), status=status, guard=guard)
     html = render_template(template, title=title, description=description, alternate=alternate,
                            canonical=public_url() + _canonical(status), status=status, **context)
     return Response(html, status=status, mimetype="text/html")
@@ -363,7 +365,8 @@ def _pages(kb: Opened) -> ByteLRU[_Page]:
     return kb.derived.cache("pages", PAGE_CACHE_BYTES, weigh=lambda p: sys.getsizeof(p.html) + len(p.base) + len(p.gz))
 
 
-def _once(key: tuple[Opened, str], render: Callable[[], str], status: int = 200, note: str = "") -> Response:
+def _once(key: tuple[Opened, str], render: Callable[[], str], status: int = 200, note: str = "",
+          guard: Callable[[], contextlib.AbstractContextManager] | None = None) -> Response:
     """The page kept under ``key`` (the build, and the page's name in the build's pages; rendered by ``render``
     the first time), with the site's address filled in and ``note`` in a record's note slot; gzipped when the
     client takes it, from the kept gzip when it was made for this address and no note. One gzip a page, the
@@ -372,14 +375,26 @@ def _once(key: tuple[Opened, str], render: Callable[[], str], status: int = 200,
     kept, name = _pages(key[0]), key[1]
     page = kept.get(name)
     if page is None:
-        page = kept.put(name, _Page(render()))
+        with guard() if guard is not None else contextlib.nullcontext():  # ``guard``: the render's gate (a diff's)
+            page = kept.put(name, _Page(render()))
+    return _kept(key, page, status, note)
+
+
+def kept_page(key: tuple[Opened, str]) -> Response | None:
+    """The page ``_once`` keeps under ``key``, answered, or None when it is not kept (a diff's page is answered
+    from here before its diff is looked at: the diff itself may have left its cache)."""
+    page = _pages(key[0]).get(key[1])
+    return None if page is None else _kept(key, page, 200, "")
+
+
+def _kept(key: tuple[Opened, str], page: _Page, status: int, note: str) -> Response:
     base = _html.escape(public_url())
     response = Response(status=status, mimetype="text/html")
     if accepts_gzip() and not note and page.gz and page.base == base:
         return gzipped(response, page.gz)
     body = page.html.replace(NOTE_MARK, note).replace(BASE_MARK, base).encode()
     if accepts_gzip() and not note and len(body) >= MIN_SIZE:
-        page = kept.put(name, dataclasses.replace(page, base=base, gz=gzip_bytes(body)))
+        page = _pages(key[0]).put(key[1], dataclasses.replace(page, base=base, gz=gzip_bytes(body)))
         return gzipped(response, page.gz)
     response.set_data(body)
     return response  # gzipped after the request (web.compress) when it carries a note

@@ -13,11 +13,11 @@ Three measurements, each against a fresh server on a temporary build of the corp
    and the worst wall time of the same queries over HTTP.
 3. memory: ``--requests`` (20,000) unique requests (unique query strings,
    Host headers, URLs and 404 paths) from 8 clients, then the resident memory
-   of every gunicorn worker and of the front.
+   of every server worker and of the main server process.
 
-``--design`` picks what is measured: ``front`` (what ``kb serve`` runs), or,
-to compare serving designs, gunicorn alone with ``gthread`` workers or with
-``gevent`` workers (needs ``pip install gevent``; not a dependency).
+``--design`` picks what is measured: ``granian`` (what ``kb serve`` runs), or,
+to compare serving designs, gunicorn with ``gthread`` workers or with
+``gevent`` workers (needs ``pip install gunicorn gevent``; not dependencies).
 """
 from __future__ import annotations
 
@@ -91,7 +91,7 @@ def _port() -> int:
 
 def _start(design: str, data: Path, corpus: Path, workers: int, port: int) -> subprocess.Popen:
     env = {**os.environ, "KB_DATA": str(data), "KB_SEARCH_CACHE": "2048"}
-    if design == "front":
+    if design == "granian":
         argv = [sys.executable, "-m", "web.cli", "--corpus", str(corpus), "--data", str(data), "serve",
                 "--port", str(port), "--workers", str(workers)]
     else:
@@ -283,7 +283,7 @@ def unique_requests(port: int, n: int, ids: list[str], clients: int = 8) -> dict
             "statuses": {str(k): v for k, v in sorted(statuses.items())}}
 
 
-def run_soak(corpus: Path, design: str = "front", slow: int = 256, seconds: float = 30.0, requests: int = 20_000,
+def run_soak(corpus: Path, design: str = "granian", slow: int = 256, seconds: float = 30.0, requests: int = 20_000,
              workers: int = 2, parts: tuple[str, ...] = ("slow", "hostile", "memory")) -> dict:
     from ingest.publish import build
     from kb.store import Store
@@ -305,13 +305,11 @@ def run_soak(corpus: Path, design: str = "front", slow: int = 256, seconds: floa
             if "hostile" in parts:
                 result["hostile_http"] = hostile_http(port)
             if "memory" in parts:
-                pids = _children(proc.pid)
-                workers_pids = [w for p in pids for w in _children(p)] if design == "front" else pids
+                workers_pids = _children(proc.pid)  # kb serve becomes granian (or gunicorn's arbiter): its workers
                 result["rss_mb_before"] = [_rss_mb(p) for p in workers_pids]
                 result["unique_requests"] = unique_requests(port, requests, ids)
                 result["rss_mb_per_worker"] = [_rss_mb(p) for p in workers_pids]
-                if design == "front":
-                    result["rss_mb_front"] = _rss_mb(proc.pid)
+                result["rss_mb_main"] = _rss_mb(proc.pid)
         finally:
             proc.terminate()
             try:
@@ -346,4 +344,4 @@ def print_soak(result: dict) -> None:
         u = result["unique_requests"]
         print(f"memory: {u['requests']} unique requests in {u['seconds']} s, statuses {u['statuses']}")
         print(f"  RSS per worker before {result['rss_mb_before']} MB, after {result['rss_mb_per_worker']} MB"
-              + (f"; front {result['rss_mb_front']} MB" if "rss_mb_front" in result else ""))
+              + (f"; main process {result['rss_mb_main']} MB" if "rss_mb_main" in result else ""))

@@ -1,0 +1,417 @@
+"""Issue 31 against a real ``kb serve`` (granian) over loopback sockets: the faults an attacker found in the
+hand-written front, each reproduced as the attacker did it. Every load is bounded in count and time."""
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import resource
+import signal
+import socket
+import threading
+import time
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+
+from tests.conftest import copy_data
+from tests.test_reliability_server import Served
+
+LARGE = "/api/documents/futuresight/records"  # the largest answer of the bundled build (~340 KB)
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory, data_dir):
+    """kb serve without KB_PUBLIC_URL (links are made from the request), trusting one loopback address as a
+    proxy: 127.0.0.1 is any client, 127.0.0.2 the load balancer."""
+    tmp = tmp_path_factory.mktemp("server")
+    server = Served(copy_data(data_dir, tmp / "data"), tmp, env={"KB_TRUSTED_PROXIES": "127.0.0.2"})
+    yield server
+    server.stop()
+
+
+def _ask(port: int, path: str, headers: dict | None = None, source: str = "127.0.0.1",
+         timeout: float = 10) -> tuple[int, http.client.HTTPMessage, bytes]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout, source_address=(source, 0))
+    try:
+        conn.request("GET", path, headers=headers or {})
+        response = conn.getresponse()
+        return response.status, response.headers, response.read()
+    finally:
+        conn.close()
+
+
+def _workers(pid: int) -> list[int]:
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                out.append(int(entry.name))
+    return out
+
+
+def _asking_and_not_reading(port: int, path: str, then: bytes = b"") -> socket.socket:
+    """A client that asks for ``path`` (and pipelines ``then`` behind it) and reads nothing yet (4 KB window)."""
+    s = socket.socket()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    s.settimeout(20)
+    s.connect(("127.0.0.1", port))
+    s.sendall(b"GET " + path.encode() + b" HTTP/1.1\r\nHost: x\r\n\r\n" + then)
+    return s
+
+
+def _read_all(s: socket.socket) -> tuple[bytes, bool]:
+    """Everything until the server closes; (bytes, whether it ended in a reset)."""
+    got = b""
+    try:
+        while chunk := s.recv(1 << 16):
+            got += chunk
+    except ConnectionResetError:
+        return got, True
+    return got, False
+
+
+# -- fault 1: headers a client must not control ------------------------------------------------------------
+def test_forwarded_headers_from_a_client_are_dropped(served):
+    # gunicorn honoured SCRIPT_NAME from anyone: /zzz/api/search answered a search no gate counted, /yyy a 500
+    status, _, body = _ask(served.port, "/zzz/api/search?q=trample", {"SCRIPT_NAME": "/zzz"})
+    assert status == 404 and b'"results"' not in body
+    status, _, body = _ask(served.port, "/api/health", {"SCRIPT_NAME": "/yyy"})
+    assert status == 200 and json.loads(body)["ok"] is True
+    # X-Forwarded-Proto: https alone rewrote the site's links
+    for header in ({"X-Forwarded-Proto": "https"}, {"X-Forwarded-Ssl": "on"}, {"Forwarded": "proto=https"},
+                   {"X-Forwarded-Prefix": "/evil"}):
+        status, _, page = _ask(served.port, "/treachery/907.4b", {"Host": "kb.test", **header})
+        assert status == 200 and b"http://kb.test/" in page
+        assert b"https://kb.test" not in page and b"/evil/" not in page, header
+
+
+def test_forwarded_headers_from_a_trusted_proxy_are_honoured(served):
+    status, _, page = _ask(served.port, "/treachery/907.4b", {"Host": "kb.test", "X-Forwarded-Proto": "https"},
+                           source="127.0.0.2")
+    assert status == 200 and b"https://kb.test/" in page and b"http://kb.test/" not in page
+
+
+def test_the_gate_takes_turns_by_the_address_a_trusted_proxy_forwards():
+    from web.gate import Settings, TrustedProxies
+
+    seen: list[str] = []
+
+    def app(environ, start_response):
+        seen.append(environ["REMOTE_ADDR"])
+        start_response("200 OK", [("Content-Type", "text/plain")])
+        return [b""]
+
+    trusted = TrustedProxies(app, Settings.from_env({"KB_TRUSTED_PROXIES": "10.0.0.0/8, ::1"}).trusted_proxies)
+    from werkzeug.test import Client
+
+    forwarded = {"X-Forwarded-For": "198.51.100.1, 203.0.113.7"}
+    Client(trusted).get("/", headers=forwarded, environ_base={"REMOTE_ADDR": "10.1.2.3"})
+    Client(trusted).get("/", headers=forwarded, environ_base={"REMOTE_ADDR": "192.0.2.9"})
+    assert seen == ["203.0.113.7", "192.0.2.9"]  # the balancer's last hop; anyone else is who they are
+    with pytest.raises(ValueError, match="KB_TRUSTED_PROXIES must list IP addresses"):
+        Settings.from_env({"KB_TRUSTED_PROXIES": "balancer.local"})
+    with pytest.raises(ValueError, match="KB_FORWARDED_FOR is gone"):
+        Settings.from_env({"KB_FORWARDED_FOR": "1"})
+
+
+# -- fault 2: a truncated answer is never relayed as complete -----------------------------------------------
+@pytest.mark.slow  # kills the workers and waits for new ones
+def test_a_worker_killed_mid_answer_closes_the_connection(served):
+    # the front relayed 200, Content-Length: 990005, 219,968 bytes, then the next pipelined answer inside that body
+    expected = len(_ask(served.port, LARGE)[2])
+    ask = b"GET " + LARGE.encode() + b" HTTP/1.1\r\nHost: x\r\n\r\n"
+    readers = [_asking_and_not_reading(served.port, LARGE, then=ask * 29) for _ in range(2)]  # ~10 MB each
+    time.sleep(1)  # each answer is being written, at its reader's pace
+    for worker in _workers(served.proc.pid):
+        os.kill(worker, signal.SIGKILL)
+    for s in readers:
+        got, _ = _read_all(s)
+        s.close()
+        whole = 0
+        while got:
+            head, _, rest = got.partition(b"\r\n\r\n")
+            assert head.startswith(b"HTTP/1.1 200")
+            length = int(next(line.split(b":")[1] for line in head.lower().split(b"\r\n")
+                              if line.startswith(b"content-length:")))
+            assert length == expected
+            if len(rest) < length:  # cut short: then the connection closed, and nothing follows
+                assert b"HTTP/1.1" not in rest
+                break
+            assert rest[:length].endswith(b"]\n")  # a whole answer
+            whole += 1
+            got = rest[length:]
+        assert whole < 30  # the kill cut this connection's answers short
+    deadline = time.monotonic() + 60  # and new workers answer
+    while time.monotonic() < deadline:
+        try:
+            if _ask(served.port, "/api/health", timeout=2)[0] == 200:
+                break
+        except OSError:
+            time.sleep(0.2)
+    assert _ask(served.port, "/api/health")[0] == 200
+
+
+# -- fault 3: SIGTERM drains -----------------------------------------------------------------------------------
+@pytest.mark.slow  # a server of its own
+def test_sigterm_finishes_the_answers_in_flight_and_refuses_new_connections(tmp_path, data_dir):
+    server = Served(copy_data(data_dir, tmp_path / "data"), tmp_path, workers=1, env={"KB_GRACE": "20"})
+    try:
+        expected = len(_ask(server.port, LARGE)[2])
+        readers = [_asking_and_not_reading(server.port, LARGE) for _ in range(3)]
+        time.sleep(0.5)
+        server.proc.send_signal(signal.SIGTERM)
+        time.sleep(0.5)
+        with pytest.raises(OSError):  # no new connection while the old ones drain
+            _ask(server.port, "/api/health", timeout=2)
+        for s in readers:
+            time.sleep(0.5)  # still reading slowly
+            got, reset = _read_all(s)
+            s.close()
+            assert not reset and got.startswith(b"HTTP/1.1 200")
+            assert len(got.partition(b"\r\n\r\n")[2]) == expected  # whole
+        assert server.proc.wait(timeout=30) == 0
+        assert "Traceback" not in server.stderr() and "CancelledError" not in server.stderr()
+    finally:
+        server.stop()
+
+
+# -- fault 4: connections and file descriptors ----------------------------------------------------------------
+def test_the_open_files_limit_is_raised_to_the_hard_limit(served):
+    limits = Path(f"/proc/{served.proc.pid}/limits").read_text()
+    line = next(line for line in limits.splitlines() if line.startswith("Max open files"))
+    soft, hard = line.split()[3:5]
+    assert soft == hard and "open files up to" in served.stderr()
+
+
+@pytest.mark.slow  # a thousand connections
+def test_a_thousand_idle_connections_from_one_address_do_not_starve_health(served):
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if min(hard, 4096) < 1200:
+        pytest.skip(f"this process may open {hard} files")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 4096), hard))
+
+    def p99() -> float:
+        times = []
+        for _ in range(50):
+            started = time.perf_counter()
+            assert _ask(served.port, "/api/health", timeout=5)[0] == 200
+            times.append(time.perf_counter() - started)
+        return sorted(times)[int(len(times) * 0.99)]
+
+    floor = p99()  # what this machine gives now, with no idle connections
+    held = []
+    try:
+        for i in range(1000):
+            s = socket.create_connection(("127.0.0.1", served.port), timeout=5)
+            if i % 2:
+                s.sendall(b"GET /api/health HTTP/1.1\r\n")  # half of them a head that never ends
+            held.append(s)
+        loaded = p99()
+    finally:
+        for s in held:
+            s.close()
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    # the issue's 100 ms on a quiet machine; on a busy one, plus what it adds with no idle connections at all
+    assert loaded < 0.1 + 2 * floor, (loaded, floor)
+
+
+# -- fault 5: a record id naming a child that does not exist ---------------------------------------------------
+@pytest.mark.parametrize("path", ["/api/records/nope/x", "/api/records/treachery/907.4b/zz",
+                                  "/api/documents/nope/records"])
+def test_a_missing_child_record_is_a_404_in_the_api_s_shape(served, path):
+    status, headers, body = _ask(served.port, path)
+    assert status == 404 and set(json.loads(body)["error"]) == {"code", "message"}
+    assert headers["X-Content-Type-Options"] == "nosniff" and "frame-ancestors 'none'" in \
+        headers["Content-Security-Policy"]
+    assert headers["Server"] == "granian"  # no version named
+
+
+# -- the gate --------------------------------------------------------------------------------------------------
+@pytest.mark.slow  # a load test: 16 clients for 8 s
+def test_sixteen_costly_clients_from_eight_addresses_leave_health_and_cached_pages_fast(served):
+    phrases = " ".join(f'"a the {w}"' for w in ["of", "to", "a", "and", "in", "is", "be", "that", "it", "for"] * 6)
+    stop = threading.Event()
+    statuses: list[int] = []
+
+    def attacker(k: int) -> None:
+        conn = None
+        i = 0
+        while not stop.is_set():
+            i += 1
+            try:
+                conn = conn or http.client.HTTPConnection("127.0.0.1", served.port, timeout=30,
+                                                          source_address=(f"127.0.1.{k % 8 + 1}", 0))
+                conn.request("GET", "/api/search?q=" + quote(f"{phrases[:470]} z{k}x{i}"))
+                response = conn.getresponse()
+                response.read()
+                statuses.append(response.status)
+                if response.getheader("Connection") == "close":
+                    conn.close()
+                    conn = None
+            except OSError:
+                conn = None
+        if conn:
+            conn.close()
+
+    cached = "/treachery/907.4b"
+
+    def p99s(seconds: float) -> tuple[float, float]:
+        health: list[float] = []
+        pages: list[float] = []
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            for path, times in (("/api/health", health), (cached, pages)):
+                started = time.perf_counter()
+                assert _ask(served.port, path, source="127.0.0.9")[0] == 200
+                times.append(time.perf_counter() - started)
+            time.sleep(0.02)
+        return tuple(sorted(t)[int(len(t) * 0.99)] for t in (health, pages))  # type: ignore[return-value]
+
+    floor = p99s(3)  # the same requests with no load: what this machine gives now
+    threads = [threading.Thread(target=attacker, args=(k,)) for k in range(16)]
+    for t in threads:
+        t.start()
+    try:
+        time.sleep(1)
+        p99 = p99s(8)
+    finally:
+        stop.set()
+        for t in threads:
+            t.join(timeout=60)
+    assert statuses.count(200) > 16 and set(statuses) <= {200, 503}
+    # the issue's targets (100 ms, 200 ms) on a quiet machine; on a busy one, plus what it adds with no load at all
+    print(f"p99 health / cached page: {p99} under load, {floor} without")
+    assert p99[0] < 0.1 + 2 * floor[0] and p99[1] < 0.2 + 2 * floor[1], (p99, floor)
+
+
+def test_the_same_error_is_logged_at_most_once_a_second():
+    # out of file descriptors, granian's accept loop logged the same error 481,653 times in 25 s (195 MB)
+    import io
+    import logging
+    import logging.config
+
+    config = json.loads((Path(__file__).parent.parent / "web" / "granian_logging.json").read_text())
+    config["handlers"]["console"]["stream"] = "ext://sys.stderr"
+    logging.config.dictConfig(config)
+    handler = logging.getLogger("_granian").handlers[0]
+    assert isinstance(handler, logging.StreamHandler)
+    out = io.StringIO()
+    handler.setStream(out)
+    log = logging.getLogger("_granian")
+    started = time.monotonic()
+    while time.monotonic() - started < 1.5:
+        log.error("Failed to accept connection: Too many open files")
+        time.sleep(0.001)
+    log.error("something else")
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 3 and lines[-1] == "[ERROR] something else"
+    assert lines[1].startswith("[ERROR] Failed to accept connection: Too many open files (and ")
+
+
+# -- fault 6: the history database cannot be written ------------------------------------------------------------
+@pytest.mark.slow  # parses two official releases
+def test_a_history_database_that_cannot_be_written_is_an_os_error_for_the_build_to_report(tmp_path):
+    # on a full disk the VACUUM raised sqlite3.OperationalError, which kb build and kb serve printed as a traceback;
+    # the build's writer reports an OSError in one line and keeps the previous build (kb.store.publish)
+    import subprocess
+    import sys
+
+    from tests.conftest import CR_HISTORY, NO_HISTORY, ROOT
+
+    if not CR_HISTORY.is_dir():
+        pytest.skip(NO_HISTORY)
+    script = f"""
+import resource, signal, sqlite3
+from pathlib import Path
+from ingest.history import Lineages, write_history
+from ingest.releases import load_release
+releases = [load_release(Path({str(CR_HISTORY)!r}) / n) for n in
+            ("MagicCompRules_20260619.txt", "MagicCompRules_20260807.txt")]
+lineages = Lineages.build(releases)
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails (EFBIG) instead of killing us
+resource.setrlimit(resource.RLIMIT_FSIZE, (256 * 1024, resource.getrlimit(resource.RLIMIT_FSIZE)[1]))
+try:
+    write_history(Path({str(tmp_path / "history.sqlite")!r}), lineages)
+except OSError as exc:
+    print("OSError", exc.errno)
+except sqlite3.Error as exc:
+    print("sqlite3", exc)
+"""
+    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert out.stdout.split()[:1] == ["OSError"], out.stdout + out.stderr[-2000:]
+
+
+# -- fault 5: what a data directory serves is what the command asked -------------------------------------------
+def _two_builds(data_dir: Path, to: Path, other_sources: Path | None = None) -> tuple[str, str]:
+    """A copy of ``data_dir`` whose one build is there twice: (older, newer = current). With ``other_sources``
+    the older one says it was made with ``--cr other_sources`` (its manifest; the build itself is intact)."""
+    import shutil
+
+    copy_data(data_dir, to)
+    newer = os.readlink(to / "current").rsplit("/", 1)[-1]
+    older = "19990101T000000-000000"
+    shutil.copytree(to / "builds" / newer, to / "builds" / older)
+    manifest = json.loads((to / "builds" / older / "manifest.json").read_text())
+    manifest["sequence"] = manifest.get("sequence", 1) - 1
+    manifest["build_id"] = older
+    if other_sources is not None:
+        manifest["cr"] = str(other_sources.resolve())
+    (to / "builds" / older / "manifest.json").write_text(json.dumps(manifest))
+    return older, newer
+
+
+def test_a_damaged_newest_build_falls_back_to_an_older_one_of_the_same_sources(tmp_path, data_dir):
+    # after `truncate -s 400000 DATA/builds/<current>/records.json`, kb serve rebuilt from the bundled corpus alone
+    # although intact builds of the served sources sat in builds/, and said nothing
+    from web.serve import prepare
+
+    data = tmp_path / "data"
+    _, newer = _two_builds(data_dir, data)
+    records = data / "builds" / newer / "records.json"
+    records.write_bytes(records.read_bytes()[:400_000])
+    said: list[str] = []
+    from tests.conftest import CORPUS
+
+    plan = prepare(CORPUS, data, None, say=said.append)
+    intact = sorted(p.name for p in (data / "builds").iterdir() if p.name != newer)  # older ones, all intact
+    assert plan.build_id in intact and plan.stale, said
+    assert plan.why and f"serving the newest intact one, {plan.build_id}" in plan.why and newer in plan.why
+    assert os.readlink(data / "current").endswith(newer)  # nothing rebuilt, nothing switched
+
+
+@pytest.mark.slow  # a server of its own
+def test_serve_names_its_build_and_the_others_and_never_switches_to_other_sources(tmp_path, data_dir):
+    # `kb serve --cr ...` on the default ./var switched an already running `make serve` to its new build
+    rules = tmp_path / "MagicCompRules_20260807.txt"
+    rules.write_text("stand-in: the build below only says it was made with it\n")
+    older, newer = _two_builds(data_dir, tmp_path / "data", other_sources=rules)
+    server = Served(tmp_path / "data", tmp_path, workers=1)
+    try:
+        assert server.health()["build_id"] == newer
+        lines = server.stderr().splitlines()
+        assert f"serving build {newer}, made from the bundled documents only" in lines
+        assert f"also here: 1 build made from the official rules {rules.resolve()}: add --cr {rules.resolve()} " \
+               "to serve it" in lines
+        os.unlink(tmp_path / "data" / "current")  # what kb build --cr does to the link, by hand
+        os.symlink(f"builds/{older}", tmp_path / "data" / "current")
+        time.sleep(2.5)  # past the workers' look at the link (every second)
+        for _ in range(4):
+            assert server.health()["build_id"] == newer  # still the build of its own sources
+    finally:
+        server.stop()
+
+
+def test_a_current_link_looping_on_itself_is_said_in_one_line(tmp_path, data_dir):
+    from kb.store import StoreError, current_build_dir
+
+    data = copy_data(data_dir, tmp_path / "data")
+    os.unlink(data / "current")
+    os.symlink("current", data / "current")
+    with pytest.raises(StoreError, match="'current' is a symlink loop"):
+        current_build_dir(data)

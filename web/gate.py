@@ -1,0 +1,310 @@
+"""What ``kb serve``'s HTTP server (granian) leaves to the application: a fair gate for costly requests, and
+forwarded headers trusted only from the proxies named in ``KB_TRUSTED_PROXIES``.
+
+The gate: each worker lets at most ``KB_COSTLY_SLOTS`` costly requests (search, linkify, autocomplete, resolve,
+Discord, rules' histories) run at once, and one heavy one (a diff between two releases, a rule as it stood on a
+day); the others wait their turn, served round-robin by client address, so one client's expensive queries cannot
+take every thread of a worker and cheap requests (``/api/health``, record pages) always find one. The line is
+bounded: past it, or after ``WAIT`` seconds in it, a request is answered ``503`` with ``Retry-After``. A diff is
+gated where its work is (``heavy_work``), so a cached one answers as a record page does.
+
+The client address is the socket's peer (granian's ``REMOTE_ADDR``). Behind a load balancer every client has the
+balancer's address: name it in ``KB_TRUSTED_PROXIES`` and the address it appends last to ``X-Forwarded-For`` is
+used instead, with ``X-Forwarded-Proto`` / ``X-Forwarded-Ssl`` / ``X-Forwarded-Prefix``. From any other peer those
+headers (and ``Forwarded``, ``SCRIPT_NAME``) are dropped before the app sees them.
+"""
+from __future__ import annotations
+
+import collections
+import contextlib
+import html
+import ipaddress
+import json
+import math
+import re
+import sys
+import threading
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+from urllib.parse import parse_qs
+
+from werkzeug.datastructures import MIMEAccept
+from werkzeug.exceptions import ServiceUnavailable
+from werkzeug.http import parse_accept_header
+from werkzeug.middleware.proxy_fix import ProxyFix
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import StartResponse, WSGIApplication as App, WSGIEnvironment
+
+__all__ = ["Settings", "FairGate", "Gated", "TrustedProxies", "MAX_BODY", "RETRY_AFTER", "gate_of", "heavy_work",
+           "Busy"]
+
+# A body the app takes: /api/linkify's 20,000 characters as JSON, each escaped as a surrogate pair (12 bytes),
+# and room for the rest (MAX_CONTENT_LENGTH: anything larger is a 413 in the API's words).
+MAX_BODY = 256 * 1024
+RETRY_AFTER = 5  # seconds a client turned away by the gate is asked to wait
+SWITCH_INTERVAL = 0.001  # seconds
+WAIT = 10.0  # seconds a costly request waits in line before it is turned away
+
+# /discord/interactions: every slash command and autocomplete keystroke is a search, a rule or a card lookup
+COSTLY_PATHS = ("/api/search", "/search", "/api/linkify", "/api/autocomplete", "/api/resolve", "/discord/interactions")
+COSTLY_PREFIXES = ("/r/",)  # a dated list of ranges, 20-50 ms
+# a diff between two releases (~400 ms, up to ~1 MB of HTML), a rule or chapter as it stood on a day (up to ~150 ms)
+HEAVY_PREFIXES = ("/diff/", "/api/diff/", "/cr@", "/api/cr@")
+_HISTORY_PAGES = ("/cr/", "/api/cr/")
+_SLASHES = re.compile(r"/{2,}")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """``kb serve``'s settings from the environment, read here only (``Settings.from_env``)."""
+
+    costly_slots: int = 1  # KB_COSTLY_SLOTS: costly requests running at once in one worker
+    head_timeout: float = 10.0  # KB_HEAD_TIMEOUT: seconds for a request's line and headers
+    grace: float = 10.0  # KB_GRACE: seconds a worker stopping (SIGTERM) has to finish the answers in flight
+    trusted_proxies: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...] = ()  # KB_TRUSTED_PROXIES
+
+    @property
+    def costly_queue(self) -> int:
+        return 8 * self.costly_slots
+
+    @property
+    def threads(self) -> int:
+        """Python threads per worker: every slot and place in line of both gates, and four for cheap requests
+        (a request waiting in line holds a thread)."""
+        return self.costly_slots + self.costly_queue + 1 + HEAVY_QUEUE + 4
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str]) -> Settings:
+        """The defaults, with what the environment sets; ValueError naming the variable for a bad value."""
+        settings: dict = {}
+        if raw := environ.get("KB_COSTLY_SLOTS", "").strip():
+            if not raw.isdigit() or not 1 <= int(raw) <= 64:
+                raise ValueError(f"KB_COSTLY_SLOTS must be a whole number from 1 to 64, not {raw!r}")
+            settings["costly_slots"] = int(raw)
+        for name, key, top in (("KB_HEAD_TIMEOUT", "head_timeout", 60), ("KB_GRACE", "grace", 600)):
+            if raw := environ.get(name, "").strip():
+                try:
+                    seconds = float(raw)
+                except ValueError:
+                    seconds = math.nan
+                if not 0 < seconds <= top:  # also refuses nan and inf
+                    raise ValueError(f"{name} must be a number of seconds above 0 and at most {top}, not {raw!r}")
+                settings[key] = seconds
+        if environ.get("KB_FORWARDED_FOR", "").strip() not in ("", "0"):
+            raise ValueError("KB_FORWARDED_FOR is gone: name the load balancer's address in KB_TRUSTED_PROXIES "
+                             "(see docs/serving.md)")
+        proxies = []
+        for item in filter(None, (p.strip() for p in environ.get("KB_TRUSTED_PROXIES", "").split(","))):
+            try:
+                proxies.append(ipaddress.ip_network(item, strict=False))
+            except ValueError:
+                raise ValueError(f"KB_TRUSTED_PROXIES must list IP addresses or networks (10.0.0.0/8), "
+                                 f"not {item!r}") from None
+        settings["trusted_proxies"] = tuple(proxies)
+        return cls(**settings)
+
+
+HEAVY_QUEUE = 2
+# A diff (page or JSON) is gated where its work is, in the app (``heavy_work``): a cached one, however many
+# uncached ones other clients ask for, answers as fast as a record page.
+GATED_IN_APP = ("/diff/", "/api/diff/")
+_HOLDING = threading.local()
+
+
+class Busy(ServiceUnavailable):
+    """The heavy gate's line is full: 503, with Retry-After (web.app.http_error)."""
+
+    description = "too many costly requests waiting; try again shortly"
+
+
+@contextlib.contextmanager
+def heavy_work() -> Iterator[None]:
+    """Hold this worker's heavy gate while doing a diff's work (computing it, rendering its page); Busy when the
+    line is full. Outside kb serve's gate (a test's app without it), or when this thread holds it already, a
+    no-op."""
+    from flask import current_app, request
+
+    gated = current_app.extensions.get("gated")
+    if gated is None or getattr(_HOLDING, "held", False):
+        yield
+        return
+    gate = gated.gates["heavy"]
+    if not gate.enter(request.remote_addr or "-"):
+        raise Busy()
+    _HOLDING.held = True
+    try:
+        yield
+    finally:
+        _HOLDING.held = False
+        gate.leave()
+
+
+class FairGate:
+    """At most ``slots`` holders at once; at most ``queue`` waiting, served round-robin by client address."""
+
+    def __init__(self, slots: int, queue: int, wait: float = WAIT):
+        self.slots, self.queue, self.wait = slots, queue, wait
+        self.busy = 0
+        self.queued = 0
+        self._waiting: collections.OrderedDict[str, collections.deque[threading.Event]] = collections.OrderedDict()
+        self._lock = threading.Lock()
+
+    def enter(self, client: str) -> bool:
+        """True when the caller holds a slot (it must ``leave``); False when the line is full or it waited too
+        long."""
+        with self._lock:
+            if self.busy < self.slots and not self._waiting:
+                self.busy += 1
+                return True
+            if self.queued >= self.queue:
+                return False
+            turn = threading.Event()
+            self._waiting.setdefault(client, collections.deque()).append(turn)
+            self.queued += 1
+        if turn.wait(self.wait):
+            return True
+        with self._lock:
+            if turn.is_set():  # given the slot just as the wait ended
+                return True
+            line = self._waiting[client]
+            line.remove(turn)
+            if not line:
+                del self._waiting[client]
+            self.queued -= 1
+            return False
+
+    def leave(self) -> None:
+        with self._lock:
+            if not self._waiting:
+                self.busy -= 1
+                return
+            client, line = next(iter(self._waiting.items()))
+            turn = line.popleft()
+            del self._waiting[client]
+            if line:
+                self._waiting[client] = line  # to the back: the next address goes first
+            self.queued -= 1
+            turn.set()  # the slot passes on
+
+
+def gate_of(path: str) -> str | None:
+    """"heavy", "costly" or None (cheap) for a path as the app routes it (repeated slashes merged)."""
+    path = _SLASHES.sub("/", path)
+    if path.startswith(HEAVY_PREFIXES):
+        return "heavy"
+    if path in COSTLY_PATHS or path.startswith(COSTLY_PREFIXES) \
+            or path.startswith(_HISTORY_PAGES) and path.rstrip("/").endswith("/history"):
+        return "costly"
+    return None
+
+
+class Gated:
+    """The WSGI app behind the gates (one pair per worker process)."""
+
+    def __init__(self, app: App, settings: Settings, security: Mapping[str, str]):
+        # A worker's threads share one GIL: a cheap request waiting behind a CPU-bound search gets it back after the
+        # switch interval, once per turn; 1 ms instead of 5 keeps /api/health and cached pages quick under load.
+        sys.setswitchinterval(SWITCH_INTERVAL)
+        self.app = app
+        self.gates = {"costly": FairGate(settings.costly_slots, settings.costly_queue),
+                      "heavy": FairGate(1, HEAVY_QUEUE)}
+        self.security = security
+
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        path = environ.get("PATH_INFO", "")
+        kind = gate_of(path)
+        if kind is None or _SLASHES.sub("/", path).startswith(GATED_IN_APP):
+            return self.app(environ, start_response)
+        gate = self.gates[kind]
+        if not gate.enter(environ.get("REMOTE_ADDR") or "-"):
+            return self._busy(environ, start_response)
+        try:
+            return self.app(environ, start_response)  # Flask's answers are made whole here; they are written after
+        finally:
+            gate.leave()
+
+    def _busy(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        """503: JSON for the API and for clients that ask for JSON, otherwise a small page a phone can read (its
+        viewport, the message, the same request again, a search box)."""
+        path = environ.get("PATH_INFO", "")
+        accept = parse_accept_header(environ.get("HTTP_ACCEPT"), MIMEAccept)
+        headers = [("Retry-After", str(RETRY_AFTER)), ("Cache-Control", "no-store"), ("Connection", "close")]
+        if path.startswith("/api/") or accept.best == "application/json":
+            body = json.dumps({"error": {"code": "busy", "message": "too many costly requests waiting; try again "
+                                                                    "shortly"}}).encode()
+            headers += [("Content-Type", "application/json"), *self.security.items()]
+        else:
+            again = _target(environ)
+            query = parse_qs(environ.get("QUERY_STRING", "")).get("q", [""])[0] if path == "/search" else ""
+            body = _BUSY_PAGE.format(again=html.escape(again), query=html.escape(query)).encode()
+            headers += [("Content-Type", "text/html; charset=utf-8"), ("Vary", "Accept"),
+                        *{**self.security, "Content-Security-Policy": _BUSY_CSP}.items()]
+        start_response("503 Service Unavailable", [*headers, ("Content-Length", str(len(body)))])
+        return [body]
+
+
+def _target(environ: WSGIEnvironment) -> str:
+    from urllib.parse import quote
+
+    path = quote(environ.get("SCRIPT_NAME", "") + environ.get("PATH_INFO", ""), safe="/@:.,;=+!$&'()*~-_")
+    query = environ.get("QUERY_STRING", "")
+    return path + ("?" + query if query else "")
+
+
+_BUSY_CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'"
+_BUSY_PAGE = """<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Busy — Rules KB</title>
+<style>body{{font:1.05rem/1.5 system-ui,sans-serif;max-width:40rem;margin:1rem auto;padding:0 1rem}}
+input{{font:inherit;width:60%}}button{{font:inherit}}</style>
+</head>
+<body>
+<p><a href="/">Rules KB</a></p>
+<h1>Busy right now</h1>
+<p>Too many requests are waiting for their turn. Try again in a few seconds.</p>
+<p><a href="{again}">Try again</a></p>
+<form action="/search" method="get" role="search">
+<input type="search" name="q" value="{query}" aria-label="Search"> <button type="submit">Search</button>
+</form>
+</body>
+</html>
+"""
+
+# What a client may say about where a request came from: honoured only from a trusted proxy (ProxyFix reads the
+# X-Forwarded-* ones), dropped from anyone else. A header named SCRIPT_NAME made gunicorn move the app's root.
+_FORWARDED = ("HTTP_X_FORWARDED_FOR", "HTTP_X_FORWARDED_PROTO", "HTTP_X_FORWARDED_SSL", "HTTP_X_FORWARDED_HOST",
+              "HTTP_X_FORWARDED_PORT", "HTTP_X_FORWARDED_PREFIX", "HTTP_FORWARDED", "HTTP_SCRIPT_NAME",
+              "HTTP_X_SCRIPT_NAME", "HTTP_X_REAL_IP", "HTTP_X_FORWARDED_SCHEME", "HTTP_X_SCHEME")
+
+
+class TrustedProxies:
+    """Forwarded headers honoured from ``trusted`` peers only (the last hop of each: one proxy in front)."""
+
+    def __init__(self, app: App, trusted: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]):
+        self.app = app
+        self.trusted = trusted
+        self.fix = ProxyFix(app, x_for=1, x_proto=1, x_host=0, x_port=0, x_prefix=1)
+
+    def _trusts(self, peer: str) -> bool:
+        try:
+            address = ipaddress.ip_address(peer)
+        except ValueError:
+            return False
+        return any(address in network for network in self.trusted)
+
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        if self.trusted and self._trusts(environ.get("REMOTE_ADDR", "")):
+            if environ.get("HTTP_X_FORWARDED_SSL", "").strip().lower() == "on" \
+                    and "HTTP_X_FORWARDED_PROTO" not in environ:
+                environ["HTTP_X_FORWARDED_PROTO"] = "https"
+            for name in ("HTTP_FORWARDED", "HTTP_SCRIPT_NAME", "HTTP_X_SCRIPT_NAME"):
+                environ.pop(name, None)
+            return self.fix(environ, start_response)
+        for name in _FORWARDED:
+            environ.pop(name, None)
+        return self.app(environ, start_response)
