@@ -20,7 +20,7 @@ import pytest
 
 from kb import engine
 from web.bench import QUERY_MIX, query_classes
-from kb.questions import CR_QUESTIONS, QUESTIONS
+from corpus.questions import CR_QUESTIONS, QUESTIONS
 from kb.search import Searcher
 
 

@@ -747,7 +747,7 @@ def test_every_word_the_vocabulary_searches_for_is_a_word_the_documents_use(cr_s
 def test_no_result_list_names_a_record_twice(cr_searcher):
     """Every question of the suite, with the official rules loaded: each record at most once in the first 30
     (a lead and its family, a number's other matches and the full-text hits are joined from several lists)."""
-    from kb import questions as Q
+    from corpus import questions as Q
 
     queries = {q for name in dir(Q) if name.isupper() for q, _ in getattr(Q, name)
                if isinstance(getattr(Q, name), list)}

@@ -70,7 +70,7 @@ _QUESTION = re.compile(r"^(who|what|how|can|does|do|is|are|when|which|if|why)\b"
 
 def query_classes(has_cr: bool) -> dict[str, list[str]]:
     """The query classes for a corpus: the fixed lists, the suite's questions, filters for the CR."""
-    from kb.questions import CR_QUESTIONS, QUESTIONS
+    from corpus.questions import CR_QUESTIONS, QUESTIONS
 
     out = {name: list(qs) for name, qs in QUERY_CLASSES.items()}
     suite = QUESTIONS + (CR_QUESTIONS if has_cr else [])
@@ -273,7 +273,7 @@ def _search_figures(records, documents, reports, repeat: int, tmp: Path, classes
     searcher.warm()
     gc.collect()
     gc.freeze()
-    from kb.questions import CR_QUESTIONS, QUESTIONS
+    from corpus.questions import CR_QUESTIONS, QUESTIONS
 
     suite = [q for q, _ in QUESTIONS + (CR_QUESTIONS if has_cr else [])]
     suite_s = []
