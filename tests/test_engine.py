@@ -19,7 +19,7 @@ import threading
 import pytest
 
 from kb import engine
-from web.bench import QUERY_MIX, query_classes
+from web.tools.bench import QUERY_MIX, query_classes
 from corpus.questions import CR_QUESTIONS, QUESTIONS
 from kb.search import Searcher
 

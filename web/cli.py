@@ -267,7 +267,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     import tempfile
 
     from ingest.publish import build
-    from web.bench import run, run_http
+    from web.tools.bench import run, run_http
 
     started = time.perf_counter()
     result = run(args.corpus, cr=args.cr, repeat=args.repeat, scale=args.scale)
@@ -279,7 +279,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
             result["http"] = run_http(Path(tmp), args.corpus, clients=args.clients, seconds=args.seconds,
                                       cache=args.search_cache, cr=args.cr)
     if args.cr_history:
-        from web.bench_history import run_history
+        from web.tools.bench_history import run_history
 
         result["history"] = run_history(args.corpus, args.cr_history, repeat=args.repeat)
     result["bench_seconds"] = round(time.perf_counter() - started, 1)
@@ -400,7 +400,7 @@ def _print_classes(result: dict) -> None:
 
 # -- soak --------------------------------------------------------------------
 def cmd_soak(args: argparse.Namespace) -> int:
-    from web.soak import print_soak, run_soak
+    from web.tools.soak import print_soak, run_soak
 
     parts = tuple(args.only.split(",")) if args.only else ("slow", "hostile", "memory")
     result = run_soak(args.corpus, design=args.design, slow=args.slow, seconds=args.seconds,

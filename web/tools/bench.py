@@ -447,7 +447,7 @@ def run_http(data: Path, corpus: Path, clients: int = 4, seconds: float = 3.0, w
 
     from kb.store import Store
 
-    from web import bench_discord
+    from web.tools import bench_discord
 
     store = Store.open(data)
     ids = [r.id for r in store.records.values() if r.kind in ("rule", "card", "ruling")][:500]

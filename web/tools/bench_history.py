@@ -33,7 +33,7 @@ def _pcts(samples: list[float]) -> dict[str, float]:
 
 
 def _open_and_search(data: Path, repeat: int) -> tuple[list[float], list[float], Any]:
-    from web.bench import QUERY_MIX
+    from web.tools.bench import QUERY_MIX
     from kb.kbase import KnowledgeBase
 
     opens = []
