@@ -7,7 +7,7 @@ BIN = $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: serve test lint
+.PHONY: serve test lint docs-settings
 serve: $(VENV)/.installed
 	$(BIN)/kb serve --host $(HOST) --port $(PORT)
 
@@ -28,3 +28,7 @@ $(VENV)/.installed: pyproject.toml
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[test]'
 	touch $@
+
+# docs/settings.md's table, rewritten from the declarations in web/settings.py (tests/test_settings.py checks it).
+docs-settings: $(VENV)/.installed
+	$(BIN)/python -m web.settings docs/settings.md

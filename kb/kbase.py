@@ -60,15 +60,16 @@ class Opened:
             self.held = None
 
 
-def open_checked(path: Path) -> Opened:
-    """Open one build and prove it answers: every failure becomes a StoreError naming the build."""
+def open_checked(path: Path, search_cache: int = 2048) -> Opened:
+    """Open one build and prove it answers: every failure becomes a StoreError naming the build.
+    ``search_cache``: answers its searcher keeps (0: none, every query does its work, as kb bench measures)."""
     store = Store.open_build(path)
     # Whoosh failing half-way through a damaged index leaves open files to the garbage collector:
     # they are closed here, quietly, rather than warned about at some later request. Only on a failure:
     # a full collection walks every object of the process (a second or more in a large one).
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ResourceWarning)
-        searcher, failure = _open_searcher(path, store)
+        searcher, failure = _open_searcher(path, store, search_cache)
         if searcher is None:
             gc.collect()
     if searcher is None:
@@ -77,10 +78,10 @@ def open_checked(path: Path) -> Opened:
 
 
 def _warm(searcher: Searcher, replaced: Searcher | None = None) -> None:
-    """kb serve (KB_WARM=1): warm a build once it is the one served, in the background."""
-    if os.environ.get("KB_WARM") == "1":  # a record's first hit then costs what later ones do
-        gone = weakref.ref(replaced) if replaced is not None else None
-        threading.Thread(target=_warm_and_freeze, args=(searcher, gone), name="kb-warm", daemon=True).start()
+    """kb serve (``warm``, from KB_WARM=1): warm a build once it is the one served, in the background, so a
+    record's first hit then costs what later ones do."""
+    gone = weakref.ref(replaced) if replaced is not None else None
+    threading.Thread(target=_warm_and_freeze, args=(searcher, gone), name="kb-warm", daemon=True).start()
 
 
 FREEZE_WAIT = 30.0  # seconds a warmed build waits for the build it replaced to be let go before freezing
@@ -108,11 +109,10 @@ def _warm_and_freeze(searcher: Searcher, gone: Callable[[], Searcher | None] | N
         time.sleep(0.1)
 
 
-def _open_searcher(path: Path, store: Store) -> tuple[Searcher | None, str]:
+def _open_searcher(path: Path, store: Store, search_cache: int) -> tuple[Searcher | None, str]:
     searcher = None
     try:
-        # KB_SEARCH_CACHE=0 turns the per-build answer cache off (kb bench measures the work itself).
-        searcher = Searcher(store, cache_size=int(os.environ.get("KB_SEARCH_CACHE", "2048")))
+        searcher = Searcher(store, cache_size=search_cache)
         count = searcher.ix.doc_count()
         if count != len(store.records):
             raise StoreError(f"{path}: corrupt index ({count} documents for {len(store.records)} records)")
@@ -135,24 +135,28 @@ def _probe():
 class KnowledgeBase:
     CHECK_EVERY = 1.0  # seconds between looks at the ``current`` symlink
 
-    def __init__(self, data_dir: Path, fallback: bool = False):
+    def __init__(self, data_dir: Path, fallback: bool = False, *, warm: bool = False, search_cache: int = 2048):
+        """``warm`` and ``search_cache`` come from the app's settings (KB_WARM, KB_SEARCH_CACHE): kb reads no
+        environment."""
         self.data_dir = Path(data_dir)
+        self.warm, self.search_cache = warm, search_cache
         self._lock = threading.Lock()
         self.fallback_reason: str | None = None  # why we serve a build other than ``current``
         try:
-            self._opened = open_checked(current_build_dir(self.data_dir))
+            self._opened = open_checked(current_build_dir(self.data_dir), search_cache)
         except StoreError as exc:
             if not fallback:
                 raise
             self._opened = self._newest_intact(exc)
-        _warm(self._opened.searcher)
+        if warm:
+            _warm(self._opened.searcher)
         self._link = self._read_link()
         self._checked = time.monotonic()
 
     def _newest_intact(self, problem: StoreError) -> Opened:
         for build in builds_newest_first(self.data_dir):
             try:
-                opened = open_checked(build)
+                opened = open_checked(build, self.search_cache)
             except StoreError as exc:
                 log.warning("skipping damaged build: %s", exc)
                 continue
@@ -177,7 +181,7 @@ class KnowledgeBase:
                 link = self._read_link()
                 if link and link != self._link:
                     try:
-                        opened = open_checked(current_build_dir(self.data_dir))
+                        opened = open_checked(current_build_dir(self.data_dir), self.search_cache)
                     except (OSError, StoreError) as exc:
                         # Keep answering from the build we have; the link is looked at again next time.
                         log.warning("cannot open the new build in %s (%s); still serving %s",
@@ -188,6 +192,7 @@ class KnowledgeBase:
                         self.fallback_reason = None
                         old.release()
                         gc.unfreeze()  # the old build's objects are the collector's again (_warm_and_freeze)
-                        _warm(opened.searcher, replaced=old.searcher)
+                        if self.warm:
+                            _warm(opened.searcher, replaced=old.searcher)
                         del old
         return self._opened

@@ -248,7 +248,7 @@ def test_a_running_server_keeps_its_build_when_the_new_one_is_damaged(damaged_co
     assert kb.current().build_id == newer and kb.current().searcher.search("unveil").total
 
 
-def test_a_warmed_server_frees_the_build_it_switched_from(damaged_copy, monkeypatch):
+def test_a_warmed_server_frees_the_build_it_switched_from(damaged_copy):
     """kb serve (KB_WARM=1) freezes a warm build out of the collector's reach; the build it replaced must be
     collected first, or every switch keeps a whole build in every worker."""
     import gc
@@ -263,8 +263,7 @@ def test_a_warmed_server_frees_the_build_it_switched_from(damaged_copy, monkeypa
                 thread.join(60)
 
     data, older, newer = damaged_copy
-    monkeypatch.setenv("KB_WARM", "1")
-    kb = KnowledgeBase(data)
+    kb = KnowledgeBase(data, warm=True)  # what kb serve's KB_WARM=1 asks of its workers
     kb.CHECK_EVERY = 0
     try:
         first = weakref.ref(kb.current().searcher)
@@ -280,7 +279,7 @@ def test_a_warmed_server_frees_the_build_it_switched_from(damaged_copy, monkeypa
         gc.unfreeze()
 
 
-def test_a_build_switched_from_while_a_request_holds_it_is_not_frozen_with_the_new_one(damaged_copy, monkeypatch):
+def test_a_build_switched_from_while_a_request_holds_it_is_not_frozen_with_the_new_one(damaged_copy):
     """A request may still hold the old build when the new one is warm: the warm thread waits for it to be
     let go before freezing (frozen while held, it would stay for good), and freezes once it is."""
     import gc
@@ -293,8 +292,7 @@ def test_a_build_switched_from_while_a_request_holds_it_is_not_frozen_with_the_n
         return [t for t in threading.enumerate() if t.name == "kb-warm"]
 
     data, older, newer = damaged_copy
-    monkeypatch.setenv("KB_WARM", "1")
-    kb = KnowledgeBase(data)
+    kb = KnowledgeBase(data, warm=True)  # what kb serve's KB_WARM=1 asks of its workers
     kb.CHECK_EVERY = 0
     try:
         for thread in warming():

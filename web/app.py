@@ -1,7 +1,7 @@
 """The Flask app factory: pages and API blueprints over one opened knowledge base.
 
-Configuration comes from defaults, then the environment (``KB_DATA``,
-``KB_PUBLIC_URL``), then the ``config`` mapping given to ``create_app``.
+Configuration comes from the settings' defaults, then the environment (every ``KB_*`` variable, declared
+in ``web.settings``), then the ``config`` mapping given to ``create_app``.
 ``KB_PUBLIC_URL`` (``https://rules.example.org``) is where the site is
 reached: every absolute URL it prints (og:url, linkify links, the OpenAPI
 ``servers``, opensearch) starts with it, never with the ``Host`` a client sent. The knowledge base is opened
@@ -10,7 +10,6 @@ once per process and kept on ``app.extensions["kb"]``.
 from __future__ import annotations
 
 import json
-import os
 import re
 from urllib.parse import quote
 
@@ -19,6 +18,7 @@ from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import HTTPException
 
 from kb.kbase import KnowledgeBase
+from web import settings
 from web.front import Limits
 
 __all__ = ["create_app", "SECURITY_HEADERS", "public_url", "prefers_json"]
@@ -37,13 +37,8 @@ SECURITY_HEADERS = {
 def create_app(config: dict | None = None) -> Flask:
     app = Flask(__name__, static_folder=None)  # web.assets serves web/static, under versioned URLs
     app.config.from_mapping(
-        KB_DATA=os.environ.get("KB_DATA", "var"),
-        KB_PUBLIC_URL=os.environ.get("KB_PUBLIC_URL") or None,
-        KB_DISCORD_PUBLIC_KEY=os.environ.get("KB_DISCORD_PUBLIC_KEY", ""),  # on when set (web/discord.py)
-        KB_DISCORD_MAX_AGE=float(os.environ.get("KB_DISCORD_MAX_AGE", "300")),
-        # Set by kb serve: today's corpus digest, and why the build served was not rebuilt.
-        KB_CORPUS_DIGEST=os.environ.get("KB_CORPUS_DIGEST") or None,
-        KB_NOT_REBUILT=os.environ.get("KB_NOT_REBUILT") or None,
+        # KB_DATA, KB_PUBLIC_URL, the Discord key (on when set, web/discord.py), what kb serve hands its workers...
+        **settings.read_all(),
         MAX_CONTENT_LENGTH=Limits.max_body,  # linkify bodies, as the front bounds them; anything larger is a 413
         JSON_SORT_KEYS=False,
     )
@@ -56,7 +51,8 @@ def create_app(config: dict | None = None) -> Flask:
     app.json.sort_keys = False
     app.json.ensure_ascii = False
     # A server serves the newest intact build when ``current`` is damaged (kb.kbase).
-    app.extensions["kb"] = KnowledgeBase(app.config["KB_DATA"], fallback=True)
+    app.extensions["kb"] = KnowledgeBase(app.config["KB_DATA"], fallback=True, warm=app.config["KB_WARM"],
+                                         search_cache=app.config["KB_SEARCH_CACHE"])
 
     from web import compress, discord
     from web.api import api

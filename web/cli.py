@@ -13,6 +13,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from web import settings
+
 __all__ = ["main", "default_corpus", "default_data"]
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -20,15 +22,15 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 def default_corpus() -> Path:
     """$KB_CORPUS, else the corpus installed with the package (corpus/ in a checkout)."""
-    if os.environ.get("KB_CORPUS"):
-        return Path(os.environ["KB_CORPUS"])
+    if settings.read("KB_CORPUS"):
+        return settings.read("KB_CORPUS")
     from corpus import bundled_corpus
 
     return bundled_corpus()
 
 
 def default_data() -> Path:
-    return Path(os.environ.get("KB_DATA", "var"))
+    return settings.read("KB_DATA")
 
 
 def _fail(message: str, code: int = 1) -> int:
@@ -528,10 +530,10 @@ def _main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     args.data = args.data or default_data()
     args.corpus = args.corpus or default_corpus()
-    if getattr(args, "cr", None) is None and "cr" in vars(args) and os.environ.get("KB_CR"):
-        args.cr = Path(os.environ["KB_CR"])
-    if getattr(args, "cr_history", None) is None and "cr_history" in vars(args) and os.environ.get("KB_CR_HISTORY"):
-        args.cr_history = Path(os.environ["KB_CR_HISTORY"])
+    if getattr(args, "cr", None) is None and "cr" in vars(args):
+        args.cr = settings.read("KB_CR")
+    if getattr(args, "cr_history", None) is None and "cr_history" in vars(args):
+        args.cr_history = settings.read("KB_CR_HISTORY")
     return args.func(args)
 
 

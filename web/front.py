@@ -26,13 +26,14 @@ import contextlib
 import html
 import json
 import logging
-import math
 import socket
 import struct
 from collections.abc import Mapping
 import re
 from dataclasses import dataclass, field
 from urllib.parse import parse_qs, unquote_to_bytes, urlsplit
+
+from web.settings import read as read_setting
 
 __all__ = ["Front", "Limits", "COSTLY_PATHS", "COSTLY_PREFIXES", "HEAVY_PREFIXES", "routed_path"]
 
@@ -87,21 +88,8 @@ class Limits:
         """The defaults, with ``KB_HEAD_TIMEOUT`` (seconds, more than 0 and at most 3600) for the request
         line and headers and ``KB_FORWARDED_FOR`` (1 or 0) when set. ValueError, naming the variable, for
         anything else."""
-        settings: dict = {}
-        raw = environ.get("KB_HEAD_TIMEOUT", "").strip()
-        if raw:
-            try:
-                seconds = float(raw)
-            except ValueError:
-                seconds = math.nan
-            if not 0 < seconds <= 3600:  # also refuses nan and inf
-                raise ValueError(f"KB_HEAD_TIMEOUT must be a number of seconds above 0 and at most 3600, not {raw!r}")
-            settings["head_timeout"] = seconds
-        forwarded = environ.get("KB_FORWARDED_FOR", "").strip()
-        if forwarded not in ("", "0", "1"):
-            raise ValueError(f"KB_FORWARDED_FOR must be 1 (behind a load balancer) or 0, not {forwarded!r}")
-        settings["forwarded_for"] = forwarded == "1"
-        return cls(**settings)
+        return cls(head_timeout=read_setting("KB_HEAD_TIMEOUT", environ),
+                   forwarded_for=read_setting("KB_FORWARDED_FOR", environ))
 
 
 class _Reject(Exception):

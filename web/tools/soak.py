@@ -66,11 +66,10 @@ def _q(text: str, salt: str = "") -> str:
 
 def hostile_cpu(data: Path, repeat: int = 3) -> dict:
     """Worst CPU ms of one search per hostile shape, in process, answer cache off."""
-    os.environ["KB_SEARCH_CACHE"] = "0"
     from kb.kbase import KnowledgeBase
     from kb.search import QueryError
 
-    kb = KnowledgeBase(data).current()
+    kb = KnowledgeBase(data, search_cache=0).current()
     out = {}
     for name, text in HOSTILE.items():
         worst = 0.0
