@@ -1,5 +1,5 @@
 # The two set-up commands of the README: `make serve` and `make test`.
-# Each creates .venv (once) with the project and its test dependencies.
+# Each creates .venv (once) with the project, its test dependencies and the documentation tools.
 PYTHON ?= python3
 VENV ?= .venv
 BIN = $(VENV)/bin
@@ -7,7 +7,7 @@ BIN = $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: serve test lint
+.PHONY: serve test lint docs docs-serve docs-settings
 serve: $(VENV)/.installed
 	$(BIN)/kb serve --host $(HOST) --port $(PORT)
 
@@ -30,5 +30,17 @@ $(VENV)/.installed: pyproject.toml
 	# package of two distributions' files; take both out, and the line below installs whoosh3 alone.
 	if $(BIN)/python -m pip show -q whoosh-reloaded 2>/dev/null; then \
 		$(BIN)/python -m pip uninstall -q -y whoosh-reloaded whoosh3; fi
-	$(BIN)/python -m pip install -q -e '.[test]'
+	$(BIN)/python -m pip install -q -e '.[test,docs]'
 	touch $@
+
+# The documentation site: docs/ -> site/ (strict: a broken link or a page missing from the navigation fails);
+# `make docs-serve` serves it at http://127.0.0.1:8001 and rebuilds on every change.
+docs: $(VENV)/.installed
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
+
+docs-serve: $(VENV)/.installed
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve --dev-addr 127.0.0.1:8001
+
+# docs/settings.md's table, rewritten from the declarations in web/settings.py (tests/test_settings.py checks it).
+docs-settings: $(VENV)/.installed
+	$(BIN)/python -m web.settings docs/settings.md

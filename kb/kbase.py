@@ -77,7 +77,8 @@ class Opened:
 
 
 def open_checked(path: Path, search_cache: int = SEARCH_CACHE) -> Opened:
-    """Open one build and prove it answers: every failure becomes a StoreError naming the build."""
+    """Open one build and prove it answers: every failure becomes a StoreError naming the build.
+    ``search_cache``: answers its searcher keeps (0: none, every query does its work, as kb bench measures)."""
     store = Store.open_build(path)
     # Whoosh failing half-way through a damaged index leaves open files to the garbage collector:
     # they are closed here, quietly, rather than warned about at some later request. Only on a failure:
@@ -93,8 +94,8 @@ def open_checked(path: Path, search_cache: int = SEARCH_CACHE) -> Opened:
 
 
 def _warm(searcher: Searcher, replaced: Searcher | None = None) -> None:
-    """kb serve (``warm``, KB_WARM=1): warm a build once it is the one served, in the background (a record's
-    first hit then costs what later ones do)."""
+    """kb serve (``warm``, from KB_WARM=1): warm a build once it is the one served, in the background, so a
+    record's first hit then costs what later ones do."""
     gone = weakref.ref(replaced) if replaced is not None else None
     threading.Thread(target=_warm_and_freeze, args=(searcher, gone), name="kb-warm", daemon=True).start()
 
@@ -127,7 +128,6 @@ def _warm_and_freeze(searcher: Searcher, gone: Callable[[], Searcher | None] | N
 def _open_searcher(path: Path, store: Store, search_cache: int) -> tuple[Searcher | None, str]:
     searcher = None
     try:
-        # search_cache=0 (KB_SEARCH_CACHE=0) turns the per-build answer cache off (kb bench measures the work itself).
         searcher = Searcher(store, cache_size=search_cache)
         count = searcher.ix.doc_count()
         if count != len(store.records):

@@ -1,4 +1,4 @@
-"""kb bench's fair floors (web.bench_fair): FTS5 and tantivy are asked the terms our search sends Whoosh,
+"""kb bench's fair floors (web.tools.bench_fair): FTS5 and tantivy are asked the terms our search sends Whoosh,
 each query is timed on its first run apart from its warm runs, and the JSON carries the issue's names."""
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import sys
 import pytest
 from whoosh import query as Q
 
-from web import bench_fair
-from web.bench_fair import FTS5Floor, capture, fts5_match
+from web.tools import bench_fair
+from web.tools.bench_fair import FTS5Floor, capture, fts5_match
 
 # dotted names kb bench --json carries under "fair" (issue 33), for a class set of two classes
 NAMES = ["fulltext.first.p50_us", "fulltext.first.p99_us", "fulltext.warm.p50_us", "fulltext.warm.p99_us",
@@ -119,7 +119,7 @@ def test_kb_bench_with_scale_carries_the_fair_figures_under_their_names():
     """``run`` as ``kb bench --json`` calls it: ``fair`` for the records as built, ``fair.scale<N>`` for them
     cloned N times (N=2 here: the shape of --scale 10 at a fifth of the cost), each with the issue's names."""
     from tests.conftest import CORPUS
-    from web.bench import run
+    from web.tools.bench import run
 
     result = run(CORPUS, repeat=1, scale=2)
     fair, scaled = result["fair"], result["fair"]["scale2"]

@@ -592,7 +592,7 @@ def test_signed_interactions_against_kb_serve(data_dir, signing_key, monkeypatch
         assert status == 200 and reply["data"]["choices"][0]["value"] == "futuresight/cards/tarmogoyf"
         assert post({"type": 1}, timestamp=str(int(time.time()) - 3600))[0] == 401
         # kb bench's load of signed interactions: bounded (0.3 s, 2 clients), loopback, every reply right.
-        from web import bench_discord
+        from web.tools import bench_discord
 
         for kind in (2, 4):
             figures = bench_discord.measure(server.port, signing_key, clients=2, seconds=0.3, kind=kind)

@@ -19,8 +19,8 @@ import threading
 import pytest
 
 from kb import engine
-from web.bench import QUERY_MIX, query_classes
-from kb.questions import CR_QUESTIONS, QUESTIONS
+from web.tools.bench import QUERY_MIX, query_classes
+from corpus.questions import CR_QUESTIONS, QUESTIONS
 from kb.search import Searcher
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from kb.questions import answers
+from corpus.questions import answers
 from tests import heldout_questions as H
 from tests.test_search_quality import rank_of
 

@@ -42,3 +42,19 @@ def test_the_reader_sees_upward_imports(tmp_path):
     module = tmp_path / "m.py"
     module.write_text("def f():\n    from web.app import create_app\n    import ingest.build\n")
     assert imported_packages(module) == [(2, "web"), (3, "ingest")]
+
+
+def test_the_site_loads_no_benchmark_code():
+    """web.tools (kb bench, kb soak) is off the request path: a fresh interpreter importing the app and the
+    server loads none of it, nor the evaluation questions."""
+    import subprocess
+    import sys
+
+    probe = ("import sys, web.app, web.serve, web.front\n"
+             "print('\\n'.join(sorted(m for m in sys.modules if m.startswith(('web.tools', 'corpus.questions')))))")
+    out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.split() == []
+    # the probe can fail: the tools package is found by the same filter once imported
+    out = subprocess.run([sys.executable, "-c", probe.replace("web.front\n", "web.front, web.tools.bench\n")],
+                         cwd=ROOT, capture_output=True, text=True, check=True)
+    assert "web.tools.bench" in out.stdout.split()

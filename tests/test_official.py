@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 from bs4 import BeautifulSoup
 
-from kb.questions import CR_FRESH, CR_FRESH_2, CR_QUESTIONS, FRESH, FRESH_2, QUESTIONS, answers
+from corpus.questions import CR_FRESH, CR_FRESH_2, CR_QUESTIONS, FRESH, FRESH_2, QUESTIONS, answers
 from tests.test_build import run_kb
 
 

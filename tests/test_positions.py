@@ -15,7 +15,7 @@ from whoosh import query as Q
 from kb import engine
 from kb.positions import PhraseTable
 from kb.search import Searcher
-from web.bench import query_classes
+from web.tools.bench import query_classes
 
 FIXED = [["leaves", "the", "game"], ["game", "the", "turn"], ["special", "action"], ["starting", "player"],
          ["face", "down"], ["combat", "damage"], ["the", "the"], ["of", "the"], ["zzqx", "the"],
@@ -108,7 +108,7 @@ def test_warming_changes_no_answer(cr_store):
     """Searcher.warm (the phrase table, the per-stem and per-filter tables, the scorers) only moves work from a
     query to the build's opening: every class of the bench, the quality suite and quoted runs of words answer
     the same on a warmed searcher as on one that fills its tables as queries need them."""
-    from kb.questions import CR_QUESTIONS, QUESTIONS
+    from corpus.questions import CR_QUESTIONS, QUESTIONS
 
     cold = Searcher(cr_store, cache_size=0)
     warm = Searcher(cr_store, cache_size=0)

@@ -263,7 +263,7 @@ def test_a_warmed_server_frees_the_build_it_switched_from(damaged_copy):
                 thread.join(60)
 
     data, older, newer = damaged_copy
-    kb = KnowledgeBase(data, warm=True)
+    kb = KnowledgeBase(data, warm=True)  # what kb serve's KB_WARM=1 asks of its workers
     kb.CHECK_EVERY = 0
     try:
         first = weakref.ref(kb.current().searcher)
@@ -292,7 +292,7 @@ def test_a_build_switched_from_while_a_request_holds_it_is_not_frozen_with_the_n
         return [t for t in threading.enumerate() if t.name == "kb-warm"]
 
     data, older, newer = damaged_copy
-    kb = KnowledgeBase(data, warm=True)
+    kb = KnowledgeBase(data, warm=True)  # what kb serve's KB_WARM=1 asks of its workers
     kb.CHECK_EVERY = 0
     try:
         for thread in warming():

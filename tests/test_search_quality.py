@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from kb.questions import CR_FRESH, CR_FRESH_2, CR_TABLE_TALK, FRESH, FRESH_2, QUESTIONS, TABLE_TALK, answers
+from corpus.questions import CR_FRESH, CR_FRESH_2, CR_TABLE_TALK, FRESH, FRESH_2, QUESTIONS, TABLE_TALK, answers
 
 # Answered at rank 1 and in the top 3, out of len(QUESTIONS), with the three bundled documents. 148 -> 147 in
 # the twelfth session: the keyword pages flying and reach read their second sub-rule too (kb.snippet.leading),

@@ -749,7 +749,7 @@ def test_every_word_the_vocabulary_searches_for_is_a_word_the_documents_use(cr_s
 def test_no_result_list_names_a_record_twice(cr_searcher):
     """Every question of the suite, with the official rules loaded: each record at most once in the first 30
     (a lead and its family, a number's other matches and the full-text hits are joined from several lists)."""
-    from kb import questions as Q
+    from corpus import questions as Q
 
     queries = {q for name in dir(Q) if name.isupper() for q, _ in getattr(Q, name)
                if isinstance(getattr(Q, name), list)}
@@ -783,7 +783,7 @@ def test_a_keyword_page_comes_after_the_rules_it_quotes(cr_searcher):
     assert ids(cr_searcher.search("jalum flashback"), 2) == ["cr/702.34a", "keywords/flashback"]
     quoted = cr_searcher.ranker.quoted
     assert {"cr/702.34", "cr/702.34a"} <= quoted["keywords/flashback"]
-    from web.bench import unique_queries
+    from web.tools.bench import unique_queries
     checked = 0
     for query in unique_queries(cr_searcher.store, 400):
         found = ids(cr_searcher.search(query), 10)
@@ -797,7 +797,7 @@ def test_a_keyword_page_comes_after_the_rules_it_quotes(cr_searcher):
 def test_the_filters_count_every_result(cr_searcher):
     # records the re-rank adds (a common question's answer, a named card's ruling) are results like the rest:
     # "Zoetic Cavern" said "4 results" with the Future Sight filter at 1
-    from web.bench import unique_queries
+    from web.tools.bench import unique_queries
     for query in unique_queries(cr_searcher.store, 300) + ["Zoetic Cavern", "CR 702.187c", "702.187", "tarmo"]:
         results = cr_searcher.search(query)
         for facet in ("doc", "kind"):

@@ -12,7 +12,7 @@ import re
 
 from kb.ids import fold
 from kb.resolve import Resolver, _bigrams, _name_key, edit_distance
-from web.bench import QUERY_MIX, query_classes
+from web.tools.bench import QUERY_MIX, query_classes
 
 
 def scanned_card(resolver: Resolver, name: str, max_typos: int = 2):

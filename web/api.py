@@ -16,6 +16,7 @@ from werkzeug.exceptions import BadRequest, UnsupportedMediaType
 from kb.cache import ByteLRU
 from kb.kbase import Opened
 from kb.linkify import MAX_TEXT, linkify
+from web import __version__
 from web import data as D
 from web.app import public_url
 from web.compress import MIN_SIZE, accepts_gzip, gzip_bytes, gzipped
@@ -32,16 +33,16 @@ def _kb():
 
 @api.get("/health")
 def health():
-    """Alive, and which build: its id, the corpus digest it was built from, and whether it is stale
-    (not built from today's corpus, or not the build ``current`` names) with why."""
+    """Alive, the package's version, and which build: its id, the corpus digest it was built from, and whether it
+    is stale (not built from today's corpus, or not the build ``current`` names) with why."""
     base = current_app.extensions["kb"]
     kb = base.current()
     built_from = kb.store.manifest.get("corpus_digest")
     want = current_app.config.get("KB_CORPUS_DIGEST")
     stale = bool(want and built_from != want) or base.fallback_reason is not None
     why = (base.fallback_reason or current_app.config.get("KB_NOT_REBUILT")) if stale else None
-    return jsonify({"ok": True, "build_id": kb.build_id, "built_from": built_from, "stale": stale,
-                    "stale_reason": why, "records": len(kb.store.records),
+    return jsonify({"ok": True, "version": __version__, "build_id": kb.build_id, "built_from": built_from,
+                    "stale": stale, "stale_reason": why, "records": len(kb.store.records),
                     "documents": [d["slug"] for d in kb.store.documents]})
 
 

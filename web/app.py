@@ -1,7 +1,7 @@
 """The Flask app factory: pages and API blueprints over one opened knowledge base.
 
-Configuration comes from defaults, then the environment (``KB_DATA``,
-``KB_PUBLIC_URL``), then the ``config`` mapping given to ``create_app``.
+Configuration comes from the settings' defaults, then the environment (every ``KB_*`` variable, declared
+in ``web.settings``), then the ``config`` mapping given to ``create_app``.
 ``KB_PUBLIC_URL`` (``https://rules.example.org``) is where the site is
 reached: every absolute URL it prints (og:url, linkify links, the OpenAPI
 ``servers``, opensearch) starts with it, never with the ``Host`` a client sent. The knowledge base is opened
@@ -10,7 +10,6 @@ once per process and kept on ``app.extensions["kb"]``.
 from __future__ import annotations
 
 import json
-import os
 import re
 from urllib.parse import quote
 
@@ -19,6 +18,7 @@ from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import HTTPException
 
 from kb.kbase import KnowledgeBase
+from web import settings
 from web.gate import MAX_BODY, RETRY_AFTER, Gated, Settings, TrustedProxies
 
 __all__ = ["create_app", "SECURITY_HEADERS", "public_url", "prefers_json"]
@@ -37,16 +37,8 @@ SECURITY_HEADERS = {
 def create_app(config: dict | None = None) -> Flask:
     app = Flask(__name__, static_folder=None)  # web.assets serves web/static, under versioned URLs
     app.config.from_mapping(
-        KB_DATA=os.environ.get("KB_DATA", "var"),
-        KB_PUBLIC_URL=os.environ.get("KB_PUBLIC_URL") or None,
-        KB_DISCORD_PUBLIC_KEY=os.environ.get("KB_DISCORD_PUBLIC_KEY", ""),  # on when set (web/discord.py)
-        KB_DISCORD_MAX_AGE=float(os.environ.get("KB_DISCORD_MAX_AGE", "300")),
-        # Set by kb serve: today's corpus digest, and why the build served was not rebuilt.
-        KB_CORPUS_DIGEST=os.environ.get("KB_CORPUS_DIGEST") or None,
-        KB_NOT_REBUILT=os.environ.get("KB_NOT_REBUILT") or None,
-        KB_WARM=os.environ.get("KB_WARM") == "1",  # set by kb serve: each worker warms its build in the background
-        KB_SEARCH_CACHE=int(os.environ.get("KB_SEARCH_CACHE", "2048")),  # a build's search answers kept; 0: none
-        KB_SOURCES=os.environ.get("KB_SOURCES"),  # set by kb serve: web.serve.Plan.sources
+        # KB_DATA, KB_PUBLIC_URL, the Discord key (on when set, web/discord.py), what kb serve hands its workers...
+        **settings.read_all(),
         MAX_CONTENT_LENGTH=MAX_BODY,  # linkify bodies; anything larger is a 413 in the API's words
         JSON_SORT_KEYS=False,
     )
@@ -105,9 +97,9 @@ def create_app(config: dict | None = None) -> Flask:
 
     app.register_error_handler(HTTPException, http_error)
     # Outermost first: forwarded headers only from a trusted proxy, then the costly requests' gate (web.gate).
-    settings = Settings.from_env(os.environ)
-    gated = app.extensions["gated"] = Gated(app.wsgi_app, settings, SECURITY_HEADERS)  # web.gate.heavy_work's
-    app.wsgi_app = TrustedProxies(gated, settings.trusted_proxies)  # type: ignore[method-assign]
+    serving = Settings.from_env()
+    gated = app.extensions["gated"] = Gated(app.wsgi_app, serving, SECURITY_HEADERS)  # web.gate.heavy_work's
+    app.wsgi_app = TrustedProxies(gated, serving.trusted_proxies)  # type: ignore[method-assign]
 
     @app.errorhandler(Exception)
     def _unexpected(exc: Exception):  # pragma: no cover - a bug, reported in the one error shape

@@ -1,34 +1,47 @@
-"""The ``kb`` command: build, inspect, check, search, show, serve.
+"""The ``kb`` command: build, inspect, check, search, show, serve (click).
 
 Only this module (and the web server it starts) reads or writes files; the
 parsers and the knowledge base below it are pure.
+
+Each command is a thin function of one ``args`` namespace (the group's ``--data`` and ``--corpus`` and its own
+options), with its options as click decorators above it: a new flag is one ``@click.option`` line and one
+``args.name`` read. Options backed by an environment variable take its name, default and doc from
+``web.settings`` (``_setting_option``). Shell completion: ``eval "$(_KB_COMPLETE=bash_source kb)"``.
 """
 from __future__ import annotations
 
-import argparse
+import functools
 import json
-import os
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
-__all__ = ["main", "default_corpus", "default_data"]
+import click
+
+from web import settings
+
+__all__ = ["main", "cli", "default_corpus", "default_data"]
+
+Args = SimpleNamespace  # what a command's body reads: args.data, args.corpus and its own options
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 
 def default_corpus() -> Path:
     """$KB_CORPUS, else the corpus installed with the package (corpus/ in a checkout)."""
-    if os.environ.get("KB_CORPUS"):
-        return Path(os.environ["KB_CORPUS"])
+    if settings.read("KB_CORPUS"):
+        return settings.read("KB_CORPUS")
     from corpus import bundled_corpus
 
     return bundled_corpus()
 
 
 def default_data() -> Path:
-    return Path(os.environ.get("KB_DATA", "var"))
+    return settings.read("KB_DATA")
 
 
 def _fail(message: str, code: int = 1) -> int:
@@ -36,8 +49,76 @@ def _fail(message: str, code: int = 1) -> int:
     return code
 
 
+# -- the group: sections of help, the options every command shares -------------------------------------
+SECTIONS = (
+    ("Build and check", ("build", "inspect", "check", "cr")),
+    ("Read", ("search", "show")),
+    ("Serve", ("serve", "discord")),
+    ("Measure", ("bench", "soak")),
+)
+
+
+class _Sections(click.Group):
+    """``kb --help`` lists the commands under the headings of ``SECTIONS``; any other under "Other commands"."""
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        placed = {name for _, names in SECTIONS for name in names}
+        groups = [*SECTIONS, ("Other commands", tuple(sorted(set(self.commands) - placed)))]
+        for title, names in groups:
+            rows = [(name, self.commands[name].get_short_help_str(limit=100))
+                    for name in names if name in self.commands and not self.commands[name].hidden]
+            if rows:
+                with formatter.section(title):
+                    formatter.write_dl(rows)
+
+
+def _setting_option(*decls: str, setting: str, help: str, **kwargs: Any) -> Callable:
+    """A click option read from the environment variable ``setting`` when not given (declared in web.settings)."""
+    declared = settings.setting(setting)
+    return click.option(*decls, envvar=declared.name, default=declared.default, show_envvar=True,
+                        show_default=declared.default is not None,
+                        type=click.Path(path_type=Path) if declared.type is Path else declared.type,
+                        help=help, **kwargs)
+
+
+def _cr_option(help: str = "also load the official Comprehensive Rules from this file") -> Callable:
+    return _setting_option("--cr", setting="KB_CR", help=help)
+
+
+def _cr_history_option(help: str = "load every official release in this folder; the newest is current") -> Callable:
+    return _setting_option("--cr-history", setting="KB_CR_HISTORY", help=help)
+
+
+def _body(function: Callable[[Args], int]) -> Callable[..., int]:
+    """The click callback that hands ``function`` one namespace: the group's options and the command's own."""
+
+    @functools.wraps(function)
+    @click.pass_obj
+    def callback(shared: dict[str, Any], **options: Any) -> int:
+        return function(Args(**shared, **options))
+
+    return callback
+
+
+@click.group(cls=_Sections, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(package_name="rules-kb", prog_name="kb", message="%(prog)s %(version)s")
+@_setting_option("--data", setting="KB_DATA", help="data directory")
+@_setting_option("--corpus", setting="KB_CORPUS", help="corpus directory (default: the bundled corpus/)")
+@click.pass_context
+def cli(ctx: click.Context, data: Path, corpus: Path | None) -> None:
+    """The rules knowledge base: build it from the corpus, search it, serve the site and its JSON API.
+
+    Shell completion (bash; zsh and fish likewise): eval "$(_KB_COMPLETE=bash_source kb)"
+    """
+    ctx.obj = {"data": data, "corpus": corpus or default_corpus()}
+
+
 # -- build -------------------------------------------------------------------
-def cmd_build(args: argparse.Namespace) -> int:
+@cli.command("build", help="build the knowledge base from the corpus")
+@_cr_option()
+@_cr_history_option()
+@_body
+def cmd_build(args: Args) -> int:
     from ingest.errors import ParseError
     from ingest.publish import build
     from kb.store import BuildWriteError
@@ -82,7 +163,11 @@ def _report_summary(report: dict) -> str:
 
 
 # -- inspect -----------------------------------------------------------------
-def cmd_inspect(args: argparse.Namespace) -> int:
+@cli.command("inspect", help="parse one document and report every line")
+@click.argument("path")
+@click.option("--json", is_flag=True, help="the report as JSON")
+@_body
+def cmd_inspect(args: Args) -> int:
     from ingest.errors import ParseError
     from ingest.inspect import inspect_path
 
@@ -116,7 +201,10 @@ def cmd_inspect(args: argparse.Namespace) -> int:
 
 
 # -- check -------------------------------------------------------------------
-def cmd_check(args: argparse.Namespace) -> int:
+@cli.command("check", help="list every unresolved reference")
+@click.option("--strict", is_flag=True, help="exit 1 when any reference is unresolved")
+@_body
+def cmd_check(args: Args) -> int:
     from kb.store import Store, StoreError
 
     try:
@@ -145,7 +233,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 # -- search and show ---------------------------------------------------------
-def _open_kb(args: argparse.Namespace):
+def _open_kb(args: Args):
     from kb.kbase import KnowledgeBase
     from kb.store import StoreError
 
@@ -155,7 +243,15 @@ def _open_kb(args: argparse.Namespace):
         raise SystemExit(f"{exc}; run `kb build` (or `kb serve`, which builds when needed)") from None
 
 
-def cmd_search(args: argparse.Namespace) -> int:
+@cli.command("search", help="search the knowledge base")
+@click.argument("query")
+@click.option("--doc", help="only this document (treachery, cr, ...)")
+@click.option("--kind", help="only this kind of record (rule, ruling, card, ...)")
+@click.option("--limit", type=int, default=10, show_default=True)
+@click.option("--offset", type=int, default=0, help="skip this many results (the next page: --offset 10)")
+@click.option("--json", is_flag=True, help="print /api/search's JSON (with pagination and filters)")
+@_body
+def cmd_search(args: Args) -> int:
     from werkzeug.exceptions import BadRequest
 
     from kb.search import QueryError
@@ -195,7 +291,11 @@ def _strip_tags(snippet: str) -> str:
     return html.unescape(re.sub(r"</?mark>", "", snippet))
 
 
-def cmd_show(args: argparse.Namespace) -> int:
+@cli.command("show", help="show the record a reference, id or card name means")
+@click.argument("ref")
+@click.option("--json", is_flag=True, help="print the record's JSON, as /api/records/<id> serves it")
+@_body
+def cmd_show(args: Args) -> int:
     kb = _open_kb(args)
     record = kb.store.get(args.ref.strip().strip("/"))
     note = None
@@ -261,12 +361,24 @@ def _print_record(store, record, note) -> None:
 
 
 # -- bench -------------------------------------------------------------------
-def cmd_bench(args: argparse.Namespace) -> int:
+@cli.command("bench", help="measure build and search against an SQLite FTS5 floor")
+@_cr_option()
+@click.option("--repeat", type=int, default=5, show_default=True)
+@click.option("--scale", type=int, default=10, show_default=True,
+              help="also measure a synthetic corpus this many times larger (1: skip)")
+@click.option("--clients", type=int, default=4, show_default=True, help="concurrent HTTP clients")
+@click.option("--seconds", type=float, default=3.0, show_default=True, help="seconds of load per HTTP endpoint")
+@click.option("--no-http", is_flag=True, help="skip the measurements under kb serve")
+@click.option("--search-cache", is_flag=True, help="keep the search answer cache on under kb serve")
+@_cr_history_option("also measure the build, data size and current search with every release in this folder")
+@click.option("--json", is_flag=True)
+@_body
+def cmd_bench(args: Args) -> int:
     import tempfile
 
     from ingest.publish import build
-    from web.bench import run, run_http
-    from web.bench_fair import print_fair, print_targets
+    from web.tools.bench import run, run_http
+    from web.tools.bench_fair import print_fair, print_targets
 
     started = time.perf_counter()
     result = run(args.corpus, cr=args.cr, repeat=args.repeat, scale=args.scale)
@@ -278,7 +390,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
             result["http"] = run_http(Path(tmp), args.corpus, clients=args.clients, seconds=args.seconds,
                                       cache=args.search_cache, cr=args.cr)
     if args.cr_history:
-        from web.bench_history import run_history
+        from web.tools.bench_history import run_history
 
         result["history"] = run_history(args.corpus, args.cr_history, repeat=args.repeat)
     result["bench_seconds"] = round(time.perf_counter() - started, 1)
@@ -344,7 +456,17 @@ def _print_history_bench(h: dict) -> None:
 
 
 # -- cr update ---------------------------------------------------------------
-def cmd_cr_update(args: argparse.Namespace) -> int:
+@cli.group("cr", help="the official Comprehensive Rules: kb cr update")
+def cr() -> None:
+    pass
+
+
+@cr.command("update", help="download the newest official release if it is new, add it, rebuild")
+@_setting_option("--from", "source", setting="KB_CR_SOURCE", metavar="URL",
+                 help="the rules page to read; only its site is read, over https")
+@_cr_history_option("the history folder")
+@_body
+def cmd_cr_update(args: Args) -> int:
     from ingest.errors import ParseError
     from ingest.publish import build
     from ingest.cr_update import RULES_PAGE, UpdateError, update
@@ -356,7 +478,7 @@ def cmd_cr_update(args: argparse.Namespace) -> int:
         return build(args.corpus, args.data, cr_history=args.cr_history).build_id
 
     try:
-        result = update(args.cr_history, rebuild, page_url=args.source or os.environ.get("KB_CR_SOURCE") or RULES_PAGE)
+        result = update(args.cr_history, rebuild, page_url=args.source or RULES_PAGE)
     except (UpdateError, ParseError) as exc:
         return _fail(f"kb cr update: nothing changed: {exc}")
     if result.status == "already current":
@@ -367,16 +489,31 @@ def cmd_cr_update(args: argparse.Namespace) -> int:
 
 
 # -- discord -----------------------------------------------------------------
-def cmd_discord(args: argparse.Namespace) -> int:
+@cli.command("discord", help="the Discord slash commands: `kb discord commands` prints their definitions as "
+             "Discord's API takes them (docs/discord.md)")
+@click.argument("what", type=click.Choice(["commands"]))
+@_body
+def cmd_discord(args: Args) -> int:
     from kb.discord_commands import commands_json
 
-    print(commands_json())  # the body of Discord's bulk overwrite (README: "Discord")
+    print(commands_json())  # the body of Discord's bulk overwrite (docs/discord.md)
     return 0
 
 
 # -- soak --------------------------------------------------------------------
-def cmd_soak(args: argparse.Namespace) -> int:
-    from web.soak import print_soak, run_soak
+@cli.command("soak", help="the server under slow clients, hostile queries and unique requests (web.tools.soak)")
+@click.option("--design", type=click.Choice(["granian", "gthread", "gevent"]), default="granian", show_default=True,
+              help="granian: kb serve as shipped; gthread/gevent: gunicorn (not installed with kb), to compare")
+@click.option("--slow", type=int, default=256, show_default=True, help="slow connections held open")
+@click.option("--seconds", type=float, default=30.0, show_default=True, help="seconds the slow connections are held")
+@click.option("--requests", type=int, default=20_000, show_default=True,
+              help="unique requests before memory is read")
+@click.option("--workers", type=int, default=2, show_default=True)
+@click.option("--only", default=None, help="comma-separated parts: slow,hostile,memory")
+@click.option("--json", is_flag=True)
+@_body
+def cmd_soak(args: Args) -> int:
+    from web.tools.soak import print_soak, run_soak
 
     parts = tuple(args.only.split(",")) if args.only else ("slow", "hostile", "memory")
     result = run_soak(args.corpus, design=args.design, slow=args.slow, seconds=args.seconds,
@@ -389,110 +526,33 @@ def cmd_soak(args: argparse.Namespace) -> int:
 
 
 # -- serve -------------------------------------------------------------------
-def cmd_serve(args: argparse.Namespace) -> int:
+@cli.command("serve", help="build if needed, then serve the site and API (granian; docs/serving.md)")
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", type=int, default=8000, show_default=True)
+@click.option("--workers", type=int, default=None, help="worker processes (default: one per core)")
+@_cr_option("also load the official Comprehensive Rules")
+@_cr_history_option()
+@click.option("--debug", is_flag=True, help="Flask's debug server with its reloader (development only)")
+@click.option("--access-log", is_flag=True, help="log every request to stdout")
+@_body
+def cmd_serve(args: Args) -> int:
     from web.serve import prepare, serve
 
+    try:  # a value a setting cannot take stops the server before it builds or listens, in one line
+        settings.read_all()
+    except ValueError as exc:
+        raise SystemExit(f"kb serve: {exc}") from None
     if args.debug:
         from web.app import create_app
 
         prepare(args.corpus, args.data, args.cr, cr_history=args.cr_history)
-        os.environ["KB_DATA"] = str(Path(args.data).resolve())
-        create_app().run(host=args.host, port=args.port, debug=True)
+        create_app({"KB_DATA": Path(args.data).resolve()}).run(host=args.host, port=args.port, debug=True)
         return 0
     return serve(args, PROJECT_ROOT)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="kb", description="The rules knowledge base.")
-    parser.add_argument("--data", type=Path, default=None, help="data directory (default: $KB_DATA or ./var)")
-    parser.add_argument(
-        "--corpus", type=Path, default=None, help="corpus directory (default: $KB_CORPUS or the bundled corpus/)"
-    )
-    sub = parser.add_subparsers(dest="command", required=True)
-
-    p = sub.add_parser("build", help="build the knowledge base from the corpus")
-    p.add_argument(
-        "--cr", type=Path, default=None, help="also load the official Comprehensive Rules from this file ($KB_CR)"
-    )
-    p.add_argument("--cr-history", type=Path, default=None,
-                   help="load every official release in this folder; the newest is current ($KB_CR_HISTORY)")
-    p.set_defaults(func=cmd_build)
-
-    p = sub.add_parser("inspect", help="parse one document and report every line")
-    p.add_argument("path")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(func=cmd_inspect)
-
-    p = sub.add_parser("check", help="list every unresolved reference")
-    p.add_argument("--strict", action="store_true", help="exit 1 when any reference is unresolved")
-    p.set_defaults(func=cmd_check)
-
-    p = sub.add_parser("serve", help="build if needed, then serve the site and API (granian; docs/serving.md)")
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=8000)
-    p.add_argument("--workers", type=int, default=None, help="worker processes (default: one per core)")
-    p.add_argument("--cr", type=Path, default=None, help="also load the official Comprehensive Rules ($KB_CR)")
-    p.add_argument("--cr-history", type=Path, default=None,
-                   help="load every official release in this folder; the newest is current ($KB_CR_HISTORY)")
-    p.add_argument("--debug", action="store_true", help="Flask's debug server with its reloader (development only)")
-    p.add_argument("--access-log", action="store_true", help="log every request to stdout")
-    p.set_defaults(func=cmd_serve)
-
-    p = sub.add_parser("search", help="search the knowledge base")
-    p.add_argument("query")
-    p.add_argument("--doc")
-    p.add_argument("--kind")
-    p.add_argument("--limit", type=int, default=10)
-    p.add_argument("--offset", type=int, default=0, help="skip this many results (the next page: --offset 10)")
-    p.add_argument("--json", action="store_true", help="print /api/search's JSON (with pagination and filters)")
-    p.set_defaults(func=cmd_search)
-
-    p = sub.add_parser("bench", help="measure build and search against an SQLite FTS5 floor")
-    p.add_argument("--cr", type=Path, default=None, help="also load the official Comprehensive Rules ($KB_CR)")
-    p.add_argument("--repeat", type=int, default=5)
-    p.add_argument(
-        "--scale", type=int, default=10, help="also measure a synthetic corpus this many times larger (1: skip)"
-    )
-    p.add_argument("--clients", type=int, default=4, help="concurrent HTTP clients")
-    p.add_argument("--seconds", type=float, default=3.0, help="seconds of load per HTTP endpoint")
-    p.add_argument("--no-http", action="store_true", help="skip the measurements under kb serve")
-    p.add_argument("--search-cache", action="store_true", help="keep the search answer cache on under kb serve")
-    p.add_argument("--cr-history", type=Path, default=None,
-                   help="also measure the build, data size and current search with every release in this folder")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(func=cmd_bench)
-
-    p = sub.add_parser("discord", help="the Discord slash commands (see the README's Discord section)")
-    p.add_argument("what", choices=["commands"], help="commands: print their definitions as Discord's API takes them")
-    p.set_defaults(func=cmd_discord)
-
-    p = sub.add_parser("soak", help="the server under slow clients, hostile queries and unique requests (web.soak)")
-    p.add_argument("--design", choices=("granian", "gthread", "gevent"), default="granian",
-                   help="granian: kb serve as shipped; gthread/gevent: gunicorn (not installed with kb), to compare")
-    p.add_argument("--slow", type=int, default=256, help="slow connections held open")
-    p.add_argument("--seconds", type=float, default=30.0, help="seconds the slow connections are held")
-    p.add_argument("--requests", type=int, default=20_000, help="unique requests before memory is read")
-    p.add_argument("--workers", type=int, default=2)
-    p.add_argument("--only", default=None, help="comma-separated parts: slow,hostile,memory")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(func=cmd_soak)
-    p = sub.add_parser("cr", help="the official Comprehensive Rules: kb cr update")
-    cr_sub = p.add_subparsers(dest="cr_command", required=True)
-    u = cr_sub.add_parser("update", help="download the newest official release if it is new, add it, rebuild")
-    u.add_argument("--from", dest="source", default=None, metavar="URL",
-                   help="the rules page to read ($KB_CR_SOURCE; default: https://magic.wizards.com/en/rules); "
-                        "only its site is read, over https")
-    u.add_argument("--cr-history", type=Path, default=None, help="the history folder ($KB_CR_HISTORY)")
-    u.set_defaults(func=cmd_cr_update)
-
-    p = sub.add_parser("show", help="show the record a reference, id or card name means")
-    p.add_argument("ref")
-    p.add_argument("--json", action="store_true")
-    p.set_defaults(func=cmd_show)
-    return parser
-
-
 def main(argv: list[str] | None = None) -> int:
+    """``kb``'s entry point; ``main(["search", "flash"])`` runs it from Python and returns its exit status."""
     try:
         return _main(argv)
     except BrokenPipeError:  # `kb show ... | head`: the reader left; nothing to report
@@ -501,15 +561,16 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    args.data = args.data or default_data()
-    args.corpus = args.corpus or default_corpus()
-    if getattr(args, "cr", None) is None and "cr" in vars(args) and os.environ.get("KB_CR"):
-        args.cr = Path(os.environ["KB_CR"])
-    if getattr(args, "cr_history", None) is None and "cr_history" in vars(args) and os.environ.get("KB_CR_HISTORY"):
-        args.cr_history = Path(os.environ["KB_CR_HISTORY"])
-    return args.func(args)
+    """The command's exit status: what its body returned, 2 for a usage error (click's), 0 for --help."""
+    try:
+        status = cli.main(args=argv, prog_name="kb", standalone_mode=False)
+    except click.ClickException as exc:
+        exc.show()
+        return exc.exit_code
+    except click.Abort:
+        print("Aborted!", file=sys.stderr)
+        return 1
+    return status if isinstance(status, int) else 0
 
 
 if __name__ == "__main__":

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import functools
 import html
 import ipaddress
 import json
-import math
 import re
 import sys
 import threading
@@ -33,6 +33,8 @@ from werkzeug.datastructures import MIMEAccept
 from werkzeug.exceptions import ServiceUnavailable
 from werkzeug.http import parse_accept_header
 from werkzeug.middleware.proxy_fix import ProxyFix
+
+from web import settings
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication as App, WSGIEnvironment
@@ -76,34 +78,20 @@ class Settings:
         return self.costly_slots + self.costly_queue + 1 + HEAVY_QUEUE + 4
 
     @classmethod
-    def from_env(cls, environ: Mapping[str, str]) -> Settings:
-        """The defaults, with what the environment sets; ValueError naming the variable for a bad value."""
-        settings: dict = {}
-        if raw := environ.get("KB_COSTLY_SLOTS", "").strip():
-            if not raw.isdigit() or not 1 <= int(raw) <= 64:
-                raise ValueError(f"KB_COSTLY_SLOTS must be a whole number from 1 to 64, not {raw!r}")
-            settings["costly_slots"] = int(raw)
-        for name, key, top in (("KB_HEAD_TIMEOUT", "head_timeout", 60), ("KB_GRACE", "grace", 600)):
-            if raw := environ.get(name, "").strip():
-                try:
-                    seconds = float(raw)
-                except ValueError:
-                    seconds = math.nan
-                if not 0 < seconds <= top:  # also refuses nan and inf
-                    raise ValueError(f"{name} must be a number of seconds above 0 and at most {top}, not {raw!r}")
-                settings[key] = seconds
-        if environ.get("KB_FORWARDED_FOR", "").strip() not in ("", "0"):
-            raise ValueError("KB_FORWARDED_FOR is gone: name the load balancer's address in KB_TRUSTED_PROXIES "
-                             "(see docs/serving.md)")
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
+        """The defaults, with what the environment sets (declared in web.settings); ValueError naming the variable
+        for a bad value."""
+        read = functools.partial(settings.read, environ=environ)
+        read("KB_FORWARDED_FOR")  # gone: refused with a pointer to KB_TRUSTED_PROXIES (web.settings)
         proxies = []
-        for item in filter(None, (p.strip() for p in environ.get("KB_TRUSTED_PROXIES", "").split(","))):
+        for item in filter(None, (p.strip() for p in read("KB_TRUSTED_PROXIES").split(","))):
             try:
                 proxies.append(ipaddress.ip_network(item, strict=False))
             except ValueError:
                 raise ValueError(f"KB_TRUSTED_PROXIES must list IP addresses or networks (10.0.0.0/8), "
                                  f"not {item!r}") from None
-        settings["trusted_proxies"] = tuple(proxies)
-        return cls(**settings)
+        return cls(costly_slots=read("KB_COSTLY_SLOTS"), head_timeout=read("KB_HEAD_TIMEOUT"),
+                   grace=read("KB_GRACE"), trusted_proxies=tuple(proxies))
 
 
 HEAVY_QUEUE = 2

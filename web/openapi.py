@@ -98,7 +98,7 @@ def spec(base_url: str) -> dict:
         },
         "servers": [{"url": base_url}],
         "paths": {
-            "/api/health": _get("Liveness and the build being served"),
+            "/api/health": _get("Liveness, the package version and the build being served"),
             "/api/search": _get(
                 "Search rules, cards, rulings and notes",
                 [

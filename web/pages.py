@@ -25,6 +25,7 @@ from kb.ids import record_url, slugify
 from kb.linkify import linkify
 from kb.refs import parse_ref
 from kb.snippet import clip
+from web import __version__
 from web import api as A
 from web import data as D
 from web.app import prefers_json, public_url
@@ -98,7 +99,8 @@ def _documents():
     store = kb.store
     return {"nav_documents": [(d["slug"], d.get("short_title") or d["title"]) for d in store.documents],
             "doc_title": lambda slug: D.doc_title(kb, slug), "doc_version": lambda slug: D.doc_version(kb, slug),
-            "doc_short": lambda slug, dated=True: D.doc_short(kb, slug, dated), "store_label": store.label}
+            "doc_short": lambda slug, dated=True: D.doc_short(kb, slug, dated), "store_label": store.label,
+            "kb_version": __version__}
 
 
 pages.add_app_template_global(record_url)  # templates link records as the JSON does

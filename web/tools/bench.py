@@ -9,7 +9,7 @@ larger (every record cloned under nine more document slugs).
 
 Machines are noisy, so every figure is a median (and p99) over repeated
 runs, and search latency is reported next to floors built in the same run
-and asked the same analysed terms our search asks Whoosh (``web.bench_fair``:
+and asked the same analysed terms our search asks Whoosh (``web.tools.bench_fair``:
 SQLite FTS5 always, tantivy with the ``bench`` extra): the ratio is what we track.
 
 Measured here: ingest time, index build time and size, in-process search
@@ -43,7 +43,7 @@ QUERY_MIX = [
 
 # The same kinds of query, by class, so that cheap table lookups (a rule number, a card name)
 # cannot hide the costly ones. "question" also takes every plain-language question of the
-# quality suite (kb.questions); "filter" is completed per corpus (the documents loaded).
+# quality suite (corpus.questions); "filter" is completed per corpus (the documents loaded).
 QUERY_CLASSES: dict[str, list[str]] = {
     "reference": ["907.4b", "CR 702.187c", "rule 115", "(907.5a)", "109.2tr", "Token Cards j", "502.68",
                   "702.9", "rule 704.5j", "futuresight 502.62a"],
@@ -70,7 +70,7 @@ _QUESTION = re.compile(r"^(who|what|how|can|does|do|is|are|when|which|if|why)\b"
 
 def query_classes(has_cr: bool) -> dict[str, list[str]]:
     """The query classes for a corpus: the fixed lists, the suite's questions, filters for the CR."""
-    from kb.questions import CR_QUESTIONS, QUESTIONS
+    from corpus.questions import CR_QUESTIONS, QUESTIONS
 
     out = {name: list(qs) for name, qs in QUERY_CLASSES.items()}
     suite = QUESTIONS + (CR_QUESTIONS if has_cr else [])
@@ -114,16 +114,16 @@ def run_clients(threads: list[threading.Thread], latencies: list[float], errors:
 
 
 def _search_figures(records, documents, reports, repeat: int, tmp: Path, tables: dict | None = None) -> dict:
-    """Index build time and size, the fair figures per query class (``web.bench_fair``), the mix and the
+    """Index build time and size, the fair figures per query class (``web.tools.bench_fair``), the mix and the
     quality suite warm, resolve latency. ``tables``: what a build's manifest gives search besides the
     documents (the vocabulary, the common questions), so that the search measured is the one served."""
     from kb.index import write_index
-    from kb.questions import CR_QUESTIONS, QUESTIONS
+    from corpus.questions import CR_QUESTIONS, QUESTIONS
     from kb.resolve import Resolver
     from kb.search import Searcher
     from kb.store import Store, publish
 
-    from web import bench_fair
+    from web.tools import bench_fair
 
     index_s = []
     for n in range(repeat):
@@ -168,7 +168,7 @@ def _search_figures(records, documents, reports, repeat: int, tmp: Path, tables:
         "records": len(records),
         "index_build": {"p50_ms": round(statistics.median(index_s) * 1e3, 1), "bytes": size},
         "search": _summary(search),  # the fixed mix, warm
-        "suite": _summary(suite_s),  # the search-quality questions (kb.questions), warm
+        "suite": _summary(suite_s),  # the search-quality questions (corpus.questions), warm
         "resolve": _summary(resolve),
         "fair": fair,
     }
@@ -333,7 +333,7 @@ def run_http(data: Path, corpus: Path, clients: int = 4, seconds: float = 3.0, w
 
     from kb.store import Store
 
-    from web import bench_discord
+    from web.tools import bench_discord
 
     store = Store.open(data)
     ids = [r.id for r in store.records.values() if r.kind in ("rule", "card", "ruling")][:500]

@@ -33,13 +33,13 @@ def _pcts(samples: list[float]) -> dict[str, float]:
 
 
 def _open_and_search(data: Path, repeat: int) -> tuple[list[float], list[float], Any]:
-    from web.bench import QUERY_MIX
+    from web.tools.bench import QUERY_MIX
     from kb.kbase import KnowledgeBase
 
     opens = []
     for _ in range(repeat):
         t = time.perf_counter()
-        kb = KnowledgeBase(data, search_cache=0).current()
+        kb = KnowledgeBase(data, search_cache=0).current()  # every query does its work
         opens.append(time.perf_counter() - t)
         kb.searcher.close()
     kb = KnowledgeBase(data, search_cache=0).current()

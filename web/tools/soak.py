@@ -99,7 +99,7 @@ def _start(design: str, data: Path, corpus: Path, workers: int, port: int) -> su
                ["--worker-class", "gevent", "--worker-connections", "1000"]
         argv = [sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}", "--workers", str(workers), *kind,
                 "--timeout", "30", "--access-logfile", "/dev/null", "web.app:create_app()"]
-    proc = subprocess.Popen(argv, cwd=Path(__file__).resolve().parent.parent, env=env,
+    proc = subprocess.Popen(argv, cwd=Path(__file__).resolve().parents[2], env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:

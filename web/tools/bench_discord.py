@@ -5,7 +5,7 @@ signs every request afresh (timestamp + body, as Discord does), so the
 figures include the server's signature check. Two loads: the command mix
 (/rule, /card, /search, /define: what a reply costs) and autocomplete (what
 Discord needs answered well inside its 3 s while someone types). Each is
-compared with /api/health measured in the same run by ``web.bench.run_http``.
+compared with /api/health measured in the same run by ``web.tools.bench.run_http``.
 """
 from __future__ import annotations
 
@@ -77,6 +77,6 @@ def measure(port: int, key: Ed25519PrivateKey, clients: int, seconds: float, kin
             i += clients
 
     threads = [threading.Thread(target=client, args=(k,)) for k in range(clients)]
-    from web.bench import run_clients  # the same figures as every other HTTP load
+    from web.tools.bench import run_clients  # the same figures as every other HTTP load
 
     return run_clients(threads, latencies, errors)
