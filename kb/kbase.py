@@ -27,6 +27,7 @@ from functools import cached_property
 from pathlib import Path
 
 from kb.history import History
+from kb.offline import Pack, make_pack
 from kb.search import Searcher
 from kb.store import Store, StoreError, builds_newest_first, current_build_dir, hold_build
 
@@ -40,6 +41,8 @@ class Opened:
     store: Store
     searcher: Searcher
     held: int | None = field(default=None, repr=False)  # the fd whose shared lock keeps the build from pruning
+    _offline: Pack | None = field(default=None, init=False, repr=False)
+    _offline_lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
 
     @property
     def resolver(self):
@@ -48,6 +51,15 @@ class Opened:
     @property
     def build_id(self) -> str:
         return self.store.build_id
+
+    @property
+    def offline(self) -> Pack:
+        """This build's offline pack (kb.offline), made on first use, once, under a lock (two requests at once made
+        it twice: half a second each with the official rules), and read-only after: it goes with the build."""
+        with self._offline_lock:
+            if self._offline is None:
+                self._offline = make_pack(self.store)
+            return self._offline
 
     @cached_property
     def history(self) -> History | None:

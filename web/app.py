@@ -62,6 +62,7 @@ def create_app(config: dict | None = None) -> Flask:
     from web.api import api
     from web.assets import assets, load
     from web.history import history_pages
+    from web.offline import offline
     from web.pages import pages
 
     discord.init_app(app)
@@ -70,6 +71,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(assets)
     app.register_blueprint(api)
     app.register_blueprint(history_pages)
+    app.register_blueprint(offline)
     app.register_blueprint(pages)
 
     @app.before_request
