@@ -15,7 +15,7 @@
 
   function saved() {
     if (!root.caches) return Promise.resolve(null);
-    return cache().then(function (c) { return c.match(META); })
+    return cache().then(function (c) { return c.match(META, { ignoreVary: true }); })
       .then(function (r) { return r ? r.json() : null; }).catch(function () { return null; });
   }
 
@@ -84,7 +84,7 @@
     if (loaded) return loaded;
     loaded = saved().then(function (meta) {
       if (!meta) throw new Error("nothing is saved for offline use");
-      return cache().then(function (c) { return c.match(meta.url); })
+      return cache().then(function (c) { return c.match(meta.url, { ignoreVary: true }); })
         .then(function (r) {
           if (!r) throw new Error("the saved pack is missing; save it again");
           return r.json();
@@ -426,14 +426,21 @@
       }
       return true;
     });
-    var whole = fold(text).trim();
+    var whole = qs.join(" "), pointed = [];
     ids.forEach(function (i) {
-      // the title the words name exactly ("lifelink", "legend rule") first, the official rules' own rule first of
-      // those, as the server ranks them
-      var r = records[i], t = r.t && fold(r.t);
-      if (t && (t === whole || t.replace(/^the /, "") === whole)) {
+      // the title the words name ("lifelink", "legend rule", "mulligan" for Mulligans) first, the official rules'
+      // own rule first of those, as the server ranks them
+      var r = records[i];
+      if (r.t && terms(r.t).join(" ") === whole) {
         scores[i] += 100 + (r.doc === "cr" ? 2 : 0) + (r.k === "rule" ? 1 : 0);
+        // and the rule a glossary entry of that name points to, before the entry ("legend rule": 704.5j)
+        var to = r.k === "glossary" && r.r && kb.get(r.r[0][2]);
+        if (to && to.k === "rule") pointed.push([to.pos, i]);
       }
+    });
+    pointed.forEach(function (pair) {
+      if (!(pair[0] in scores)) ids.push(pair[0]);
+      scores[pair[0]] = Math.max(scores[pair[0]] || 0, scores[pair[1]] + 1);
     });
     ids.sort(function (a, b) { return scores[b] - scores[a] || a - b; });
     return { total: ids.length, hits: ids.slice(0, limit || 20).map(function (i) { return records[i]; }) };

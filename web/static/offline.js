@@ -51,12 +51,19 @@
     save.addEventListener("click", function () {
       save.disabled = true;
       status.textContent = "Saving…";
-      KBOffline.save().then(function (meta) { show(meta); }, function (err) {
+      // the worker is registered when a reader saves the rules, not before: a reader who never does is served
+      // as without one
+      navigator.serviceWorker.register("/sw.js", { scope: "/" }).then(function () {
+        return navigator.serviceWorker.ready;
+      }).then(KBOffline.save).then(function (meta) { show(meta); }, function (err) {
         box.setAttribute("data-state", "failed");
         status.textContent = "Could not save: " + err.message;
       }).then(function () { save.disabled = false; });
     });
-    forget.addEventListener("click", function () { KBOffline.forget().then(function () { show(null); }); });
+    forget.addEventListener("click", function () {
+      KBOffline.forget().then(function () { return navigator.serviceWorker.getRegistration("/"); })
+        .then(function (reg) { return reg && reg.unregister(); }).then(function () { show(null); });
+    });
     KBOffline.saved().then(function (meta) {
       show(meta);
       if (meta && !shellPage && navigator.onLine !== false) {
@@ -80,10 +87,15 @@
         if (part) p.appendChild(document.createTextNode(part));
       });
     }
-    (links || []).slice().sort(function (a, b) { return a[0] - b[0]; }).forEach(function (l) {
-      if (l[0] < at || !kb.get(l[2])) return;
+    var sorted = (links || []).filter(function (l) { return kb.get(l[2]); }).sort(function (a, b) { return a[0] - b[0]; });
+    sorted.forEach(function (l, i) {
+      if (l[0] < at) return;
+      var written = text.slice(l[0], l[1]), record = kb.get(l[2]);
+      var range = sorted[i + 1] && sorted[i + 1][0] === l[0] && sorted[i + 1][1] === l[1];
       add(text.slice(at, l[0]));
-      p.appendChild(el("a", { class: "ref", href: url(l[2]), "data-id": l[2] }, text.slice(l[0], l[1])));
+      // a range ("601.2f–h") links its /r/ page, as the server's pages do; one rule its record
+      p.appendChild(range ? el("a", { class: "ref range", href: "/r/" + encodeURIComponent(written) + "?doc=" + record.doc }, written)
+        : el("a", { class: "ref", href: url(l[2]), "data-id": l[2] }, written));
       at = l[1];
     });
     add(text.slice(at));
@@ -293,7 +305,9 @@
       var box = document.querySelector("header.top input[type=search]");
       var q = new URLSearchParams(window.location.search).get("q");
       if (box && q && window.location.pathname === "/search") box.value = q;
-      document.documentElement.setAttribute("data-offline-answered", String(Math.round(performance.now() - started)));
+      // when the answer was on the screen, in milliseconds since the navigation began (what a test reads)
+      document.documentElement.setAttribute("data-offline-answered", String(Math.round(performance.now())));
+      document.documentElement.setAttribute("data-offline-work", String(Math.round(performance.now() - started)));
     }).catch(function (err) {
       main.textContent = "";
       main.appendChild(el("p", { class: "note offline-mark" }, "Offline, and " + err.message + "."));
@@ -303,5 +317,4 @@
 
   if (shellPage) fill();  // the script is deferred: the document is parsed
   control();  // deferred: the footer is parsed
-  navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(function () {});
 })();

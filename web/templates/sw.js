@@ -10,7 +10,7 @@ self.addEventListener("install", function () { self.skipWaiting(); });
 self.addEventListener("activate", function (event) { event.waitUntil(self.clients.claim()); });
 
 function shell() {
-  return caches.open(KBOffline.CACHE).then(function (c) { return c.match(KBOffline.SHELL); });
+  return caches.open(KBOffline.CACHE).then(function (c) { return c.match(KBOffline.SHELL, { ignoreVary: true }); });
 }
 
 function navigate(request) {
@@ -40,7 +40,7 @@ self.addEventListener("fetch", function (event) {
     event.respondWith(navigate(request));
   } else if (url.pathname.indexOf("/static/") === 0) {
     // the style sheet and scripts under their versioned URLs, as saved with the pack; the network otherwise
-    event.respondWith(caches.open(KBOffline.CACHE).then(function (c) { return c.match(request); })
+    event.respondWith(caches.open(KBOffline.CACHE).then(function (c) { return c.match(request, { ignoreVary: true }); })
       .then(function (hit) { return hit || fetch(request); }));
   }
 });
