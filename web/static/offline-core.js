@@ -50,7 +50,7 @@
         });
       })
       .then(function () {
-        var meta = { build: pointer.build, label: pointer.label, url: pointer.url, bytes: pointer.bytes,
+        var meta = { format: pointer.format, build: pointer.build, label: pointer.label, url: pointer.url, bytes: pointer.bytes,
                      gzip_bytes: pointer.gzip_bytes, saved_at: new Date().toISOString() };
         return c.put(META, new Response(JSON.stringify(meta), { headers: { "Content-Type": "application/json" } }))
           .then(function () { return c.keys(); })
@@ -69,7 +69,7 @@
     return saved().then(function (meta) {
       if (!meta) return null;
       return fetch("/offline/current", { cache: "no-store" }).then(function (r) { return r.ok ? r.json() : null; })
-        .then(function (p) { return p && p.build !== meta.build ? save() : meta; })
+        .then(function (p) { return p && (p.build !== meta.build || meta.format !== FORMAT) ? save() : meta; })
         .catch(function () { return meta; });
     });
   }
@@ -89,7 +89,10 @@
           if (!r) throw new Error("the saved pack is missing; save it again");
           return r.json();
         })
-        .then(function (pack) { return new Kb(pack, meta); });
+        .then(function (pack) {
+          if (pack.format !== FORMAT) throw new Error("the saved rules are in an older form; save them again");
+          return new Kb(pack, meta);
+        });
     });
     loaded.catch(function () { loaded = null; });
     return loaded;
