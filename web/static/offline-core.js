@@ -137,7 +137,10 @@
     return r.l || [r.n, r.t].filter(Boolean).join(" ") || r.i.split("/").pop();
   };
 
-  Kb.prototype.docTitle = function (slug) { var d = this.docs[slug]; return d ? d.title : slug; };
+  Kb.prototype.docTitle = function (slug) {
+    var d = this.docs[slug];
+    return d ? d.title : slug === "keywords" ? "Keywords (gathered from every document)" : slug;
+  };
 
   // -- words ------------------------------------------------------------------------------------------------
   var NON_ASCII = /[^\x00-\x7f]/;

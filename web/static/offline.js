@@ -76,6 +76,27 @@
   // -- pages made from the pack ----------------------------------------------------------------------------------
   function url(id) { return "/" + id; }
 
+  // the documents' light markup, as web/render.py renders it: mana symbols ({2}{R}) and _italics_
+  var MANA = /((?:\{[0-9A-Za-z\/½∞()]{1,6}\})+)/, EM = /(?<![\w])_(?=[^\s_])(.+?)(?<=[^\s_])_(?![\w])/;
+  function inline(into, text) {
+    text.split(MANA).forEach(function (part, i) {
+      if (i % 2) {
+        var run = el("span", { class: "mana" });
+        (part.match(/\{[^}]*\}/g) || []).forEach(function (sym) {
+          var s = sym.slice(1, -1);
+          run.appendChild(el("abbr", { class: "ms ms-" + s.toLowerCase().replace(/[\/()]/g, ""), title: sym },
+            el("span", { class: "brace" }, "{"), s, el("span", { class: "brace" }, "}")));
+        });
+        into.appendChild(run);
+        return;
+      }
+      part.split(EM).forEach(function (bit, j) {
+        if (bit) into.appendChild(j % 2 ? el("em", {}, bit) : document.createTextNode(bit));
+      });
+    });
+    return into;
+  }
+
   // a record's text as the site renders it: paragraphs, its resolved references linked
   function textNodes(kb, text, links) {
     var out = [], p = el("p"), at = 0;
@@ -84,7 +105,7 @@
       var parts = s.split(/\n\s*\n/);
       parts.forEach(function (part, i) {
         if (i > 0) { p = el("p"); out.push(p); }
-        if (part) p.appendChild(document.createTextNode(part));
+        if (part) inline(p, part);
       });
     }
     var sorted = (links || []).filter(function (l) { return kb.get(l[2]); }).sort(function (a, b) { return a[0] - b[0]; });
@@ -130,16 +151,17 @@
   }
 
   function recordPage(kb, r, note) {
-    var doc = kb.docs[r.doc] || { title: r.doc };
+    var doc = kb.docs[r.doc] || { title: kb.docTitle(r.doc) };
     document.title = kb.label(r) + " — " + doc.title + " (offline)";
     var article = el("article", { class: "record kind-" + r.k, "data-id": r.i }, heading(kb, r),
       el("p", { class: "docmeta" }, el("a", { href: url(r.doc) }, doc.title),
-        doc.version ? [" · ", el("span", { class: "version" }, doc.version)] : null),
+        doc.version ? [" · ", el("span", { class: "version" }, doc.version)] : null,
+        /^\d/.test(doc.effective || "") && doc.effective !== doc.version ? [" · effective ", el("time", {}, doc.effective)] : null),
       offlineMark(kb), note ? el("p", { class: "note renamed" }, note) : null,
       r.ro ? el("p", { class: "role" }, "Identity — " + r.ro) : null);
     if (r.k === "card" && (r.mc || r.tl)) {
       article.appendChild(el("div", { class: "card-face" },
-        el("p", { class: "card-head" }, el("span", { class: "card-name" }, r.t || ""), r.mc ? " " + r.mc : ""),
+        el("p", { class: "card-head" }, el("span", { class: "card-name" }, r.t || ""), r.mc ? inline(el("span"), r.mc) : null),
         r.tl ? el("p", { class: "type-line" }, r.tl) : null,
         (r.rt || r.x) ? el("div", { class: "rules-text" }, r.rt ? textNodes(kb, r.rt, []) : textNodes(kb, r.x, r.r)) : null,
         r.pt ? el("p", { class: "pt" }, r.pt) : null));
@@ -171,17 +193,30 @@
       el("aside", { class: "tools" }, el("p", {}, "Permalink: ", el("a", { class: "permalink", href: url(r.i) }, url(r.i))))];
   }
 
-  function snippet(r, query) {
-    var text = (r.x || r.rt || "").replace(/\s+/g, " "), first = KBOffline.fold(query).match(/[a-z0-9]{3,}/);
-    var at = first ? KBOffline.fold(text).indexOf(first[0].slice(0, 5)) : -1;
-    var start = Math.max(0, at - 60);
-    return (start ? "…" : "") + text.slice(start, start + 220) + (text.length > start + 220 ? "…" : "");
+  // a few words of the record's text (its first sub-rule's when it has none: 702.15 Lifelink) around the first
+  // word asked, the words asked marked
+  function snippet(kb, r, query) {
+    var own = r.x || r.rt || ((kb.children[r.i] || [])[0] || {}).x || "";
+    var text = own.replace(/\s+/g, " "), asked = KBOffline.fold(query).match(/[a-z0-9]{3,}/g) || [];
+    var at = asked.length ? KBOffline.fold(text).indexOf(asked[0].slice(0, 5)) : -1;
+    var start = Math.max(0, at - 60), shown = (start ? "…" : "") + text.slice(start, start + 220) +
+      (text.length > start + 220 ? "…" : "");
+    var out = el("p", { class: "snippet" });
+    if (!asked.length) return inline(out, shown);
+    var stems = asked.map(function (w) { return w.slice(0, Math.max(3, w.length - 2)); });
+    var mark = new RegExp("\\b(" + stems.join("|") + ")[a-z]*", "gi"), last = 0, m;
+    while ((m = mark.exec(shown))) {
+      inline(out, shown.slice(last, m.index));
+      out.appendChild(el("mark", {}, m[0]));
+      last = m.index + m[0].length;
+    }
+    return inline(out, shown.slice(last));
   }
 
   function hitList(kb, records, query) {
     return el("ol", { class: "hits" }, records.map(function (r) {
       return el("li", { class: "hit" }, el("a", { class: "hit-title", href: url(r.i) }, kb.label(r)), " ",
-        el("span", { class: "meta" }, kb.docTitle(r.doc) + " · " + r.k), el("p", { class: "snippet" }, snippet(r, query)));
+        el("span", { class: "meta" }, kb.docTitle(r.doc) + " · " + r.k), snippet(kb, r, query));
     }));
   }
 
