@@ -297,6 +297,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
         r = result[name]
         print(f"{name:17} p50 {r['p50_us']:8.1f} us   p99 {r['p99_us']:8.1f} us   (n={r['n']})")
     print(f"search / fts5 median: {result['search_vs_fts5']}x")
+    if "offline_pack" in result:
+        pack = result["offline_pack"]
+        print(f"offline pack      {pack['make_ms']:8.1f} ms to make, {pack['bytes'] / 1e6:.2f} MB, "
+              f"{pack['gzip_bytes'] / 1e3:.0f} KB gzipped (budget 1,500 KB)")
     _print_classes(result)
     scaled = next((v for k, v in result.items() if k.startswith("x") and isinstance(v, dict)), None)
     if scaled:
