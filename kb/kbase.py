@@ -41,8 +41,8 @@ class Opened:
     store: Store
     searcher: Searcher
     held: int | None = field(default=None, repr=False)  # the fd whose shared lock keeps the build from pruning
-    _offline: Pack | None = field(default=None, init=False, repr=False)
-    _offline_lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False)
+    _offline: Pack | None = field(default=None, init=False, repr=False, compare=False)
+    _offline_lock: threading.Lock = field(default_factory=threading.Lock, init=False, repr=False, compare=False)
 
     @property
     def resolver(self):
