@@ -147,6 +147,12 @@ def test_offline_lookups_open_the_record_the_server_opens(browser, server, devic
         offline_links = set(page.eval_on_selector_all(REFS, "links => links.map(a => a.getAttribute('href'))"))
         assert offline_links and offline_links <= linked, (offline_links, linked)
 
+        # suggestions as the box is typed in, and a reference's preview, from the saved pack
+        page.fill("header input[name=q]", "tarmo")
+        page.wait_for_selector(".ac-list li[data-url='/futuresight/cards/tarmogoyf']", timeout=10_000)
+        preview = page.evaluate("fetch('/api/records/cr/704.5j').then(r => r.json())")
+        assert preview["number"] == "704.5j" and "legend rule" in preview["text"]
+
         for path in SERVER_ONLY:  # one line saying so, never a browser's error page
             _offline_answer(page, path)
             assert "needs the server" in page.inner_text(".needs-server"), path

@@ -473,6 +473,47 @@
     return { results: this.search(q, 20), note: ref && ref.note };
   };
 
+  // What the search box suggests as it is typed (/api/autocomplete's answer, offline): rules by the start of their
+  // number, else titles (rules, cards, sections, glossary entries, keywords) by the start of the title, then of a
+  // word of it.
+  Kb.prototype.complete = function (query, limit) {
+    limit = limit || 10;
+    var q = fold(query).trim(), self = this, out = [];
+    if (!q || q.length > 100) return out;
+    var number = q.match(/^(?:cr\s*|rules?\s*|r\s+|§\s*)?(\d{3}(?:\.\d{0,3}[a-z]{0,2})?)$/), found = [];
+    if (number) {
+      var order = this.documents.map(function (d) { return d.slug; });
+      if (/^cr/.test(q) && order.indexOf("cr") > 0) { order.splice(order.indexOf("cr"), 1); order.unshift("cr"); }
+      order.forEach(function (d) {
+        Object.keys(self.numbers[d] || {}).forEach(function (n) { if (n.indexOf(number[1]) === 0) found.push(self.numbers[d][n]); });
+      });
+      found.sort(function (a, b) { return (a.doc === b.doc ? 0 : order.indexOf(a.doc) - order.indexOf(b.doc)) || a.pos - b.pos; });
+    } else {
+      var starts = [], inside = [];
+      this.order.forEach(function (r) {
+        if (!r.t || r.k === "ruling" || r.k === "history") return;
+        var t = fold(r.t);
+        if (t.indexOf(q) === 0) starts.push(r);
+        else if (t.indexOf(" " + q) > 0) inside.push(r);
+      });
+      found = starts.concat(inside);
+    }
+    found.slice(0, limit).forEach(function (r) {
+      var d = self.docs[r.doc];
+      var text = r.n && r.x ? r.x.replace(/\s+/g, " ") : "";
+      out.push({ label: self.label(r), id: r.i, url: "/" + r.i, excerpt: text ? (text.length > 60 ? text.slice(0, 59) + "\u2026" : text) : null,
+                 doc: r.doc, document: self.docTitle(r.doc),
+                 document_short: r.doc === "cr" ? "CR" : d ? d.short_title || d.title : self.docTitle(r.doc) });
+    });
+    return out;
+  };
+
+  // A record as /api/records/<id> answers the reference previews, offline: its number, title and text.
+  Kb.prototype.recordJson = function (id) {
+    var r = this.get(id);
+    return r ? { id: r.i, doc: r.doc, kind: r.k, number: r.n || null, title: r.t || null, text: r.x || "" } : null;
+  };
+
   var api = { CACHE: CACHE, META: META, SHELL: SHELL, FORMAT: FORMAT, save: save, saved: saved, refresh: refresh,
               forget: forget, load: load, Kb: Kb, fold: fold, distance: distance };
   root.KBOffline = api;

@@ -33,10 +33,29 @@ function navigate(request) {
   });
 }
 
+// The two API answers the pages ask for as a reader types and points (suggestions, reference previews): from the
+// network, else from the saved pack; nothing saved, the network's failure as before.
+function fromPack(request, answer) {
+  return fetch(request).catch(function (error) {
+    return KBOffline.load().then(function (kb) {
+      var body = answer(kb);
+      if (body === null) return new Response('{"error": {"code": "not_found", "message": "not in the saved rules"}}',
+                                             { status: 404, headers: { "Content-Type": "application/json" } });
+      return new Response(JSON.stringify(body), { headers: { "Content-Type": "application/json" } });
+    }, function () { throw error; });
+  });
+}
+
 self.addEventListener("fetch", function (event) {
   var request = event.request, url = new URL(request.url);
   if (request.method !== "GET" || url.origin !== self.location.origin) return;
-  if (request.mode === "navigate") {
+  if (url.pathname === "/api/autocomplete") {
+    event.respondWith(fromPack(request, function (kb) { return kb.complete(url.searchParams.get("q") || ""); }));
+  } else if (url.pathname.indexOf("/api/records/") === 0) {
+    event.respondWith(fromPack(request, function (kb) {
+      return kb.recordJson(decodeURIComponent(url.pathname.slice("/api/records/".length)).toLowerCase());
+    }));
+  } else if (request.mode === "navigate") {
     event.respondWith(navigate(request));
   } else if (url.pathname.indexOf("/static/") === 0) {
     // the style sheet and scripts under their versioned URLs, as saved with the pack; the network otherwise
