@@ -1,5 +1,5 @@
 // The service worker, served at /sw.js (scope: the whole site). With the offline pack saved (offline-core.js), a
-// page the network cannot answer (offline, or no answer within SLOW_MS) is the saved shell, which the page script
+// page the network cannot answer (offline, no answer within SLOW_MS, or a gateway's 502-504) is the saved shell, which the page script
 // (offline.js) fills from the pack. Nothing is saved, or another origin, or not a GET: the network, as without it.
 /* global KBOffline */
 importScripts("{{ core }}");
@@ -25,7 +25,14 @@ function navigate(request) {
     var timer = setTimeout(fallBack, SLOW_MS);
     fetch(request).then(function (response) {
       clearTimeout(timer);
-      if (!done) { done = true; resolve(response); }
+      if (done) return;
+      // a gateway with no server behind it (502-504) is no answer either: the saved page, if there is one
+      if (response.status >= 502 && response.status <= 504) {
+        shell().then(function (page) { if (!done) { done = true; resolve(page || response); } });
+        return;
+      }
+      done = true;
+      resolve(response);
     }, function (error) {
       clearTimeout(timer);
       fallBack(error);
