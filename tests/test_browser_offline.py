@@ -212,21 +212,33 @@ def test_pack_size_and_time_to_first_offline_answer_on_a_phone(browser, server, 
     pointer = json.loads(urllib.request.urlopen(server + "/offline/current", timeout=5).read())
     assert pointer["gzip_bytes"] <= 1_500_000, pointer  # the budget: the official rules and the three documents
     context, page, errors = _open(browser, server, **PHONE)
+    asked = (("record page", "/cr/704.5j"), ("word search", "/search?q=first+strike+damage"),
+             ("card with a typo", "/c/tarmogyof"))
+
+    def fresh_page():  # a new page each time: the pack is read from the cache and parsed again
+        fresh = context.new_page()
+        context.new_cdp_session(fresh).send("Emulation.setCPUThrottlingRate", {"rate": 4})
+        return fresh
+
     try:
+        online = {}  # the floor: the same pages from the server (on loopback), to their DOMContentLoaded
+        for name, path in asked:
+            fresh = fresh_page()
+            fresh.goto(path)
+            online[name] = int(fresh.evaluate("performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd"))
+            fresh.close()
         _save(page)
         context.set_offline(True)
         times = {}
-        for name, path in (("record page", "/cr/704.5j"), ("word search", "/search?q=first+strike+damage"),
-                           ("card with a typo", "/c/tarmogyof")):
-            fresh = context.new_page()  # a new page: the pack is read from the cache again
-            cdp = context.new_cdp_session(fresh)
-            cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
+        for name, path in asked:
+            fresh = fresh_page()
             _offline_answer(fresh, path)
             times[name] = int(fresh.get_attribute("html", "data-offline-answered") or 0)
             fresh.close()
         print(f"\noffline pack {pointer['build']}: {pointer['gzip_bytes']:,} bytes gzipped "
               f"({pointer['bytes']:,} bytes of JSON); time to first offline answer, 390x844, CPU 4x slower: "
-              + ", ".join(f"{k} {v} ms" for k, v in times.items()))
+              + ", ".join(f"{k} {v} ms (online {online[k]} ms, {v / max(1, online[k]):.1f}x)"
+                          for k, v in times.items()))
         assert all(0 < v < 10_000 for v in times.values()), times
         assert errors == []
     finally:
