@@ -29,6 +29,7 @@ from pathlib import Path
 from kb.derived import Derived
 from kb.history import History
 from kb.obsolete import Obsolete
+from kb.offline import Pack, make_pack
 from kb.search import Searcher
 from kb.store import Store, StoreError, builds_newest_first, current_build_dir, hold_build
 from kb.whoosh_adapter import IndexReleaseError
@@ -58,6 +59,12 @@ class Opened:
     def derived(self) -> Derived:
         """What this build derives, made once per build (kb.derived)."""
         return self.store.derived
+
+    @property
+    def offline(self) -> Pack:
+        """This build's offline pack (kb.offline), made on first use, once (kb.derived: two requests at once made it
+        twice, half a second each with the official rules), and read-only after: it goes with the build."""
+        return self.store.derived.get("offline", lambda: make_pack(self.store))
 
     @property
     def history(self) -> History | None:

@@ -59,6 +59,7 @@ def create_app(config: dict | None = None) -> Flask:
     from web.api import api
     from web.assets import assets, load
     from web.history import history_pages
+    from web.offline import offline
     from web.pages import pages
     from web.whole import whole_pages
 
@@ -69,6 +70,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(api)
     app.register_blueprint(history_pages)
     app.register_blueprint(whole_pages)  # before pages: /cr/all is no record
+    app.register_blueprint(offline)
     app.register_blueprint(pages)
 
     @app.before_request

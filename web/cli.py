@@ -408,6 +408,10 @@ def cmd_bench(args: Args) -> int:
         r = result[name]
         print(f"{name:17} p50 {r['p50_us']:8.1f} us   p99 {r['p99_us']:8.1f} us   (n={r['n']}, warm)")
     print_fair(result["fair"])
+    if "offline_pack" in result:
+        pack = result["offline_pack"]
+        print(f"offline pack      {pack['make_ms']:8.1f} ms to make, {pack['bytes'] / 1e6:.2f} MB, "
+              f"{pack['gzip_bytes'] / 1e3:.0f} KB gzipped (budget 1,500 KB)")
     scaled = next((v for k, v in result.items() if k.startswith("x") and isinstance(v, dict)), None)
     if scaled:
         print(f"{scaled['records']} records (synthetic, x{args.scale}): "

@@ -172,9 +172,24 @@ def _search_figures(records, documents, reports, repeat: int, tmp: Path, tables:
         "resolve": _summary(resolve),
         "fair": fair,
     }
+    out["offline_pack"] = _offline_pack(store, repeat)
     searcher.close()
     gc.unfreeze()
     return out
+
+
+def _offline_pack(store, repeat: int) -> dict:
+    """The offline pack (kb.offline): the time to make it, once per build, and its size as served (issue 35's
+    budget: 1.5 MB gzipped with the official rules). The time to the first offline answer in a browser is
+    tests/test_browser_offline.py's."""
+    from kb.offline import make_pack
+
+    made = []
+    for _ in range(max(1, repeat // 2)):
+        t = time.perf_counter()
+        pack = make_pack(store)
+        made.append(time.perf_counter() - t)
+    return {"make_ms": round(statistics.median(made) * 1e3, 1), "bytes": len(pack.body), "gzip_bytes": len(pack.gz)}
 
 
 def _scaled(records, factor: int):
