@@ -20,6 +20,7 @@ from ingest.history import HISTORY_FILE, Lineages, write_history
 from ingest.releases import Release, load_releases, release_files
 from ingest.vocabulary import load_outside, load_vocabulary
 from kb.index import write_index
+from kb.semantic.vectors import write_build_vectors
 from kb.store import publish
 
 __all__ = ["Published", "build"]
@@ -31,6 +32,17 @@ class Published:
     manifest: dict
     reports: dict
     seconds: dict
+
+
+def _with_vectors(write_extra: Callable[[Path], None] | None, data_dir: Path, records: list,
+                  say: Callable[[str], None]) -> Callable[[Path], None]:
+    """The build's extra files, then its records' vectors for the semantic stage (kb.semantic.vectors: cached
+    per text in the data directory, so only new text is embedded; nothing when the model is not installed)."""
+    def write(build_dir: Path) -> None:
+        if write_extra is not None:
+            write_extra(build_dir)
+        write_build_vectors(build_dir, data_dir, records, say)
+    return write
 
 
 def build(corpus_dir: Path, data_dir: Path, cr: Path | None = None, cr_history: Path | None = None,
@@ -92,8 +104,8 @@ def _build(corpus_dir: Path, data_dir: Path, cr: Path | None, cr_history: Path |
     }
     reports = built.reports()
     say(f"indexing {len(records):,} records for search ...")
-    build_id = publish(data_dir, records, manifest, reports, write_index=write_index, write_extra=write_extra,
-                       on_wait=on_wait)
+    build_id = publish(data_dir, records, manifest, reports, write_index=write_index,
+                       write_extra=_with_vectors(write_extra, data_dir, records, say), on_wait=on_wait)
     done = time.perf_counter()
     say(f"published build {build_id} in {done - started:.1f}s")
     return Published(build_id, {**manifest, "build_id": build_id, "records": len(records)}, reports,

@@ -112,7 +112,9 @@ def _open_searcher(path: Path, store: Store) -> tuple[Searcher | None, str]:
     searcher = None
     try:
         # KB_SEARCH_CACHE=0 turns the per-build answer cache off (kb bench measures the work itself).
-        searcher = Searcher(store, cache_size=int(os.environ.get("KB_SEARCH_CACHE", "2048")))
+        # KB_SEMANTIC=0 serves lexical search only (kb.semantic; `kb serve --no-semantic` sets it).
+        searcher = Searcher(store, cache_size=int(os.environ.get("KB_SEARCH_CACHE", "2048")),
+                            semantic=os.environ.get("KB_SEMANTIC", "1") != "0")
         count = searcher.ix.doc_count()
         if count != len(store.records):
             raise StoreError(f"{path}: corrupt index ({count} documents for {len(store.records)} records)")

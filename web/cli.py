@@ -416,6 +416,8 @@ def cmd_soak(args: argparse.Namespace) -> int:
 def cmd_serve(args: argparse.Namespace) -> int:
     from web.serve import prepare, serve
 
+    if args.no_semantic:  # read by each worker when it opens a build (kb.kbase)
+        os.environ["KB_SEMANTIC"] = "0"
     if args.debug:
         from web.app import create_app
 
@@ -424,6 +426,36 @@ def cmd_serve(args: argparse.Namespace) -> int:
         create_app().run(host=args.host, port=args.port, debug=True)
         return 0
     return serve(args, PROJECT_ROOT)
+
+
+# -- train ---------------------------------------------------------------------
+def cmd_train(args: argparse.Namespace) -> int:
+    """``kb train --semantic``: fine-tune, export and measure the semantic stage (the ``train`` extra; kb.semantic
+    .train), on the current build of --data, which should hold the official rules; then the bundled corpus's
+    record vectors that ship beside the model."""
+    if not args.semantic:
+        return _fail("kb train: say what to train: --semantic (the learned ranker is not in this release)")
+    try:
+        import torch  # noqa: F401 -- only to say what is missing before anything is read
+    except ImportError:
+        return _fail("kb train --semantic needs the train extra: "
+                     "pip install torch==2.13.0 && pip install -e '.[train]'")
+    from ingest.build import build_corpus
+    from kb.search import Searcher
+    from kb.semantic import MODEL_DIR
+    from kb.semantic.train import train
+    from kb.semantic.vectors import write_bundled
+    from kb.store import Store
+
+    store = Store.open(args.data)
+    if not store.manifest.get("cr"):
+        print("kb train: this build holds no official rules; most curated questions are about them", file=sys.stderr)
+    searcher = Searcher(store, cache_size=0, semantic=False)
+    made = train(store, searcher, args.corpus, steps=args.steps, seed=args.seed, say=_progress)
+    searcher.close()
+    write_bundled(build_corpus(args.corpus).records, MODEL_DIR, say=_progress)
+    print(f"kb train --semantic: model {made['version']} in {MODEL_DIR} ({made['seconds']['all']}s)")
+    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -460,7 +492,14 @@ def build_parser() -> argparse.ArgumentParser:
                    help="load every official release in this folder; the newest is current ($KB_CR_HISTORY)")
     p.add_argument("--debug", action="store_true", help="Flask's debug server with its reloader (development only)")
     p.add_argument("--access-log", action="store_true", help="log every request to stdout")
+    p.add_argument("--no-semantic", action="store_true", help="lexical search only (as KB_SEMANTIC=0)")
     p.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser("train", help="train the semantic stage's model (needs the train extra; docs/semantic.md)")
+    p.add_argument("--semantic", action="store_true", help="fine-tune, export and measure the semantic stage")
+    p.add_argument("--steps", type=int, default=60, help="training batches of 32 pairs (default 60)")
+    p.add_argument("--seed", type=int, default=0)
+    p.set_defaults(func=cmd_train)
 
     p = sub.add_parser("search", help="search the knowledge base")
     p.add_argument("query")
