@@ -297,7 +297,7 @@ def _effective(document: dict) -> str:
 
 class Searcher:
     def __init__(self, store: Store, index_path: Path | None = None, cache_size: int = 2048, fast: bool = True,
-                 semantic: bool = True):
+                 semantic: bool = False):
         self.store = store
         self.fast = fast  # False: every query through plain Whoosh (the reference tests/test_engine.py compares with)
         self.resolver = Resolver(store)
@@ -369,7 +369,8 @@ class Searcher:
         # rule after an announcement is answered from memory. (kb bench measures with it off.)
         # Bounded by bytes, not entries: unique queries must not grow a worker without end (kb.cache).
         self._cached = ByteLRU(ANSWER_CACHE_BYTES, _answer_bytes) if cache_size else None
-        # The semantic stage (kb.semantic): the model and this build's record vectors, or None (lexical only).
+        # The semantic stage (kb.semantic): the model and this build's record vectors, or None (lexical only: the
+        # default, until a model pays on the split by record; docs/semantic.md).
         self.semantic = open_stage(store.path) if semantic else None
 
     @staticmethod

@@ -12,13 +12,21 @@ import pytest
 from kb.search import Searcher
 from kb.semantic import MODEL_DIR, Encoder, Settings, manifest, model_id
 from kb.semantic.vectors import BUILD_IDS, BUILD_VECTORS, open_stage
-from kb.store import Store, current_build_dir
-from tests.conftest import copy_data, kb_build
+from kb.store import current_build_dir
+from tests.conftest import copy_data
 
 
 @pytest.fixture(scope="module")
 def encoder():
     return Encoder()
+
+
+@pytest.fixture(scope="module")
+def searcher(store):
+    """With the stage on (it is off by default: KB_SEMANTIC=1 turns it on)."""
+    s = Searcher(store, semantic=True)
+    yield s
+    s.close()
 
 
 @pytest.fixture(scope="module")
@@ -80,21 +88,26 @@ def test_without_the_model_files_search_is_lexical(store, tmp_path, lexical):
     assert open_stage(store.path, folder=tmp_path) is None  # a manifest without its model
 
 
-def test_a_build_without_vectors_is_served_lexical_only(data_dir, tmp_path):
+def test_a_build_without_vectors_is_served_lexical_only(data_dir, tmp_path, monkeypatch):
     from web.app import create_app
 
+    monkeypatch.setenv("KB_SEMANTIC", "1")
     copy = copy_data(data_dir, tmp_path / "data")
     (current_build_dir(copy) / BUILD_VECTORS).unlink()
     client = create_app({"KB_DATA": str(copy), "TESTING": True}).test_client()
     health = client.get("/api/health").get_json()
     assert health["semantic"] is False and health["semantic_model"] is None
-    assert client.get("/api/search?q=when+do+the+assassins+win").get_json()["hits"][0]["id"] == "treachery/907.8a"
+    assert client.get("/api/search?q=when+do+the+assassins+win").get_json()["results"][0]["id"] == "treachery/907.8a"
 
 
-def test_health_names_the_ranker_and_the_model(client):
-    health = client.get("/api/health").get_json()
-    assert health["semantic"] is True and health["semantic_model"] == model_id()
-    assert health["ranker"]
+def test_health_names_the_ranker_and_the_model(client, data_dir, monkeypatch):
+    from web.app import create_app
+
+    health = client.get("/api/health").get_json()  # off by default
+    assert health["semantic"] is False and health["semantic_model"] is None and health["ranker"]
+    monkeypatch.setenv("KB_SEMANTIC", "1")
+    health = create_app({"KB_DATA": str(data_dir), "TESTING": True}).test_client().get("/api/health").get_json()
+    assert health["semantic"] is True and health["semantic_model"] == model_id() and health["ranker"]
 
 
 def test_kb_semantic_0_serves_lexical_only(data_dir, monkeypatch):
@@ -124,17 +137,37 @@ def test_the_blend_weighs_the_cosine(searcher):
     assert stage.rerank("nut counters", top) == top  # not question-shaped
 
 
-@pytest.mark.slow
-def test_a_rebuild_embeds_nothing_new(tmp_path, cr_build):
-    """The first build with the official rules embeds them (with progress); a rebuild of the same release into
-    the same data directory embeds nothing: the vectors are cached per text."""
-    from tests.conftest import CR_2026
+def test_vectors_are_embedded_once_per_text(store, tmp_path):
+    """A build embeds only the texts the cache lacks (with progress), and only when asked to; a rebuild with the
+    same text embeds nothing. (A model folder without the shipped bundled vectors, so that there is work.)"""
+    from kb.semantic.vectors import write_build_vectors
 
-    assert "embedding" in cr_build[1].stderr and "embedded" in cr_build[1].stderr
-    data = copy_data(cr_build[0], tmp_path / "data")
-    again = kb_build(data, "--cr", str(CR_2026))
-    assert again.returncode == 0, again.stderr
-    assert "embedding" not in again.stderr
-    stage = open_stage(current_build_dir(data))
-    assert stage is not None and len(stage.rows) == len(Store.open(data).records)
-    shutil.rmtree(data)
+    folder = tmp_path / "model"
+    folder.mkdir()
+    for name in ("model.onnx", "tokenizer.json", "manifest.json"):
+        shutil.copy(MODEL_DIR / name, folder / name)
+    records = sorted(store.records.values(), key=lambda r: r.id)[:40]
+    data, first, second = tmp_path / "data", tmp_path / "b1", tmp_path / "b2"
+    first.mkdir()
+    second.mkdir()
+    assert write_build_vectors(first, data, records, folder=folder, embed=False) == 0
+    assert not (first / BUILD_VECTORS).exists()  # not asked to embed: the build has no vectors, and costs nothing
+    said: list[str] = []
+    assert write_build_vectors(first, data, records, said.append, folder=folder) == len(records)
+    assert said[0].startswith(f"embedding {len(records)} of {len(records)} records") and "embedded" in said[-1]
+    assert write_build_vectors(second, data, records, said.append, folder=folder, embed=False) == 0
+    assert np.array_equal(np.load(first / BUILD_VECTORS), np.load(second / BUILD_VECTORS))
+    stage = open_stage(second, folder=folder)
+    assert stage is not None and sorted(stage.rows) == sorted(r.id for r in records)
+
+
+def test_kb_train_without_the_train_extra_says_what_to_install(capsys):
+    import importlib.util
+
+    from web.cli import main
+
+    if importlib.util.find_spec("torch") is not None:
+        pytest.skip("torch is installed here: kb train --semantic would train")
+    assert main(["train", "--semantic"]) == 1
+    assert "pip install torch==2.13.0" in capsys.readouterr().err
+    assert main(["train"]) == 1  # nothing named to train

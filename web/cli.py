@@ -45,7 +45,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     try:
         result = build(args.corpus, args.data, cr=args.cr, cr_history=args.cr_history, progress=_progress,
-                       on_wait=_progress)
+                       on_wait=_progress, embed=os.environ.get("KB_SEMANTIC", "0") == "1")
     except ParseError as exc:
         return _fail("build failed; the previous build (if any) is still current:\n" + str(exc))
     except BuildWriteError as exc:

@@ -114,7 +114,7 @@ def prepare(corpus: Path, data: Path, cr: Path | None, say=_say, cr_history: Pat
         say(f"building: {reason}")
         try:
             result = build(corpus, data, cr=cr, cr_history=cr_history, progress=lambda line: say(f"  {line}"),
-                           on_wait=say)
+                           on_wait=say, embed=os.environ.get("KB_SEMANTIC", "0") == "1")
             return Plan(result.build_id, want, False, None)
         except ParseError as exc:
             failure = "the corpus no longer builds:\n" + str(exc)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
@@ -60,9 +61,10 @@ def _write(vectors: Path, keys: Path, found: dict[str, np.ndarray]) -> None:
 
 def write_build_vectors(build_dir: Path, data_dir: Path, records: list[Record],
                         say: Callable[[str], None] = lambda _: None, folder: Path = MODEL_DIR,
-                        threads: int = 2) -> int:
+                        threads: int = 2, embed: bool = True) -> int:
     """Embed the build's records (those the cache lacks) and write them into ``build_dir``; returns how many
-    were embedded now. Nothing is written when the model is not there: the build is then served lexical only."""
+    were embedded now. Nothing is written when the model is not there, or when some record has no cached vector
+    and ``embed`` is off (the stage is off by default: a build then pays nothing for it)."""
     version = model_id(folder)
     if version is None:
         return 0
@@ -73,15 +75,20 @@ def write_build_vectors(build_dir: Path, data_dir: Path, records: list[Record],
     known = _read(folder / BUNDLED_VECTORS, folder / BUNDLED_KEYS)
     known.update(_read(cache / "vectors.npy", cache / "keys.json"))
     missing = sorted({k: t for k, t in zip(keys, texts, strict=True) if k not in known}.items())
+    if missing and not embed:
+        return 0
     if missing:
         say(f"embedding {len(missing):,} of {len(records):,} records for the semantic stage (first build with "
             f"this text; cached for the next) ...")
+        started = time.perf_counter()
         encoder = Encoder(folder, threads=threads)
         for start in range(0, len(missing), PROGRESS_EVERY):
             chunk = missing[start:start + PROGRESS_EVERY]
+            # as the cache keeps it (float16), so that a build reads the same vectors however they were made
             for (key, _), vector in zip(chunk, encoder.embed([t for _, t in chunk]), strict=True):
-                known[key] = vector
-            say(f"  embedded {min(start + PROGRESS_EVERY, len(missing)):,} / {len(missing):,}")
+                known[key] = vector.astype(np.float16).astype(np.float32)
+            say(f"  embedded {min(start + PROGRESS_EVERY, len(missing)):,} / {len(missing):,} "
+                f"({time.perf_counter() - started:.1f}s)")
         _write(cache / "vectors.npy", cache / "keys.json", {k: known[k] for k in {*keys, *_cached_keys(cache)}
                                                                  if k in known})
     matrix = np.stack([known[k] for k in keys]).astype(np.float32) if keys else np.zeros((0, 384), np.float32)
@@ -124,4 +131,6 @@ def open_stage(build_dir: Path, folder: Path = MODEL_DIR, threads: int = 1) -> S
     if ids.get("model") != found.get("version") or len(ids.get("ids", ())) != len(vectors):
         return None
     rows = {rid: n for n, rid in enumerate(ids["ids"])}
-    return Stage(Encoder(folder, threads=threads), rows, vectors, Settings.from_manifest(found), found["version"])
+    encoder = Encoder(folder, threads=threads)
+    encoder.embed(["a first question"])  # onnxruntime's first run allocates: paid here, not by a user's query
+    return Stage(encoder, rows, vectors, Settings.from_manifest(found), found["version"])
