@@ -171,3 +171,21 @@ def test_kb_train_without_the_train_extra_says_what_to_install(capsys):
     assert main(["train", "--semantic"]) == 1
     assert "pip install torch==2.13.0" in capsys.readouterr().err
     assert main(["train"]) == 1  # nothing named to train
+
+
+# The suite with the stage on (bundled build), pinned exactly as tests/test_search_quality.py pins it without:
+# QUESTIONS 148 / 159 -> 152 / 160, FRESH 72 / 77 -> 75 / 77, FRESH_2 21 / 22 -> 23 / 23 (model c2db23bd5c78).
+SEMANTIC_PINS = {"suite": ("QUESTIONS", (152, 160)), "fresh": ("FRESH", (75, 77)), "fresh 2": ("FRESH_2", (23, 23))}
+
+
+@pytest.mark.parametrize("name", SEMANTIC_PINS)
+def test_the_stage_wins_questions_and_loses_none_that_ranked_first(searcher, lexical, name):
+    from kb import questions
+    from tests.test_search_quality import rank_of
+
+    listed, pinned = SEMANTIC_PINS[name]
+    suite = getattr(questions, listed)
+    ours = [rank_of(searcher, q, expected) for q, expected in suite]
+    theirs = [rank_of(lexical, q, expected) for q, expected in suite]
+    assert [q for (q, _), a, b in zip(suite, ours, theirs, strict=True) if b == 1 and a != 1] == []
+    assert (sum(r == 1 for r in ours), sum(bool(r and r <= 3) for r in ours)) == pinned
