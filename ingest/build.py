@@ -22,6 +22,7 @@ from ingest.links import link_records
 from ingest.parsers import ParseResult, get_parser
 from ingest.profile import Profile, load_profile
 from kb.model import Record, kind_counts
+from kb.semantic import model_id
 
 __all__ = ["Built", "build_corpus", "parse_profile", "with_children", "with_aliases", "corpus_digest", "load_profiles"]
 
@@ -172,4 +173,5 @@ def corpus_digest(corpus_dir: Path, extra_paths: Sequence[Path] = ()) -> str:
         (Path(__file__).parent.parent / "kb").glob("*.py")
     ):
         h.update(path.read_bytes())
+    h.update(f"semantic model {model_id()}".encode())  # a build holds its records' vectors of that model
     return h.hexdigest()[:16]

@@ -22,6 +22,7 @@ from ingest.releases import Release, load_releases, release_files
 from ingest.obsolete import load_obsolete
 from ingest.vocabulary import load_outside, load_vocabulary
 from kb.index import write_index
+from kb.semantic.vectors import write_build_vectors
 from kb.store import publish
 
 __all__ = ["Published", "build"]
@@ -35,9 +36,21 @@ class Published:
     seconds: dict
 
 
+def _with_vectors(write_extra: Callable[[Path], None] | None, data_dir: Path, records: list,
+                  say: Callable[[str], None], embed: bool) -> Callable[[Path], None]:
+    """The build's extra files, then its records' vectors for the semantic stage (kb.semantic.vectors: cached
+    per text in the data directory, so only new text is embedded; new text only when ``embed``)."""
+    def write(build_dir: Path) -> None:
+        if write_extra is not None:
+            write_extra(build_dir)
+        write_build_vectors(build_dir, data_dir, records, say, embed=embed)
+    return write
+
+
 def build(corpus_dir: Path, data_dir: Path, cr: Path | None = None, cr_history: Path | None = None,
           releases: list[Release] | None = None, progress: Callable[[str], None] | None = None,
-          on_wait: Callable[[str], None] | None = None, tick: Callable[[int, int], None] | None = None) -> Published:
+          on_wait: Callable[[str], None] | None = None, tick: Callable[[int, int], None] | None = None,
+          embed: bool = False) -> Published:
     """Build and publish; ``progress`` hears each step (documents parsed, records linked, the index), ``tick``
     how far a long step is (done, total: releases read, releases matched, records indexed), ``on_wait`` who
     holds the build lock if another build does. ParseError for a bad document,
@@ -45,14 +58,18 @@ def build(corpus_dir: Path, data_dir: Path, cr: Path | None = None, cr_history: 
 
     With ``cr_history`` (a folder of official releases) its newest release is the current official rules
     (``cr`` is then ignored) and the history is written beside the records. ``releases`` are that folder's
-    releases when the caller has parsed them already. The cycle collector is off while it runs (ingest.bulk)."""
+    releases when the caller has parsed them already. The cycle collector is off while it runs (ingest.bulk).
+    ``embed``: embed the records no cached or shipped vector covers, for the semantic stage (kb.semantic; off by
+    default, as the stage is)."""
     with collector_paused():
-        return _build(corpus_dir, data_dir, cr, cr_history, releases, progress or (lambda _: None), on_wait, tick)
+        return _build(corpus_dir, data_dir, cr, cr_history, releases, progress or (lambda _: None), on_wait, tick,
+                      embed)
 
 
 def _build(corpus_dir: Path, data_dir: Path, cr: Path | None, cr_history: Path | None,
            releases: list[Release] | None, say: Callable[[str], None],
-           on_wait: Callable[[str], None] | None, tick: Callable[[int, int], None] | None = None) -> Published:
+           on_wait: Callable[[str], None] | None, tick: Callable[[int, int], None] | None = None,
+           embed: bool = False) -> Published:
     started = time.perf_counter()
     folder = Path(cr_history) if cr_history else None
     if folder and releases is None:
@@ -97,8 +114,7 @@ def _build(corpus_dir: Path, data_dir: Path, cr: Path | None, cr_history: Path |
     reports = built.reports()
     say(f"indexing {len(records):,} records for search ...")
     build_id = publish(data_dir, records, manifest, reports, write_index=partial(write_index, tick=tick),
-                       write_extra=write_extra,
-                       on_wait=on_wait)
+                       write_extra=_with_vectors(write_extra, data_dir, records, say, embed), on_wait=on_wait)
     done = time.perf_counter()
     say(f"published build {build_id} in {done - started:.1f}s")
     return Published(build_id, {**manifest, "build_id": build_id, "records": len(records)}, reports,

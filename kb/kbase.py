@@ -83,16 +83,17 @@ class Opened:
             self.held = None
 
 
-def open_checked(path: Path, search_cache: int = SEARCH_CACHE) -> Opened:
+def open_checked(path: Path, search_cache: int = SEARCH_CACHE, semantic: bool = False) -> Opened:
     """Open one build and prove it answers: every failure becomes a StoreError naming the build.
-    ``search_cache``: answers its searcher keeps (0: none, every query does its work, as kb bench measures)."""
+    ``search_cache``: answers its searcher keeps (0: none, every query does its work, as kb bench measures);
+    ``semantic``: the semantic stage on (KB_SEMANTIC=1; kb.semantic, off by default: docs/semantic.md)."""
     store = Store.open_build(path)
     # Whoosh failing half-way through a damaged index leaves open files to the garbage collector:
     # they are closed here, quietly, rather than warned about at some later request. Only on a failure:
     # a full collection walks every object of the process (a second or more in a large one).
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ResourceWarning)
-        searcher, failure = _open_searcher(path, store, search_cache)
+        searcher, failure = _open_searcher(path, store, search_cache, semantic)
         if searcher is None:
             gc.collect()
     if searcher is None:
@@ -132,10 +133,10 @@ def _warm_and_freeze(searcher: Searcher, gone: Callable[[], Searcher | None] | N
         time.sleep(0.1)
 
 
-def _open_searcher(path: Path, store: Store, search_cache: int) -> tuple[Searcher | None, str]:
+def _open_searcher(path: Path, store: Store, search_cache: int, semantic: bool) -> tuple[Searcher | None, str]:
     searcher = None
     try:
-        searcher = Searcher(store, cache_size=search_cache)
+        searcher = Searcher(store, cache_size=search_cache, semantic=semantic)
         count = searcher.ix.doc_count()
         if count != len(store.records):
             raise StoreError(f"{path}: corrupt index ({count} documents for {len(store.records)} records)")
@@ -179,22 +180,22 @@ class KnowledgeBase:
     CHECK_EVERY = 1.0  # seconds between looks at the ``current`` symlink
 
     def __init__(self, data_dir: Path, fallback: bool = False, sources: str | None = None, warm: bool = False,
-                 search_cache: int = SEARCH_CACHE):
+                 search_cache: int = SEARCH_CACHE, semantic: bool = False):
         """``sources`` (a ``sources_of`` key; kb serve sets it): serve only builds made from them, the newest
         intact one, and follow ``current`` only to builds of the same sources (another server of the same data
         directory building with other sources does not switch this one). ``warm``: warm each build served in the
         background (kb serve's workers: KB_WARM=1); ``search_cache``: the size of each build's search answer
-        cache, 0 for none (KB_SEARCH_CACHE)."""
+        cache, 0 for none (KB_SEARCH_CACHE); ``semantic``: the semantic stage on (KB_SEMANTIC)."""
         self.data_dir = Path(data_dir)
         self.sources = sources
-        self.warm, self.search_cache = warm, search_cache
+        self.warm, self.search_cache, self.semantic = warm, search_cache, semantic
         self._lock = threading.Lock()
         self.fallback_reason: str | None = None  # why we serve a build other than ``current``
         if sources is not None:
             self._opened = self._newest_of_sources(sources)
         else:
             try:
-                self._opened = open_checked(current_build_dir(self.data_dir), search_cache)
+                self._opened = open_checked(current_build_dir(self.data_dir), search_cache, semantic)
             except StoreError as exc:
                 if not fallback:
                     raise
@@ -211,7 +212,7 @@ class KnowledgeBase:
             if manifest is None or sources_of(manifest) != sources:
                 continue
             try:
-                opened = open_checked(build, self.search_cache)
+                opened = open_checked(build, self.search_cache, self.semantic)
             except StoreError as exc:
                 log.warning("skipping damaged build: %s", exc)
                 damaged.append(str(exc))
@@ -227,7 +228,7 @@ class KnowledgeBase:
     def _newest_intact(self, problem: StoreError) -> Opened:
         for build in builds_newest_first(self.data_dir):
             try:
-                opened = open_checked(build, self.search_cache)
+                opened = open_checked(build, self.search_cache, self.semantic)
             except StoreError as exc:
                 log.warning("skipping damaged build: %s", exc)
                 continue
@@ -252,7 +253,7 @@ class KnowledgeBase:
                 link = self._read_link()
                 if link and link != self._link:
                     try:
-                        opened = open_checked(current_build_dir(self.data_dir), self.search_cache)
+                        opened = open_checked(current_build_dir(self.data_dir), self.search_cache, self.semantic)
                     except (OSError, StoreError) as exc:
                         # Keep answering from the build we have; the link is looked at again next time.
                         log.warning("cannot open the new build in %s (%s); still serving %s",

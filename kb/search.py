@@ -50,6 +50,7 @@ from kb.querylimits import limit_query
 from kb.rank import Candidate, Ranker
 from kb.refs import find_refs, number_order, parse_ref, undated, yearless_day
 from kb.resolve import Resolver, edit_distance
+from kb.semantic.vectors import open_stage
 from kb.snippet import Positions, clip, matched, shown, snippet, stem, translation
 from kb.spelling import Spelling
 from kb.store import Store
@@ -324,7 +325,8 @@ def _effective(document: dict) -> str:
 
 
 class Searcher:
-    def __init__(self, store: Store, index_path: Path | None = None, cache_size: int = 2048, fast: bool = True):
+    def __init__(self, store: Store, index_path: Path | None = None, cache_size: int = 2048, fast: bool = True,
+                 semantic: bool = False):
         self.store = store
         self.fast = fast  # False: every query through plain Whoosh (the reference tests/test_engine.py compares with)
         self.resolver = Resolver(store)
@@ -397,6 +399,9 @@ class Searcher:
         # rule after an announcement is answered from memory. (kb bench measures with it off.)
         # Bounded by bytes, not entries: unique queries must not grow a worker without end (kb.cache).
         self._cached = ByteLRU(ANSWER_CACHE_BYTES, _answer_bytes) if cache_size else None
+        # The semantic stage (kb.semantic): the model and this build's record vectors, or None (lexical only: the
+        # default, until a model pays on the split by record; docs/semantic.md).
+        self.semantic = open_stage(store.path) if semantic else None
 
     @staticmethod
     def _version(document: dict) -> str:
@@ -1036,6 +1041,8 @@ class Searcher:
             matches = self.asked.match(asked, least, self._beyond_abbreviation(query, asked))
         top = self.ranker.rerank(top, weights, _pairs(text), named, add, explain=False, asked=matches,
                                  minimum=least, terms=terms)
+        if self.semantic is not None:  # -- semantic stage (kb.semantic): re-orders a question's best candidates
+            top = self.semantic.rerank(query.text, top)
         joined = sum(1 for c in top if c.docnum not in scores)  # added by the re-rank: Whoosh did not count them
         # The results worth showing: the matches scoring at least RELEVANCE_FLOOR of the best one (with those the
         # re-rank added), in the re-ranked order; not every record sharing a word (an ordinary question counted

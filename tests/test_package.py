@@ -31,7 +31,7 @@ def installed(tmp_path_factory):
     # A copy of the checkout: setuptools writes build/ and *.egg-info into the tree it builds.
     source = tmp / "source"
     shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
-        ".git", ".venv", "var", "build", "*.egg-info", "__pycache__", ".*_cache", ".hypothesis"))
+        ".git", ".venv", ".venv-*", "var", "build", "*.egg-info", "__pycache__", ".*_cache", ".hypothesis"))
     command = [sys.executable, "-m", "pip", "wheel", "--no-deps", "-v", "-w", str(tmp / "dist"), str(source)]
     built = subprocess.run(command,
                            capture_output=True, text=True)
@@ -67,7 +67,9 @@ def test_the_wheel_carries_the_corpus_and_the_site(installed):
     _, wheel = installed
     names = set(zipfile.ZipFile(wheel).namelist())
     for name in ("corpus/treachery.txt", "corpus/treachery.toml", "corpus/__init__.py",
-                 "web/templates/base.html", "web/static/style.css", "web/static/app.js", "web/cli.py"):
+                 "web/templates/base.html", "web/static/style.css", "web/static/app.js", "web/cli.py",
+                 "kb/semantic/model/model.onnx", "kb/semantic/model/tokenizer.json", "kb/semantic/model/manifest.json",
+                 "kb/semantic/model/bundled.npy", "kb/semantic/model/NOTICE", "kb/semantic/model/LICENSE"):
         assert name in names
     # every common question the repository holds (corpus/asked), or an installed build would search without them
     assert {f"corpus/asked/{p.name}" for p in (ROOT / "corpus" / "asked").glob("*.toml")} <= names

@@ -116,7 +116,11 @@ def test_values_are_parsed_and_bad_ones_named():
         ("KB_SEARCH_CACHE", "-1", "KB_SEARCH_CACHE must be a whole number, 0 or more, not '-1'"),
         ("KB_SEARCH_CACHE", "lots", "KB_SEARCH_CACHE must be a whole number, 0 or more, not 'lots'"),
         ("KB_PUBLIC_URL", "rules.example.org", "KB_PUBLIC_URL must be a URL starting with http:// or https://"),
-        ("KB_FORWARDED_FOR", "true", "KB_FORWARDED_FOR must be 1 (behind a load balancer) or 0, not 'true'"),
+        # gone (the granian server): honoured forwarded headers are KB_TRUSTED_PROXIES' now, and set it stops kb serve
+        ("KB_FORWARDED_FOR", "1", "KB_FORWARDED_FOR must be unset: it is gone, name the load balancer's address in "
+                                  "KB_TRUSTED_PROXIES"),
+        ("KB_COSTLY_SLOTS", "0", "KB_COSTLY_SLOTS must be a whole number from 1 to 64, not '0'"),
+        ("KB_HEAD_TIMEOUT", "61", "KB_HEAD_TIMEOUT must be a number of seconds above 0 and at most 60, not '61'"),
     ]:
         with pytest.raises(ValueError) as caught:
             settings.read(name, {name: raw})

@@ -31,6 +31,9 @@ def _kb():
     return current_app.extensions["kb"].current()
 
 
+RANKER = "hand-tuned-1"  # the ranking of kb.rank (its signals and weights are set by hand, not learned)
+
+
 @api.get("/health")
 def health():
     """Alive, the package's version, and which build: its id, the corpus digest it was built from, and whether it
@@ -41,9 +44,12 @@ def health():
     want = current_app.config.get("KB_CORPUS_DIGEST")
     stale = bool(want and built_from != want) or base.fallback_reason is not None
     why = (base.fallback_reason or current_app.config.get("KB_NOT_REBUILT")) if stale else None
+    semantic = kb.searcher.semantic  # None: lexical only (KB_SEMANTIC=0, no model files, or a build without vectors)
     return jsonify({"ok": True, "version": __version__, "build_id": kb.build_id, "built_from": built_from,
                     "stale": stale, "stale_reason": why, "records": len(kb.store.records),
-                    "documents": [d["slug"] for d in kb.store.documents]})
+                    "documents": [d["slug"] for d in kb.store.documents],
+                    "ranker": RANKER, "semantic": semantic is not None,
+                    "semantic_model": semantic.version if semantic is not None else None})
 
 
 @api.get("/search")

@@ -53,7 +53,8 @@ def create_app(config: dict | None = None) -> Flask:
     # A server serves the newest intact build when ``current`` is damaged (kb.kbase).
     # kb serve names the sources its build was made from (KB_SOURCES): only builds of those are served.
     app.extensions["kb"] = KnowledgeBase(app.config["KB_DATA"], fallback=True, sources=app.config["KB_SOURCES"],
-                                         warm=app.config["KB_WARM"], search_cache=app.config["KB_SEARCH_CACHE"])
+                                         warm=app.config["KB_WARM"], search_cache=app.config["KB_SEARCH_CACHE"],
+                                         semantic=app.config["KB_SEMANTIC"])
 
     from web import compress, discord
     from web.api import api

@@ -51,7 +51,7 @@ def _fail(message: str, code: int = 1) -> int:
 
 # -- the group: sections of help, the options every command shares -------------------------------------
 SECTIONS = (
-    ("Build and check", ("build", "inspect", "check", "cr")),
+    ("Build and check", ("build", "inspect", "check", "cr", "train")),
     ("Read", ("search", "show")),
     ("Serve", ("serve", "discord")),
     ("Measure", ("bench", "soak")),
@@ -129,7 +129,8 @@ def cmd_build(args: Args) -> int:
         # each step on stderr as it goes (stdout keeps the accounting): a bar on a terminal, lines in a log
         with Progress(sys.stderr) as shown:
             result = build(args.corpus, args.data, cr=args.cr, cr_history=args.cr_history, progress=shown.step,
-                           on_wait=shown.step, tick=shown.tick)
+                           on_wait=shown.step, tick=shown.tick,
+                           embed=settings.read("KB_SEMANTIC"))
     except ParseError as exc:
         return _fail("build failed; the previous build (if any) is still current:\n" + str(exc))
     except BuildWriteError as exc:
@@ -538,6 +539,7 @@ def cmd_soak(args: Args) -> int:
 @_cr_history_option()
 @click.option("--debug", is_flag=True, help="Flask's debug server with its reloader (development only)")
 @click.option("--access-log", is_flag=True, help="log every request to stdout")
+@click.option("--no-semantic", is_flag=True, help="lexical search only (as KB_SEMANTIC=0)")
 @_body
 def cmd_serve(args: Args) -> int:
     from web.serve import prepare, serve
@@ -553,6 +555,46 @@ def cmd_serve(args: Args) -> int:
         create_app({"KB_DATA": Path(args.data).resolve()}).run(host=args.host, port=args.port, debug=True)
         return 0
     return serve(args, PROJECT_ROOT)
+
+
+# -- train ---------------------------------------------------------------------
+@cli.command("train", help="train the semantic stage's model (needs the train extra; docs/semantic.md)")
+@click.option("--semantic", is_flag=True, help="fine-tune, export and measure the semantic stage")
+@click.option("--steps", type=int, default=60, show_default=True, help="training batches of 32 pairs")
+@click.option("--seed", type=int, default=0, show_default=True)
+@_body
+def cmd_train(args: Args) -> int:
+    """``kb train --semantic``: fine-tune, export and measure the semantic stage (the ``train`` extra; kb.semantic
+    .train), on the current build of --data, which should hold the official rules; then the bundled corpus's
+    record vectors that ship beside the model."""
+    if not args.semantic:
+        return _fail("kb train: say what to train: --semantic (the learned ranker is not in this release)")
+    try:
+        import torch  # noqa: F401 -- only to say what is missing before anything is read
+    except ImportError:
+        return _fail("kb train --semantic needs the train extra: "
+                     "pip install torch==2.13.0 && pip install -e '.[train]'")
+    from ingest.build import build_corpus
+    from kb.search import Searcher
+    from kb.semantic import MODEL_DIR
+    from kb.semantic.train import train
+    from kb.semantic.vectors import write_bundled
+    from kb.store import Store
+
+    store = Store.open(args.data)
+    if not store.manifest.get("cr"):
+        print("kb train: this build holds no official rules; most curated questions are about them", file=sys.stderr)
+    searcher = Searcher(store, cache_size=0, semantic=False)
+    made = train(store, searcher, args.corpus, steps=args.steps, seed=args.seed, say=_say)
+    searcher.close()
+    write_bundled(build_corpus(args.corpus).records, MODEL_DIR, say=_say)
+    print(f"kb train --semantic: model {made['version']} in {MODEL_DIR} ({made['seconds']['all']}s)")
+    return 0
+
+
+def _say(line: str) -> None:
+    """A long step's lines on stderr (stdout keeps the figures)."""
+    print(f"  {line}", file=sys.stderr, flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:

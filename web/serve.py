@@ -30,6 +30,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
+from web import settings
 from web.gate import Settings
 
 __all__ = ["Plan", "prepare", "prepared_apart", "serve", "granian_argv", "WORKER_ENV"]
@@ -121,7 +122,7 @@ def prepare(corpus: Path, data: Path, cr: Path | None, say=_say, cr_history: Pat
         say(f"building: {reason}")
         try:
             result = build(corpus, data, cr=cr, cr_history=cr_history, progress=lambda line: say(f"  {line}"),
-                           on_wait=say)
+                           on_wait=say, embed=settings.read("KB_SEMANTIC"))
             return Plan(result.build_id, want, False, None, key)
         except ParseError as exc:
             failure = "the corpus no longer builds:\n" + str(exc)
@@ -285,7 +286,8 @@ def serve(args, project_root: Path) -> int:
     files = raise_open_files()
     env = {"KB_WARM": "1",  # each worker fills its per-record search tables in the background
            **WORKER_ENV, **os.environ, "KB_DATA": str(Path(args.data).resolve()), "KB_CORPUS_DIGEST": plan.digest,
-           "KB_NOT_REBUILT": plan.why or "", "KB_SOURCES": plan.sources}
+           "KB_NOT_REBUILT": plan.why or "", "KB_SOURCES": plan.sources,
+           **({"KB_SEMANTIC": "0"} if getattr(args, "no_semantic", False) else {})}  # kb serve --no-semantic
     for line in directory_lines(args.data, plan):
         _say(line)
     _say(f"serving {args.data} on http://{args.host}:{args.port} with {workers} workers "

@@ -109,6 +109,9 @@ SETTINGS: tuple[Setting, ...] = (
     # -- search ----------------------------------------------------------------------------------------
     Setting("KB_SEARCH_CACHE", int, 2048, "Answers each build's search keeps (0: none, so every query does its "
             "work, as `kb bench` measures).", "Search", valid=lambda n: n >= 0, expect="a whole number, 0 or more"),
+    Setting("KB_SEMANTIC", bool, False, "1: the semantic stage re-ranks a question's best lexical hits, and builds "
+            "embed new text for it (kb.semantic; off by default: docs/semantic.md); `kb serve --no-semantic` is 0.",
+            "Search"),
     Setting("KB_WARM", bool, False, "1: warm a build's search tables in the background once it is served "
             "(`kb serve` sets it for its workers).", "Search"),
     # -- what kb serve hands its workers ----------------------------------------------------------------

@@ -1,0 +1,126 @@
+"""The semantic stage: a sentence-embedding model fine-tuned on this project's questions re-ranks the best
+lexical hits of a question-shaped query (README "Search", docs/semantic.md).
+
+Full-text search finds the candidates and ranks them (kb.search, kb.rank); for a question of a few words this
+stage then blends, over the first ``depth`` of them, the lexical score (divided by the best) with the cosine
+of the question's and each record's embeddings: ``lexical / best + weight x cosine``. It re-orders, it never
+adds or drops a record, and queries the lead answers (rule numbers, card names, titles) never reach it.
+
+At run time only onnxruntime and tokenizers are used: the model (``kb/semantic/model``: ONNX, int8, with its
+tokenizer, manifest and licence) ships inside the package, and nothing is downloaded. A build embeds its
+records once (kb.semantic.vectors); the opened build reads them, read-only, with its searcher.
+"""
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from kb.semantic.data import RECORD_TOKENS
+
+__all__ = ["MODEL_DIR", "Encoder", "Settings", "Stage", "manifest", "model_id"]
+
+MODEL_DIR = Path(__file__).resolve().parent / "model"
+MODEL_FILE, TOKENIZER_FILE, MANIFEST_FILE = "model.onnx", "tokenizer.json", "manifest.json"
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+def manifest(folder: Path = MODEL_DIR) -> dict[str, Any] | None:
+    """The shipped model's manifest, or None when the model files are not there."""
+    try:
+        if not (folder / MODEL_FILE).is_file() or not (folder / TOKENIZER_FILE).is_file():
+            return None
+        return json.loads((folder / MANIFEST_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def model_id(folder: Path = MODEL_DIR) -> str | None:
+    """The model's version: what /api/health names and what record embeddings are cached under."""
+    found = manifest(folder)
+    return found.get("version") if found else None
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How the stage blends, chosen on the dev split by ``kb train --semantic`` and kept in the manifest."""
+    weight: float = 2.0  # of the cosine, against the lexical score divided by the best candidate's
+    depth: int = 30  # best lexical candidates re-ranked
+    min_words: int = 3  # words of letters a query needs to be question-shaped
+
+    @classmethod
+    def from_manifest(cls, found: dict[str, Any]) -> Settings:
+        given = found.get("settings", {})
+        return cls(float(given.get("weight", cls.weight)), int(given.get("depth", cls.depth)),
+                   int(given.get("min_words", cls.min_words)))
+
+
+class Encoder:
+    """Texts -> unit vectors, with onnxruntime and the model's own tokenizer (one thread by default: a
+    serving worker per core)."""
+
+    def __init__(self, folder: Path = MODEL_DIR, threads: int = 1, model_file: str = MODEL_FILE):
+        import onnxruntime as ort
+        from tokenizers import Tokenizer
+
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        self.session = ort.InferenceSession(str(folder / model_file), options, providers=["CPUExecutionProvider"])
+        self.tokenizer = Tokenizer.from_file(str(folder / TOKENIZER_FILE))
+        self.tokenizer.enable_truncation(RECORD_TOKENS)
+        self.tokenizer.enable_padding()
+        self.inputs = {i.name for i in self.session.get_inputs()}
+
+    def embed(self, texts: Sequence[str], batch: int = 32) -> np.ndarray:
+        out = []
+        for start in range(0, len(texts), batch):
+            encoded = self.tokenizer.encode_batch(list(texts[start:start + batch]))
+            feed = {"input_ids": np.array([e.ids for e in encoded], dtype=np.int64),
+                    "attention_mask": np.array([e.attention_mask for e in encoded], dtype=np.int64),
+                    "token_type_ids": np.array([e.type_ids for e in encoded], dtype=np.int64)}
+            out.append(self.session.run(None, {k: v for k, v in feed.items() if k in self.inputs})[0])
+        if not out:
+            return np.zeros((0, 0), dtype=np.float32)
+        vectors = np.concatenate(out).astype(np.float32)
+        return vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+
+
+class Stage:
+    """One opened build's semantic stage: the encoder and its records' vectors (row per record id), read-only."""
+
+    def __init__(self, encoder: Encoder, rows: dict[str, int], vectors: np.ndarray, settings: Settings,
+                 version: str):
+        self.encoder, self.rows, self.vectors, self.settings, self.version = encoder, rows, vectors, settings, version
+
+    def with_settings(self, settings: Settings) -> Stage:
+        """The same model and vectors blended otherwise (kb train --semantic tries several on the dev split)."""
+        return Stage(self.encoder, self.rows, self.vectors, settings, self.version)
+
+    def asks(self, text: str) -> bool:
+        """Question-shaped: unquoted, and at least ``min_words`` words of letters."""
+        return '"' not in text and len(_WORD.findall(text)) >= self.settings.min_words
+
+    def rerank(self, text: str, top: list) -> list:
+        """``top`` (kb.rank.Candidate, best first) with its first ``depth`` re-ordered by the blend."""
+        depth = min(self.settings.depth, len(top))
+        if depth < 2 or not self.asks(text):
+            return top
+        head = top[:depth]
+        rows = [self.rows.get(c.record.id, -1) for c in head]
+        if min(rows) < 0:  # a record this build did not embed: left in lexical order
+            known = [r for r in rows if r >= 0]
+            if not known:
+                return top
+        query = self.encoder.embed([text])[0]
+        cosines = self.vectors[[max(r, 0) for r in rows]] @ query
+        best = max((c.score for c in head), default=0.0) or 1.0
+        blended = [(c.score / best + self.settings.weight * (float(cos) if row >= 0 else 0.0), -i)
+                   for i, (c, cos, row) in enumerate(zip(head, cosines, rows, strict=True))]
+        order = sorted(range(depth), key=lambda i: blended[i], reverse=True)
+        return [head[i] for i in order] + top[depth:]

