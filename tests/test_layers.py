@@ -50,11 +50,11 @@ def test_the_site_loads_no_benchmark_code():
     import subprocess
     import sys
 
-    probe = ("import sys, web.app, web.serve, web.front\n"
+    probe = ("import sys, web.app, web.serve, web.gate\n"
              "print('\\n'.join(sorted(m for m in sys.modules if m.startswith(('web.tools', 'corpus.questions')))))")
     out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.split() == []
     # the probe can fail: the tools package is found by the same filter once imported
-    out = subprocess.run([sys.executable, "-c", probe.replace("web.front\n", "web.front, web.tools.bench\n")],
+    out = subprocess.run([sys.executable, "-c", probe.replace("web.gate\n", "web.gate, web.tools.bench\n")],
                          cwd=ROOT, capture_output=True, text=True, check=True)
     assert "web.tools.bench" in out.stdout.split()

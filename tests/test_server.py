@@ -116,7 +116,7 @@ def test_the_gate_takes_turns_by_the_address_a_trusted_proxy_forwards():
     assert seen == ["203.0.113.7", "192.0.2.9"]  # the balancer's last hop; anyone else is who they are
     with pytest.raises(ValueError, match="KB_TRUSTED_PROXIES must list IP addresses"):
         Settings.from_env({"KB_TRUSTED_PROXIES": "balancer.local"})
-    with pytest.raises(ValueError, match="KB_FORWARDED_FOR is gone"):
+    with pytest.raises(ValueError, match="KB_FORWARDED_FOR must be unset: it is gone"):
         Settings.from_env({"KB_FORWARDED_FOR": "1"})
 
 

@@ -111,6 +111,8 @@ def test_values_are_parsed_and_bad_ones_named():
     assert values["KB_DATA"] == Path("/srv/kb") and values["KB_WARM"] is True and values["KB_SEARCH_CACHE"] == 0
     assert values["KB_PUBLIC_URL"] is None and values["KB_DISCORD_MAX_AGE"] == 60.0  # empty counts as unset
     assert values["KB_CR"] is None and values["KB_FORWARDED_FOR"] is False and values["KB_HEAD_TIMEOUT"] == 10.0
+    # kb serve's workers serve builds of its sources only; empty is the bundled documents alone, not unset
+    assert settings.read("KB_SOURCES", {"KB_SOURCES": ""}) == "" and settings.read("KB_SOURCES", {}) is None
     for name, raw, message in [
         ("KB_WARM", "yes", "KB_WARM must be 1 or 0, not 'yes'"),
         ("KB_SEARCH_CACHE", "-1", "KB_SEARCH_CACHE must be a whole number, 0 or more, not '-1'"),

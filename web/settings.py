@@ -32,11 +32,14 @@ class Setting:
     # When set: a value it returns False for is refused, with ``expect`` in the message.
     valid: Callable[[Any], bool] | None = None
     expect: str = ""
+    # An empty value is unset (the default), unless it means something of its own (KB_SOURCES: the bundled
+    # documents alone).
+    empty_is_a_value: bool = False
 
     def parse(self, raw: str) -> Any:
         """The value ``raw`` (as the environment holds it) means; ValueError naming the variable."""
         raw = raw.strip()
-        if raw == "":
+        if raw == "" and not self.empty_is_a_value:
             return self.default
         try:
             value = _PARSE[self.type](raw)
@@ -117,8 +120,9 @@ SETTINGS: tuple[Setting, ...] = (
     # -- what kb serve hands its workers ----------------------------------------------------------------
     Setting("KB_CORPUS_DIGEST", str, None, "Today's corpus digest, so /api/health can say the build served is "
             "stale (set by `kb serve`).", "Set by kb serve"),
-    Setting("KB_SOURCES", str, None, "The sources of the build a worker serves (`kb serve`'s): it serves only "
-            "builds of those, never another server's (set by `kb serve`).", "Set by kb serve"),
+    Setting("KB_SOURCES", str, None, "The sources of the build a worker serves (`kb serve`'s; empty: the bundled "
+            "documents alone): it serves only builds of those, never another server's (set by `kb serve`).",
+            "Set by kb serve", empty_is_a_value=True),
     Setting("KB_NOT_REBUILT", str, None, "Why the build served was not rebuilt, shown by /api/health "
             "(set by `kb serve`).", "Set by kb serve"),
 )
