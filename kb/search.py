@@ -1041,8 +1041,6 @@ class Searcher:
             matches = self.asked.match(asked, least, self._beyond_abbreviation(query, asked))
         top = self.ranker.rerank(top, weights, _pairs(text), named, add, explain=False, asked=matches,
                                  minimum=least, terms=terms)
-        if self.semantic is not None:  # -- semantic stage (kb.semantic): re-orders a question's best candidates
-            top = self.semantic.rerank(query.text, top)
         joined = sum(1 for c in top if c.docnum not in scores)  # added by the re-rank: Whoosh did not count them
         # The results worth showing: the matches scoring at least RELEVANCE_FLOOR of the best one (with those the
         # re-rank added), in the re-ranked order; not every record sharing a word (an ordinary question counted
@@ -1054,6 +1052,8 @@ class Searcher:
         # page shows)
         tail = list(islice((d for d in order[rank.WINDOW:] if d not in have), max(0, shown - len(top))))
         head = top[:shown]
+        if self.semantic is not None:  # -- semantic stage (kb.semantic): re-orders a question's best results, never
+            head = self.semantic.rerank(query.text, head)  # lets one in from under the relevance floor
         self._count_facets(head, tail, found.facets)
         wanted = query.offset + query.limit
         page = head + [Candidate(record_of[d], scores[d], d) for d in tail[:max(0, wanted - len(head))]]

@@ -91,7 +91,7 @@ SETTINGS: tuple[Setting, ...] = (
             "new connections are refused meanwhile.", "Serving",
             valid=lambda s: 0 < s <= 600, expect="a number of seconds above 0 and at most 600"),
     Setting("KB_COSTLY_SLOTS", int, 1, "Costly requests (search, linkify, autocomplete, resolve, Discord) each "
-            "worker runs at once; eight more per slot wait in line, taking turns by client address, and a full "
+            "worker runs at once; sixteen more per slot wait in line, taking turns by client address, and a full "
             "line answers 503 with Retry-After.", "Serving",
             valid=lambda n: 1 <= n <= 64, expect="a whole number from 1 to 64"),
     Setting("KB_TRUSTED_PROXIES", str, "", "Comma-separated addresses or networks of the load balancers whose "
