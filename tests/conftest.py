@@ -156,6 +156,20 @@ def data_dir(data_build):
     return data_build[0]
 
 
+def children_of(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (kb serve's workers), read from /proc."""
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                out.append(int(entry.name))
+    return out
+
+
 def copy_data(data_dir: Path, to: Path) -> Path:
     """A private copy of a built data directory (``current`` is a relative symlink)."""
     shutil.copytree(data_dir, to, symlinks=True)

@@ -19,7 +19,7 @@ from urllib.parse import quote
 
 import pytest
 
-from tests.conftest import CORPUS, ROOT, copy_data
+from tests.conftest import CORPUS, ROOT, children_of, copy_data
 
 PUBLIC = "http://kb.test"
 
@@ -539,23 +539,11 @@ def test_a_search_answers_while_clients_ask_for_diffs_between_distant_releases(h
 def test_workers_run_with_two_memory_arenas(server):
     """A soak: eight threads per worker each took a glibc arena and kept what was freed in it (366 / 327 MB
     after 2,500 unique costly requests; 279 / 294 MB with two arenas). kb serve's workers are started with two."""
-    def children(pid: int) -> list[int]:
-        out = []
-        for entry in Path("/proc").iterdir():
-            if entry.name.isdigit():
-                try:
-                    fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-                except OSError:
-                    continue
-                if int(fields[1]) == pid:
-                    out.append(int(entry.name))
-        return out
-
     found = []
     todo = [server.proc.pid]
     while todo:
         pid = todo.pop()
-        for child in children(pid):
+        for child in children_of(pid):
             todo.append(child)
             try:
                 environ = Path(f"/proc/{child}/environ").read_bytes().split(b"\0")

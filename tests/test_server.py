@@ -15,7 +15,7 @@ from urllib.parse import quote
 
 import pytest
 
-from tests.conftest import copy_data
+from tests.conftest import children_of, copy_data
 from tests.test_reliability_server import Served
 
 LARGE = "/api/documents/futuresight/records"  # the largest answer of the bundled build (~340 KB)
@@ -40,19 +40,6 @@ def _ask(port: int, path: str, headers: dict | None = None, source: str = "127.0
         return response.status, response.headers, response.read()
     finally:
         conn.close()
-
-
-def _workers(pid: int) -> list[int]:
-    out = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == pid:
-                out.append(int(entry.name))
-    return out
 
 
 def _asking_and_not_reading(port: int, path: str, then: bytes = b"") -> socket.socket:
@@ -128,7 +115,7 @@ def test_a_worker_killed_mid_answer_closes_the_connection(served):
     ask = b"GET " + LARGE.encode() + b" HTTP/1.1\r\nHost: x\r\n\r\n"
     readers = [_asking_and_not_reading(served.port, LARGE, then=ask * 29) for _ in range(2)]  # ~10 MB each
     time.sleep(1)  # each answer is being written, at its reader's pace
-    for worker in _workers(served.proc.pid):
+    for worker in children_of(served.proc.pid):
         os.kill(worker, signal.SIGKILL)
     for s in readers:
         got, _ = _read_all(s)
