@@ -134,6 +134,9 @@ class Results:
     did_you_mean_searched: bool = False
     nearest: bool = False  # no rule has the number asked: the hits are the nearest numbers that exist
     matched: int = 0  # every record sharing a word with the question (``total`` counts those worth showing)
+    # the note's "Searching for removed, the rules' word for wear off" as it says it, and its (said, means) pairs
+    rewrite_note: str | None = None
+    rewrites: tuple[tuple[str, str], ...] = ()
 
     def to_json(self) -> dict:
         return {"query": self.query, "total": self.total, "offset": self.offset, "limit": self.limit,
@@ -1260,7 +1263,8 @@ class Searcher:
         page = [self._lead_hit(x, lead.cites.get(x.id)) if isinstance(x, Record) else self._hit(x, found.terms)
                 for x in everything[query.offset:query.offset + query.limit]]
         note = lead.note
-        searched_for = None
+        searched_for, rewrite_note = None, None
+        rewrites: tuple[tuple[str, str], ...] = ()
         if found.corrected and not lead.records:
             note = f"nothing matched {query.text!r}; showing results for {found.suggestion!r}"
         elif found.unmatched and not lead.records:
@@ -1269,7 +1273,9 @@ class Searcher:
             searched_for = lead.corrected_to or found.fixed or query.words.text
             if query.words.used and not (lead.matched_by == "card" and note):
                 # "showing The Puppet Master for 'puppetmaster'" says it already
-                note = "; ".join(filter(None, [note, f"Searching for {query.words.note}"]))
+                rewrite_note = f"Searching for {query.words.note}"
+                rewrites = tuple(dict.fromkeys((said, means) for said, means, _ in query.words.used))
+                note = "; ".join(filter(None, [note, rewrite_note]))
             # "showing Tarmogoyf for 'tarmogyof'", or a title's correction already said
             if found.fixed and not (lead.matched_by == "card" and note) and not lead.corrected_to:
                 note = "; ".join(filter(None, [note, f"spelling corrected: {found.said_fixed or found.fixed!r}"]))
@@ -1283,6 +1289,7 @@ class Searcher:
         return Results(query.raw, len(lead.records) + found.total, page, facets, did_you_mean=did_you_mean,
                        redirect=lead.redirect, note=note or None, offset=query.offset, limit=query.limit,
                        matched_by=lead.matched_by, searched_for=searched_for, did_you_mean_searched=searched,
+                       rewrite_note=rewrite_note, rewrites=rewrites,
                        nearest=lead.missed and bool(lead.records), matched=len(lead.records) + found.matched)
 
     def _hit(self, c: Candidate, terms: set[str]) -> Hit:

@@ -31,7 +31,7 @@ from kb.model import Record, Ref
 from kb.phrases import Phrases
 from kb.refs import iso_days, number_order, parse_ref, undated
 from kb.resolve import Resolution
-from kb.search import MAX_OFFSET, QueryError
+from kb.search import MAX_OFFSET, QueryError, Results
 from kb.snippet import clip, keyword_text_from
 from kb.words import typed
 from web.render import body_text, preview, summary, translation
@@ -535,33 +535,27 @@ def search_data(kb: Opened, args) -> tuple[dict[str, Any], dict[str, Any]]:
     data["pagination"] = _pagination(results.offset, results.limit, results.total, asked, base)
     data["filters"] = _filters(kb, results.facets, asked, base)
     data["did_you_mean_url"] = results.did_you_mean and _search_url({"q": results.did_you_mean})
-    data["rewritten"] = rewritten(q, results.note)
+    data["rewritten"] = rewritten(q, results)
     # The page's twin asks the API for the same page of the same results.
     twin = {k: v for k, v in args.items() if k in ("q", *FACETS, "page", "limit", "offset")}
     return data, {"results": results, "twin": twin}
 
 
-# The note's part that says what the vocabulary rewrote (kb.vocabulary.Expansion.note, after kb.search's "Searching
-# for "): "Searching for removed, the rules' word for wear off; destroy, the rules' word for kill".
-_REWRITE_NOTE = re.compile(r"Searching for ((?:[^;]+?, the rules' word for [^;]+?)(?:; [^;]+?, the rules' word for "
-                           r"[^;]+?)*)(?=; |$)")
-_REWRITE = re.compile(r"(?P<means>[^;]+?), the rules' word for (?P<said>[^;]+)")
-
-
-def rewritten(q: str, note: str | None) -> dict[str, Any] | None:
+def rewritten(q: str, results: Results) -> dict[str, Any] | None:
     """What the search page says when the vocabulary rewrote the query, in parts it can emphasise, with the search
     that keeps the reader's words (the words quoted: a quoted query is searched as written): ``{"words": [{said,
     means}], "instead_url", "rest"}``, ``rest`` the note's other parts. None when nothing was rewritten."""
-    m = _REWRITE_NOTE.search(note) if note else None
-    if note is None or m is None:
+    note, said_so = results.note, results.rewrite_note
+    if not note or not said_so or said_so not in note:
         return None
-    words = [w.groupdict() for w in _REWRITE.finditer(m.group(1))]
+    words = [{"means": means, "said": said} for said, means in results.rewrites]
     instead = q
     for w in words:  # "wear off" -> "\"wear off\"", where the query holds it as written
         instead = re.sub(re.escape(w["said"]), lambda x: f'"{x.group(0)}"', instead, count=1, flags=re.IGNORECASE)
     if '"' not in instead:  # said otherwise than written ("w/o"): the whole query as written
         instead = f'"{q}"'
-    rest = "; ".join(p for p in (note[:m.start()].rstrip("; "), note[m.end():].lstrip("; ")) if p)
+    at = note.index(said_so)
+    rest = "; ".join(p for p in (note[:at].rstrip("; "), note[at + len(said_so):].lstrip("; ")) if p)
     return {"words": words, "instead_url": _search_url({"q": instead}), "rest": rest or None}
 
 
