@@ -116,6 +116,13 @@ class Hit:
                 "asked": self.asked, "cites": self.cites}
 
 
+@dataclass(frozen=True)
+class Rewrite:
+    """One phrase the vocabulary rewrote: what the reader said, and the rules' word searched for it."""
+    said: str
+    means: str
+
+
 @dataclass
 class Results:
     query: str
@@ -136,7 +143,7 @@ class Results:
     matched: int = 0  # every record sharing a word with the question (``total`` counts those worth showing)
     # the note's "Searching for removed, the rules' word for wear off" as it says it, and its (said, means) pairs
     rewrite_note: str | None = None
-    rewrites: tuple[tuple[str, str], ...] = ()
+    rewrites: list[Rewrite] = field(default_factory=list)
 
     def to_json(self) -> dict:
         return {"query": self.query, "total": self.total, "offset": self.offset, "limit": self.limit,
@@ -1264,7 +1271,7 @@ class Searcher:
                 for x in everything[query.offset:query.offset + query.limit]]
         note = lead.note
         searched_for, rewrite_note = None, None
-        rewrites: tuple[tuple[str, str], ...] = ()
+        rewrites: list[Rewrite] = []
         if found.corrected and not lead.records:
             note = f"nothing matched {query.text!r}; showing results for {found.suggestion!r}"
         elif found.unmatched and not lead.records:
@@ -1274,7 +1281,7 @@ class Searcher:
             if query.words.used and not (lead.matched_by == "card" and note):
                 # "showing The Puppet Master for 'puppetmaster'" says it already
                 rewrite_note = f"Searching for {query.words.note}"
-                rewrites = tuple(dict.fromkeys((said, means) for said, means, _ in query.words.used))
+                rewrites = list(dict.fromkeys(Rewrite(said, means) for said, means, _ in query.words.used))
                 note = "; ".join(filter(None, [note, rewrite_note]))
             # "showing Tarmogoyf for 'tarmogyof'", or a title's correction already said
             if found.fixed and not (lead.matched_by == "card" and note) and not lead.corrected_to:

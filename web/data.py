@@ -548,7 +548,7 @@ def rewritten(q: str, results: Results) -> dict[str, Any] | None:
     note, said_so = results.note, results.rewrite_note
     if not note or not said_so or said_so not in note:
         return None
-    words = [{"means": means, "said": said} for said, means in results.rewrites]
+    words = [{"means": w.means, "said": w.said} for w in results.rewrites]
     instead = q
     for w in words:  # "wear off" -> "\"wear off\"", where the query holds it as written
         instead = re.sub(re.escape(w["said"]), lambda x: f'"{x.group(0)}"', instead, count=1, flags=re.IGNORECASE)
