@@ -27,13 +27,11 @@ import html
 import re
 from bisect import bisect_left
 import threading
-from types import EllipsisType
 from collections import Counter
 from itertools import islice
 from collections.abc import Iterator, Iterable
 from operator import attrgetter, itemgetter
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 
 from whoosh import query as Q
@@ -46,7 +44,6 @@ from kb.ids import fold, record_url
 from kb.index import open_index, plain
 from kb.model import KINDS, Record
 from kb.positions import PhraseTable
-from kb.querylimits import limit_query
 from kb.rank import Candidate, Ranker
 from kb.refs import find_refs, number_order, parse_ref, undated, yearless_day
 from kb.resolve import Resolver, edit_distance
@@ -54,15 +51,18 @@ from kb.semantic.vectors import open_stage
 from kb.snippet import Positions, clip, matched, shown, snippet, stem, translation
 from kb.spelling import Spelling
 from kb.store import Store
-from kb.vocabulary import SEE_ENTRY, Expansion, Vocabulary
-from kb.words import FILLER_WORDS, QUESTION_WORDS, TOKEN_RE, typed, words
+from kb.vocabulary import SEE_ENTRY, Vocabulary
+from kb.search.parse import (MAX_LIMIT, MAX_OFFSET, MAX_QUERY, MAX_TERMS, ONLY_ASKING, PHRASE,
+                             PUNCTUATION, STOP, WORD, Parser, Query, content_stems, exact_words, named_words,
+                             naming_stems, pairs, unquoted_stems)
+from kb.search.results import Hit, QueryError, Results, Rewrite
+from kb.words import TOKEN_RE, typed, words
 
-__all__ = ["Searcher", "Results", "Hit", "QueryError", "MAX_QUERY", "MAX_LIMIT", "MAX_OFFSET"]
+__all__ = ["Searcher", "Results", "Hit", "QueryError", "Rewrite", "MAX_QUERY", "MAX_LIMIT", "MAX_OFFSET"]
 
-MAX_QUERY = 500  # characters; longer input is refused, not truncated silently
-MAX_LIMIT = 100
-MAX_OFFSET = 10_000
-MAX_TERMS = 24
+# the names the stage tests (tests/test_search_stages.py, test_search_signals.py) import from here
+_Query, _content_stems, _naming_stems, _named_words = Query, content_stems, naming_stems, named_words
+
 # A number being typed after a prefix, written as the reference grammar (kb.refs) reads it: "cr 702.1", "CR §613",
 # "cr/613.4", "rule 613"; or after a document's name: "tr 70", "treachery: 907.4", "fs rule 502.2", "treachery/907".
 _COMPLETE_PREFIX = re.compile(r"^(?P<prefix>cr(?:\.?\s*§|[./])?|rules?(?:\s*§)?|r\.)\s*(?P<number>\d{1,3}(?:\.\w*)?)$")
@@ -88,92 +88,6 @@ def _answer_bytes(results: Results) -> int:
     """About what a cached answer weighs: its query, its hits' strings and their objects."""
     hits = sum(600 + 2 * (len(h.snippet) + len(h.label) + len(h.id)) for h in results.hits)
     return 2 * len(results.query) + hits + 1500
-
-
-class QueryError(ValueError):
-    """A query the search cannot run, with a message fit to show the user."""
-
-
-@dataclass(slots=True)
-class Hit:
-    id: str
-    doc: str
-    kind: str
-    number: str | None
-    title: str | None
-    snippet: str  # HTML: escaped text with <mark> around matched words
-    score: float
-    label: str = ""  # how the record is named in a result list (Store.label)
-    document: str = ""  # the document's title ("Future Sight FAQ")
-    version: str = ""  # its version and date ("last modified March 25, 2007 (2007-05-04)")
-    asked: str | None = None  # the common question it answers that the query matched (kb.asked)
-    cites: str | None = None  # listed after a rule number's own records because it cites that rule ("613.1c")
-
-    def to_json(self) -> dict:
-        return {"id": self.id, "doc": self.doc, "kind": self.kind, "number": self.number,
-                "title": self.title, "label": self.label, "snippet": self.snippet, "url": record_url(self.id),
-                "document": self.document, "version": self.version, "score": round(self.score, 3),
-                "asked": self.asked, "cites": self.cites}
-
-
-@dataclass(frozen=True)
-class Rewrite:
-    """One phrase the vocabulary rewrote: what the reader said, and the rules' word searched for it."""
-    said: str
-    means: str
-
-
-@dataclass
-class Results:
-    query: str
-    total: int
-    hits: list[Hit]
-    facets: dict[str, dict[str, int]]
-    did_you_mean: str | None = None
-    redirect: str | None = None  # the one record a reference or exact card name means
-    note: str | None = None
-    offset: int = 0
-    limit: int = 10
-    matched_by: str = "text"  # "reference", "card", "title" or "text"
-    searched_for: str | None = None  # the query in the documents' words, when it was rewritten
-    # the hits are for ``did_you_mean`` already and the note says so ("spelling corrected: ..."): a page or a
-    # message offers it no second time (a judge read the two as two corrections)
-    did_you_mean_searched: bool = False
-    nearest: bool = False  # no rule has the number asked: the hits are the nearest numbers that exist
-    matched: int = 0  # every record sharing a word with the question (``total`` counts those worth showing)
-    # the note's "Searching for removed, the rules' word for wear off" as it says it, and its (said, means) pairs
-    rewrite_note: str | None = None
-    rewrites: list[Rewrite] = field(default_factory=list)
-
-    def to_json(self) -> dict:
-        return {"query": self.query, "total": self.total, "offset": self.offset, "limit": self.limit,
-                "results": [h.to_json() for h in self.hits], "facets": self.facets,
-                "did_you_mean": self.did_you_mean, "redirect": self.redirect and record_url(self.redirect),
-                "note": self.note, "matched_by": self.matched_by, "searched_for": self.searched_for,
-                "did_you_mean_searched": self.did_you_mean_searched, "nearest": self.nearest,
-                "matched": self.matched}
-
-
-@dataclass
-class _Query:
-    """A query after parsing: what to search for, where, and which page."""
-    raw: str
-    text: str  # without filters
-    doc: str | None
-    kind: str | None
-    limit: int
-    offset: int
-    words: Expansion  # the text in the documents' words
-    named_doc: str | None = None  # a document the question names ("... in treachery")
-    named_kind: str | None = None  # a kind of record it names ("... glossary", "rulings")
-    limited: str | None = None  # what kb.querylimits left out, said in the note
-    correction: str | None | EllipsisType = ...  # its spelling correction once asked (Searcher._correction)
-    # its texts without unknown words (Searcher._said) and with their typos corrected (Searcher._fix_typos; the
-    # words of five letters: ``fixed_short``), each worked out once: the lead and the full-text stage both ask,
-    # mostly of the same text
-    said: dict[str, str] = field(default_factory=dict)
-    fixed: dict[str, str | None] = field(default_factory=dict)
-    fixed_short: dict[str, str | None] = field(default_factory=dict)
 
 
 @dataclass
@@ -210,17 +124,10 @@ class _Found:
 EXCERPT = 60  # characters of a rule's words in an autocomplete suggestion
 
 
-_FILTER = re.compile(r"\b(doc|kind):(\S+)")
-_PUNCTUATION = ".,;:!?()[]{}\"'“”‘’"
-_PHRASE = re.compile(r'"([^"]+)"')
-# Question words carry no topic. Negations, "first", "last", "each" and single letters ("X")
-# do, so they stay.
-_STOP = QUESTION_WORDS
-_ONLY_ASKING = QUESTION_WORDS | FILLER_WORDS  # words a question asks or chats with: never a typo to correct
 # And around a rule number: "show me 702.19b", "what does 603.4 say".
-_ASKING_FOR_A_RULE = _ONLY_ASKING | {"say", "says", "rule", "rules", "cr", "show", "me", "read", "look", "up", "about",
-                                     "number", "from", "per", "according", "to", "in", "under", "comp",
-                                     "comprehensive", "official"}  # "613.4b per the comp rules"
+_ASKING_FOR_A_RULE = ONLY_ASKING | {"say", "says", "rule", "rules", "cr", "show", "me", "read", "look", "up", "about",
+                                    "number", "from", "per", "according", "to", "in", "under", "comp",
+                                    "comprehensive", "official"}  # "613.4b per the comp rules"
 # Words asking about a rule across releases: "702.19c history", "702.19c as of 2020", "changes to 716.2".
 _ACROSS_TIME = frozenset({"history", "changes", "changed", "versions", "version", "over", "time", "as", "of", "in",
                           "to", "since", "before", "old", "older", "previous"})
@@ -240,85 +147,11 @@ def _citing_only(said: Iterable[str]) -> bool:
     if any(w not in _ASKING_FOR_A_RULE and w not in _CITING for w in said):
         return False
     return not any(a == "as" and b == "of" for a, b in zip(said, said[1:], strict=False))
-# Table talk's filler: "who gets priority after something resolves", "can someone still ...".
-_FILLER = FILLER_WORDS
-_STOP_OR_FILLER = _STOP | _FILLER  # once, not per query (a union of a hundred words, 1 us)
-# Question phrases that carry no topic: "how many lands", "what counts as a permanent", "cast vs play".
-_ASKING = re.compile(r"\b(?:how\s+(?:many|much)|what\s+counts?\s+as|vs|versus)\b\.?", re.I)
 # A bare number followed by what it counts is a count: "a 200 card deck", "100 life", "150 damage".
 _COUNTED = re.compile(r"(?:cards?|life|damage|players?|counters?|creatures?|lands?|turns?|points?|tokens?|copies|"
                       r"mana|poison)\W*$", re.I)
 _OBSOLETE = re.compile(r"\s*\(Obsolete\)$")  # "Converted Mana Cost (Obsolete)" is titled "Converted Mana Cost"
 _NUMBER = re.compile(r"^(?:\d{3}(?:\.\d+[a-z]{0,2})?|\d{3}\.[a-z]+-\d+)\.?$", re.I)
-
-
-def _pairs(text: str) -> list[str]:
-    """Adjacent content words of a query, as they would sit in folded text: " starting player "."""
-    words = [fold(w) for w in _exact_words(_asked(_PHRASE.sub(" ", text))) if w not in _STOP][:MAX_TERMS]
-    return rank.pairs(words)
-
-
-def _asked(text: str) -> str:
-    """A question without the phrases that only ask ("how many", "what counts as", "vs")."""
-    return _ASKING.sub(" ", text) if "question phrases" in rank.SIGNALS else text
-
-
-@lru_cache(maxsize=1024)
-def _exact_words(text: str) -> tuple[str, ...]:
-    """The words of a text as the unstemmed field (``kb.index.analyzer(stem=False)``) analyses them.
-    Several stages analyse the same text of one query (titles, the Whoosh query, the re-rank's stems and
-    word pairs)."""
-    # kb.words.words is that analyzer's chain (tokenizer, lowercase, fold) without Whoosh's token objects
-    # and generators, 3.5 -> 1.2 µs per text; tests/test_words.py holds the two equal on the whole corpus.
-    return tuple(words(text))
-
-
-def _content_stems(text: str) -> list[str]:
-    """The stems of what a question is about: "what happens when a player has ten poison
-    counters" -> player, ten, poison, counter (question words carry no topic)."""
-    return list(_stems_of(text, "question phrases" in rank.SIGNALS))
-
-
-_DOC_PHRASES = re.compile(r"\b(future)\s+(sight)\b|\b(edh)\s+(silver)\b")
-_WORD = re.compile(r"\w+")
-
-
-def _named_words(text: str) -> list[str]:
-    """The folded words of a text, a document named in two words as one ("future sight" -> futuresight)."""
-    return _WORD.findall(_DOC_PHRASES.sub(lambda m: "".join(filter(None, m.groups())), fold(text).lower()))
-
-
-@lru_cache(maxsize=1024)
-def _naming_stems(text: str) -> frozenset[str]:
-    """The stems of the words naming a document or a kind of record ("treachery", "future sight", "rulings"):
-    a preference (kb.rank), not a topic."""
-    folded = fold(text).lower()
-    names = {w for w in _named_words(text) if w in rank.DOC_NAMES or w in rank.KIND_NAMES}
-    words = set(_WORD.findall(folded)) & names
-    for m in _DOC_PHRASES.finditer(folded):  # both words of a two-word name
-        if "".join(filter(None, m.groups())) in names:
-            words.update(filter(None, m.groups()))
-    return frozenset(stem(w) for w in words)
-
-
-@lru_cache(maxsize=1024)
-def _unquoted_stems(text: str) -> tuple[str, ...]:
-    """The content stems of a query outside its "quoted phrases": none when the rest only asks
-    (`what does "dies" mean`), where a query of question words alone searches for them. Once per
-    text: the Whoosh query, the re-rank and the common questions each ask."""
-    rest = _PHRASE.sub(" ", text)
-    if rest != text and not any(w not in _STOP and w not in _FILLER for w in _exact_words(_ASKING.sub(" ", rest))):
-        return ()
-    return tuple(_content_stems(rest))
-
-
-@lru_cache(maxsize=1024)
-def _stems_of(text: str, questions: bool) -> tuple[str, ...]:
-    """``_content_stems``, once per text: the lead, the Whoosh query and the re-rank each ask."""
-    raw = list(_exact_words(_ASKING.sub(" ", text) if questions else text))
-    stop = _STOP_OR_FILLER if questions else _STOP
-    content = [w for w in raw if w not in stop] or raw
-    return tuple([s for s in dict.fromkeys(stem(w) for w in content) if s][:MAX_TERMS])
 
 
 def _outside(entries) -> list[tuple[re.Pattern, str, str]]:
@@ -400,7 +233,7 @@ class Searcher:
         self._see_also = self._see_entries(store)
         # The common questions (corpus/asked), analysed as a question is: rewritten, then stemmed.
         self.asked = Asked(store.manifest.get("asked", ()),
-                           lambda text: _content_stems(self.vocabulary.expand(text, self._knows).text),
+                           lambda text: content_stems(self.vocabulary.expand(text, self._knows).text),
                            lambda stems: rank.weights(self.postings, stems), rank.ASKED_MIN, self._topic)
         self._positions: dict[int, Positions] = {}
         self._aside_positions: dict[int, list[Positions]] = {}  # examples and commentary (_asides), never changed
@@ -409,6 +242,7 @@ class Searcher:
         # rule after an announcement is answered from memory. (kb bench measures with it off.)
         # Bounded by bytes, not entries: unique queries must not grow a worker without end (kb.cache).
         self._cached = ByteLRU(ANSWER_CACHE_BYTES, _answer_bytes) if cache_size else None
+        self.parser = Parser(self.docs, self.vocabulary, self._knows, self._named_cards)
         # The semantic stage (kb.semantic): the model and this build's record vectors, or None (lexical only: the
         # default, until a model pays on the split by record; docs/semantic.md).
         self.semantic = open_stage(store.path) if semantic else None
@@ -502,36 +336,12 @@ class Searcher:
         found = _Found() if lead.complete else self._full_text(query, exclude={r.id for r in lead.records})
         return self._assemble(query, lead, found)
 
-    # -- 1. parse ------------------------------------------------------------------------
-    def _parse(self, q: str, doc: str | None, kind: str | None, limit: int, offset: int) -> _Query:
-        q = (q or "").replace("\x00", " ")
-        if len(q) > MAX_QUERY:
-            raise QueryError(f"query too long: {len(q)} characters (at most {MAX_QUERY})")
-        if not 1 <= limit <= MAX_LIMIT:
-            raise QueryError(f"limit must be between 1 and {MAX_LIMIT}")
-        if not 0 <= offset <= MAX_OFFSET:
-            raise QueryError(f"offset must be between 0 and {MAX_OFFSET}")
-        for name, value in _FILTER.findall(q):
-            if name == "doc":
-                doc = value.lower()
-            else:
-                kind = value.lower()
-        text, limited = limit_query(_FILTER.sub(" ", q).strip())  # bounded work per query (kb.querylimits)
-        if doc and doc not in self.docs:
-            raise QueryError(f"unknown document {doc!r}; known: {', '.join(sorted(self.docs))}")
-        if kind and kind not in KINDS:
-            raise QueryError(f"unknown kind {kind!r}; known: {', '.join(KINDS)}")
-        use_vocabulary = '"' not in text and "vocabulary" in rank.SIGNALS
-        words = self.vocabulary.expand(text, self._knows, lambda: bool(self._named_cards(_content_stems(text)))) \
-            if use_vocabulary else Expansion(text)
-        named = [rank.DOC_NAMES[w] for w in _named_words(text) if w in rank.DOC_NAMES]
-        named_doc = named[0] if named and named[0] in self.docs and not doc else None
-        kinds = [rank.KIND_NAMES[w] for w in _WORD.findall(text.lower()) if w in rank.KIND_NAMES]
-        return _Query(q, text, doc, kind, limit, offset, words, named_doc, kinds[0] if kinds and not kind else None,
-                      limited)
+    # -- 1. parse (kb.search.parse) --------------------------------------------------------
+    def _parse(self, q: str, doc: str | None, kind: str | None, limit: int, offset: int) -> Query:
+        return self.parser.parse(q, doc, kind, limit, offset)
 
     # -- 2. lead: references, cards, titles ------------------------------------------------
-    def _lead(self, query: _Query) -> _Lead:
+    def _lead(self, query: Query) -> _Lead:
         text, doc = query.text, query.doc
         lead = (self._reference(text, doc) or self._reference_with_words(text, doc) or self._cited(text, doc)
                 or self._card(text, doc)
@@ -644,8 +454,8 @@ class Searcher:
         span = (at - 1, at + 1) if joined else (at, at + 1)
         words = tokens[:span[0]] + tokens[span[1]:]
         found = self._reference(" ".join(tokens[span[0]:span[1]]), doc)
-        stems = set(_content_stems(" ".join(words)))
-        said = _exact_words(" ".join(words))
+        stems = set(content_stems(" ".join(words)))
+        said = exact_words(" ".join(words))
         if found is not None and "." in tokens[at] and _citing_only(said):
             # "what is 603.4", "what does 702.19b say": only question words around a rule number; or a citation's
             # ("see rule 601.2f", "as in 704.5j"), which answered with the rules citing it
@@ -697,7 +507,7 @@ class Searcher:
                  if lead is not None and lead.records and not lead.missed]
         if not found:
             return None
-        if len(found) == 1 and _citing_only(_exact_words(rest)):
+        if len(found) == 1 and _citing_only(exact_words(rest)):
             return found[0]  # "(see rule 510.1c)": the reference, as typed alone
         own = list(dict.fromkeys(r for lead in found for r in lead.records if r.id not in lead.cites))
         citing = [r for lead in found for r in lead.records if r.id in lead.cites and r not in own]
@@ -737,12 +547,12 @@ class Searcher:
         note = None if distance == 0 else f"showing {card.title} for {text!r}"
         return _Lead([card], "card", note, card.id if distance == 0 else None)
 
-    def _card_like(self, query: _Query) -> _Lead | None:
+    def _card_like(self, query: Query) -> _Lead | None:
         """A word the documents never use that starts a card name or joins its words:
         "tarmo", "imperio", "thunderbl" (prefixes), "timebender", "puppetmaster" (joined); else one
         that ends a word of a name ("goyf"), or a "The ..." name without "The" and mistyped ("metamorf")."""
         text, doc = query.text, query.doc
-        words = _WORD.findall(fold(text).lower())
+        words = WORD.findall(fold(text).lower())
         if not words or len(words) > 3 or "card prefixes" not in rank.SIGNALS:
             return None
         if any(self.exact_df.get(w) for w in words):  # a word the documents use
@@ -770,7 +580,7 @@ class Searcher:
         quoting = {r.doc for r in store.records.values() if r.kind == "rule" and r.title and r.text == r.title}
         for r in store.records.values():
             if r.title and r.kind in self._TITLE_ORDER:
-                key = " ".join(_content_stems(plain(_OBSOLETE.sub("", r.title))))
+                key = " ".join(content_stems(plain(_OBSOLETE.sub("", r.title))))
                 if key:
                     out.setdefault(key, []).append(r)
                     # a keyword whose first definition is a rule without a title of its own (Treachery's ability word
@@ -815,13 +625,13 @@ class Searcher:
         kept = [w for w in text.split() if not self._unknown(w)]
         return " ".join(kept) if kept and len(kept) < len(text.split()) else text
 
-    def _said_in(self, query: _Query, text: str) -> str:
+    def _said_in(self, query: Query, text: str) -> str:
         """``_said(text)`` for a text of ``query``, worked out once per query."""
         if text not in query.said:
             query.said[text] = self._said(text)
         return query.said[text]
 
-    def _fixed_in(self, query: _Query, text: str, short: bool = False) -> str | None:
+    def _fixed_in(self, query: Query, text: str, short: bool = False) -> str | None:
         """``_fix_typos(text, short)`` for a text of ``query``, worked out once per query."""
         fixed = query.fixed_short if short else query.fixed
         if text not in fixed:
@@ -829,8 +639,8 @@ class Searcher:
         return fixed[text]
 
     def _unknown(self, word: str) -> bool:
-        low = fold(word.lower()).strip(_PUNCTUATION)
-        if not low.isalpha() or low in _ONLY_ASKING or self.exact_df.get(low) or (low,) in self.vocabulary.phrases:
+        low = fold(word.lower()).strip(PUNCTUATION)
+        if not low.isalpha() or low in ONLY_ASKING or self.exact_df.get(low) or (low,) in self.vocabulary.phrases:
             return False
         s = stem(low)
         if self._used(s) or s in self.card_names or low in self.resolver.doc_names:
@@ -845,7 +655,7 @@ class Searcher:
         """A query that is exactly a keyword's, rule's or term's title answers with those first."""
         if '"' in text:
             return None
-        records = [r for r in self.titles.get(" ".join(_content_stems(text)), ()) if doc is None or r.doc == doc]
+        records = [r for r in self.titles.get(" ".join(content_stems(text)), ()) if doc is None or r.doc == doc]
         if "glossary" in rank.SIGNALS:
             records = self._today_first(self._pointed_first(records))
         return _Lead(records[:5], "title") if records else None
@@ -853,7 +663,7 @@ class Searcher:
     def todays_rule(self, title: str) -> Record | None:
         """The current official rule a title names, as the title lead finds it: by the title's stems ("Tribals" is
         "Tribal"), or through the glossary entry of that name that points at it ("Tribal (Obsolete)" -> 308)."""
-        records = self._pointed_first(self.titles.get(" ".join(_content_stems(plain(title))), []))
+        records = self._pointed_first(self.titles.get(" ".join(content_stems(plain(title))), []))
         return next((r for r in records if r.doc == "cr" and r.kind == "rule"), None)
 
     def _today_first(self, records: list[Record]) -> list[Record]:
@@ -868,11 +678,11 @@ class Searcher:
         at = rest.index(records[today]) + 1
         return rest[:at] + older + rest[at:]
 
-    def _titled_mistyped(self, query: _Query, text: str) -> _Lead | None:
+    def _titled_mistyped(self, query: Query, text: str) -> _Lead | None:
         """A title mistyped ("deathtuch", "tramlpe") answers as the title typed right does: the rule first,
         not the keyword page the full-text search ranks highest (which corrects it too, and says so)."""
         # up to three words that say something ("what is a mulligen" is one: mulligan, as typed right it is a title)
-        if len(_content_stems(text)) > 3 or "typos" not in rank.SIGNALS:
+        if len(content_stems(text)) > 3 or "typos" not in rank.SIGNALS:
             return None
         doc = query.doc
         fixed = self._fixed_in(query, text)
@@ -924,18 +734,18 @@ class Searcher:
     def _build_query(self, text: str, extra: list[str] | None = None, naming: frozenset[str] = frozenset(),
                      unknown: frozenset[str] = frozenset()):
         parts = []
-        for phrase in _PHRASE.findall(text):
-            exact = list(_exact_words(phrase))[:MAX_TERMS]
+        for phrase in PHRASE.findall(text):
+            exact = list(exact_words(phrase))[:MAX_TERMS]
             if len(exact) > 1:
                 parts.append(Q.Phrase("exact", exact, boost=2.0))
             elif exact:
                 parts.append(Q.Term("exact", exact[0]))
-        stems = [s for s in _unquoted_stems(text) if s not in unknown]
+        stems = [s for s in unquoted_stems(text) if s not in unknown]
         if naming and [s for s in stems if s not in naming]:
             # "uncommander sticker": the document is a preference (kb.rank), the topic is the sticker; the
             # name is searched only when it is all the question says ("uncommander", "future sight")
             stems = [s for s in stems if s not in naming]
-        for w in stems + [s for s in _content_stems(" ".join(extra or ())) if s not in stems][:4]:
+        for w in stems + [s for s in content_stems(" ".join(extra or ())) if s not in stems][:4]:
             boost = 1.0 if w in stems else 0.5  # a table word the vocabulary replaced: weaker evidence
             fields = [Q.Term("title", w, boost=boost), Q.Term("body", w, boost=boost)]
             if w[:1].isdigit():  # only a number can match the number field
@@ -953,7 +763,7 @@ class Searcher:
         terms += [Q.Term("kind", kind)] if kind else []
         return Q.And(terms) if terms else None
 
-    def _full_text(self, query: _Query, exclude: set[str]) -> _Found:
+    def _full_text(self, query: Query, exclude: set[str]) -> _Found:
         """The best hits (re-ranked), and the total and facets over every match (unscored)."""
         text = query.words.text
         found = _Found(terms=self._terms(text))
@@ -986,7 +796,7 @@ class Searcher:
 
     def _said_together(self, text: str) -> bool:
         """Some record holds every content word of ``text`` (in its title or body)."""
-        stems = _content_stems(text)
+        stems = content_stems(text)
         return bool(stems) and bool(self._scores(Q.And([Q.Or([Q.Term("body", s), Q.Term("title", s)])
                                                          for s in stems]), None))
 
@@ -996,18 +806,18 @@ class Searcher:
         likely a name no loaded document holds as two typos: "lotus bloom" (a card) was searched as "locus blood"
         with the rules loaded, "lotus blood" without (The Blood Empress first). One such word is a typo
         ("gravstrom" -> gravestorm, "nope" -> note, "what is unvel")."""
-        said = [w for w in _WORD.findall(fold(text).lower()) if len(w) >= 4 and w not in _ONLY_ASKING]
+        said = [w for w in WORD.findall(fold(text).lower()) if len(w) >= 4 and w not in ONLY_ASKING]
         return len(said) >= 2
 
-    def _run(self, query: _Query, text: str, extra: list[str], exclude: set[str], found: _Found) -> None:
-        everything = _unquoted_stems(text)  # with the words naming a document: they weigh a common question's match
+    def _run(self, query: Query, text: str, extra: list[str], exclude: set[str], found: _Found) -> None:
+        everything = unquoted_stems(text)  # with the words naming a document: they weigh a common question's match
         # A word no record and no common question uses tells no candidate from another ("qwv", "spel"): it only
         # lowered every coverage and every common question's match, the rarer the more (such a word weighs
         # most), and Whoosh's coordination bonus counted it. Left out, unless the question has nothing else.
         known = tuple(s for s in everything if self._used(s))
         unknown = frozenset(everything) - frozenset(known) if known else frozenset()
         everything = known or everything
-        whoosh_query = self._build_query(text, extra, _naming_stems(query.text), unknown)
+        whoosh_query = self._build_query(text, extra, naming_stems(query.text), unknown)
         if whoosh_query is None:
             return
         # Every match, scored as Whoosh scores it (what searcher.search(limit=None) returns).
@@ -1020,8 +830,8 @@ class Searcher:
         # The same best hits are re-ranked for every page: a window that grew with the page re-ranked each page's
         # list anew, so page 6 repeated hits of pages 1-5 and left others out (105 of 291 records over all pages).
         top = [Candidate(record_of[d], scores[d], d) for d in order[:rank.WINDOW]]
-        naming = _naming_stems(query.text)
-        stems = [s for s in everything if s not in naming] or [s for s in _unquoted_stems(text) if s not in naming]
+        naming = naming_stems(query.text)
+        stems = [s for s in everything if s not in naming] or [s for s in unquoted_stems(text) if s not in naming]
         weights = self._weights(stems)  # document frequencies from memory, as Whoosh counts them
 
         def add(rid: str) -> Candidate | None:
@@ -1033,7 +843,7 @@ class Searcher:
 
         implied = rank.implied_document(weights, self._uses, self.sizes, self._owner) \
             if "implied document" in rank.SIGNALS else None
-        cards = self._named_cards(everything + _unquoted_stems(query.text)) if "card named" in rank.SIGNALS \
+        cards = self._named_cards(everything + unquoted_stems(query.text)) if "card named" in rank.SIGNALS \
             else frozenset()
         asks = rank.asks(self._said_in(query, query.text))
         named = rank.Named(query.named_doc, query.named_kind, implied, asks, cards)
@@ -1049,7 +859,7 @@ class Searcher:
             asked = weights if len(everything) == len(stems) else self._weights(everything)
             least = rank.ASKED_MIN_SHORT if len(stems) < rank.ASKED_SHORT else rank.ASKED_MIN
             matches = self.asked.match(asked, least, self._beyond_abbreviation(query, asked))
-        top = self.ranker.rerank(top, weights, _pairs(text), named, add, explain=False, asked=matches,
+        top = self.ranker.rerank(top, weights, pairs(text), named, add, explain=False, asked=matches,
                                  minimum=least, terms=terms)
         joined = sum(1 for c in top if c.docnum not in scores)  # added by the re-rank: Whoosh did not count them
         # The results worth showing: the matches scoring at least RELEVANCE_FLOOR of the best one (with those the
@@ -1091,8 +901,8 @@ class Searcher:
             title = record.title or ""
             if record.kind == "card":
                 # as its questions are analysed too: "Grave Peril" is "graveyard peril" to the vocabulary
-                stems.update(_content_stems(plain(title)))
-                stems.update(_content_stems(self.vocabulary.expand(plain(title), self._knows).text))
+                stems.update(content_stems(plain(title)))
+                stems.update(content_stems(self.vocabulary.expand(plain(title), self._knows).text))
             record = self.store.records.get(record.parent) if record.parent else None
         return frozenset(stems)
 
@@ -1105,7 +915,7 @@ class Searcher:
         for card in store.records.values():
             if card.kind != "card" or not card.title:
                 continue
-            name = frozenset(_content_stems(plain(card.title)))
+            name = frozenset(content_stems(plain(card.title)))
             if len(name) == 1:
                 family = 1 + len(store.children(card))
                 if sum(self._uses(next(iter(name))).values()) > family + CARD_NAME_ELSEWHERE:
@@ -1161,7 +971,7 @@ class Searcher:
         return found
 
     @staticmethod
-    def _beyond_abbreviation(query: _Query, weights: dict[str, float]) -> frozenset[str]:
+    def _beyond_abbreviation(query: Query, weights: dict[str, float]) -> frozenset[str]:
         """The stems of a question beyond the term an abbreviation of it stands for ("sba" -> state-based actions,
         "etb" -> enters the battlefield), when they weigh enough that the question asks more than the term
         (rank.MORE): a common question that shares none of them asks what the term is. "sba legend" matched "what
@@ -1170,7 +980,7 @@ class Searcher:
             return frozenset()
         said: set[str] = set()
         for short, means, _ in query.words.used:
-            term = _content_stems(means)
+            term = content_stems(means)
             if len(short.split()) == 1 and len(term) >= 2:
                 said.update(term)
         rest = frozenset(s for s in weights if s not in said)
@@ -1255,13 +1065,13 @@ class Searcher:
 
     def _terms(self, text: str) -> set[str]:
         """What a snippet marks: the query's stems and its exact (phrase) words."""
-        phrase_words = [w for w in _exact_words(" ".join(_PHRASE.findall(text))) if w not in _STOP]
+        phrase_words = [w for w in exact_words(" ".join(PHRASE.findall(text))) if w not in STOP]
         # The body field's terms of the text (kb.words.stems, which tests/test_words.py holds equal to
         # the index's analyzer), each word stemmed once per process rather than through Whoosh's chain.
         return {s for s in map(stem, words(text)) if s} | {"=" + w for w in phrase_words}
 
     # -- 5. assemble ---------------------------------------------------------------------
-    def _assemble(self, query: _Query, lead: _Lead, found: _Found) -> Results:
+    def _assemble(self, query: Query, lead: _Lead, found: _Found) -> Results:
         facets = found.facets
         for r in lead.records:
             facets["doc"][r.doc] = facets["doc"].get(r.doc, 0) + 1
@@ -1445,20 +1255,20 @@ class Searcher:
         return out
 
     # -- 4. did you mean ------------------------------------------------------------
-    def _correction(self, query: _Query) -> str | None:
+    def _correction(self, query: Query) -> str | None:
         """The query's "did you mean", worked out once: the card stage and the full-text stage both ask."""
         if query.correction is ...:
             query.correction = self._did_you_mean(query.text)
         return query.correction
 
     def _did_you_mean(self, text: str) -> str | None:
-        words = _WORD.findall(text)[:MAX_TERMS]
+        words = WORD.findall(text)[:MAX_TERMS]
         changed = False
         out = []
         tries = MAX_CORRECTIONS
         for w in words:
             low = fold(w.lower())
-            if len(low) < 4 or low.isdigit() or self.exact_df.get(low, 0) > 0 or low in _ONLY_ASKING or not tries \
+            if len(low) < 4 or low.isdigit() or self.exact_df.get(low, 0) > 0 or low in ONLY_ASKING or not tries \
                     or (low,) in self.vocabulary.phrases:  # a table word is no typo ("pinger" is not "pingers")
                 out.append(w)
                 continue
@@ -1481,11 +1291,11 @@ class Searcher:
         out, changed = [], False
         for w in text.split():
             # the word without the punctuation around it ("mulligen?"), which the correction keeps
-            core = w.strip(_PUNCTUATION)
+            core = w.strip(PUNCTUATION)
             low = fold(core.lower())
             fix = None
             if (len(low) == 5 if short else len(low) >= 6) and low.isalpha() and not self.exact_df.get(low) \
-                    and not self.asked.uses(stem(low)) and low not in _ONLY_ASKING \
+                    and not self.asked.uses(stem(low)) and low not in ONLY_ASKING \
                     and (low,) not in self.vocabulary.phrases and not self._uses(stem(low)):
                 # "thinks" is no "things"; "swings" is table language ("attack"), not "wings"; "context" is a word
                 # of the documents ("contexts"), not a typo
@@ -1496,14 +1306,14 @@ class Searcher:
             changed = changed or out[-1] != w
         return " ".join(out) if changed else None
 
-    def _said_again(self, query: _Query, text: str, fixed: str) -> str:
+    def _said_again(self, query: Query, text: str, fixed: str) -> str:
         """``fixed`` (``text`` with its typos corrected), read by the vocabulary again when a correction is one
         of its words: "wen does a spel fizzel" searches for what "fizzle" means, as typed right it would. The
         query's words become that reading (its note says so)."""
         if "vocabulary" not in rank.SIGNALS:
             return fixed
         table = {typed: right for typed, right in zip(text.split(), fixed.split(), strict=True)
-                 if typed != right and (fold(right.strip(_PUNCTUATION)).lower(),) in self.vocabulary.phrases}
+                 if typed != right and (fold(right.strip(PUNCTUATION)).lower(),) in self.vocabulary.phrases}
         if not table:
             return fixed
         again = self.vocabulary.expand(" ".join(table.get(w, w) for w in query.text.split()), self._knows)
