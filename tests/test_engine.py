@@ -46,7 +46,7 @@ def same_scores(searcher: Searcher, queries: list[str], filters) -> tuple[int, i
         if query is None:
             continue
         for doc, kind in filters:
-            flt = searcher._filter(doc, kind)
+            flt = searcher.tables.filter(doc, kind)
             expected = engine.whoosh_scores(searcher.searcher, query, flt)
             try:
                 got = engine.scores(searcher.postings, searcher.searcher, query, flt)
@@ -184,8 +184,8 @@ def test_unknown_words_leave_no_trace_in_the_per_build_tables(store):
 
     s = Searcher(store, cache_size=0)
     s.search("rule flying")
-    terms, uses = len(s.postings._terms), len(s._stem_uses)
+    terms, uses = len(s.postings._terms), len(s.tables._stem_uses)
     for i in range(50):
         s.search(f"rule qzxv{i}wk plonkt{i}y")
-    assert (len(s.postings._terms), len(s._stem_uses)) == (terms, uses)
+    assert (len(s.postings._terms), len(s.tables._stem_uses)) == (terms, uses)
     s.close()

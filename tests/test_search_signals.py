@@ -533,7 +533,7 @@ def test_a_one_word_name_counts_only_when_the_documents_keep_its_word_for_the_ca
     assert not named & {"treachery/cards/the-witch", "treachery/cards/the-oracle", "futuresight/cards/delay",
                         "treachery/cards/the-demon", "treachery/cards/the-gathering"}
     # a question about witches or delays names no card
-    assert cr_searcher._named_cards(["delay", "trigger"]) == frozenset()
+    assert cr_searcher.tables.named_cards(["delay", "trigger"]) == frozenset()
 
 
 @pytest.mark.parametrize(("query", "expected"), [
@@ -686,7 +686,7 @@ def test_a_definition_gives_way_when_the_question_asks_more(cr_searcher, query, 
 def test_a_documents_own_words_imply_it(cr_searcher):
     from kb.rank import implied_document
 
-    assert cr_searcher._uses("leader") == {"treachery": 32}
+    assert cr_searcher.tables.uses("leader") == {"treachery": 32}
     sizes = {"treachery": 351, "cr": 4059}
     uses = {"leader": {"treachery": 32}, "turn": {"cr": 419, "treachery": 47}}.__getitem__
     assert implied_document({"leader": 2.0, "turn": 1.0}, uses, sizes) == "treachery"

@@ -26,35 +26,31 @@ from __future__ import annotations
 import html
 import re
 from bisect import bisect_left
-import threading
 from collections import Counter
 from itertools import islice
-from collections.abc import Iterator, Iterable
+from collections.abc import Iterable
 from operator import attrgetter, itemgetter
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from whoosh import query as Q
-from whoosh.scoring import BM25F
 
 from kb import engine, rank
-from kb.asked import Asked
 from kb.cache import ByteLRU
 from kb.ids import fold, record_url
-from kb.index import open_index, plain
+from kb.index import plain
 from kb.model import KINDS, Record
 from kb.positions import PhraseTable
-from kb.rank import Candidate, Ranker
+from kb.rank import Candidate
 from kb.refs import find_refs, number_order, parse_ref, undated, yearless_day
-from kb.resolve import Resolver, edit_distance
-from kb.semantic.vectors import open_stage
+from kb.resolve import edit_distance
 from kb.snippet import Positions, clip, matched, shown, snippet, stem, translation
-from kb.spelling import Spelling
 from kb.store import Store
-from kb.vocabulary import SEE_ENTRY, Vocabulary
+from kb.vocabulary import SEE_ENTRY
 from kb.search.parse import (MAX_LIMIT, MAX_OFFSET, MAX_QUERY, MAX_TERMS, ONLY_ASKING, PHRASE,
                              PUNCTUATION, STOP, WORD, Parser, Query, content_stems, exact_words, named_words,
                              naming_stems, pairs, unquoted_stems)
+from kb.search.tables import Tables
 from kb.search.results import Hit, QueryError, Results, Rewrite
 from kb.words import TOKEN_RE, typed, words
 
@@ -170,71 +166,21 @@ def _effective(document: dict) -> str:
 class Searcher:
     def __init__(self, store: Store, index_path: Path | None = None, cache_size: int = 2048, fast: bool = True,
                  semantic: bool = False):
-        self.store = store
-        self.fast = fast  # False: every query through plain Whoosh (the reference tests/test_engine.py compares with)
-        self.resolver = Resolver(store)
-        self.ix = open_index(index_path or store.path / "index")
-        # Whoosh's searcher reads its files through shared handles (seek, then read), so two
-        # threads on one searcher corrupt each other's reads ("incomplete or truncated stream"
-        # under gunicorn's threads). Each thread opens its own once and reuses it for every query.
-        self._local = threading.local()
-        self._opened: list = []
-        self._opened_lock = threading.Lock()
-        self.docs = {d["slug"] for d in store.documents} | {"keywords"}
-        # docnum -> doc, kind, id: facets without touching stored fields per hit.
-        self.ids: dict[int, str] = {}
-        self.doc_of: list[str] = [""] * self.searcher.doc_count_all()
-        self.kind_of: list[str] = list(self.doc_of)
-        for n, f in self.searcher.iter_docs():
-            self.doc_of[n], self.kind_of[n] = f["doc"], f["kind"]
-            self.ids[n] = f["id"]
-        self.docnums = {rid: n for n, rid in self.ids.items()}
-        self.record_of: list = [store.records.get(self.ids.get(n, "")) for n in range(len(self.doc_of))]
-        # docnum -> one small int for its (doc, kind) pair: facets count ints, once, not strings twice.
-        both = list(zip(self.doc_of, self.kind_of, strict=True))
-        self._facet_pair = sorted(set(both))
-        self._facet_code = tuple(map({p: i for i, p in enumerate(self._facet_pair)}.__getitem__, both))
-        # Newest document first where several answer alike (the current official rules first).
-        dates = {d["slug"]: _effective(d) for d in store.documents}
-        self.recency = {slug: i for i, slug in enumerate(sorted(dates, key=lambda s: dates[s], reverse=True))}
-        self.versions = {d["slug"]: (d["title"], self._version(d)) for d in store.documents}
-        self.versions["keywords"] = ("Keywords", "gathered from every document")
-
+        self.tables = t = Tables(store, index_path, fast, semantic)
+        # what other modules and tests read of a searcher: the build's tables, the same objects
+        self.store, self.fast, self.resolver, self.ix, self.docs = store, fast, t.resolver, t.ix, t.docs
+        self.ids, self.docnums, self.record_of, self.doc_of, self.kind_of = t.ids, t.docnums, t.record_of, t.doc_of, \
+            t.kind_of
+        self.recency, self.versions, self.ranker, self.vocabulary, self.sizes = t.recency, t.versions, t.ranker, \
+            t.vocabulary, t.sizes
+        self.exact_df, self.spelling, self.postings, self.card_names, self.asked = t.exact_df, t.spelling, \
+            t.postings, t.card_names, t.asked
         self._complete = self._completions(store)
-        self.ranker = Ranker(store, len(self.record_of))  # before the titles: they are ordered by its older documents
         self.titles = self._titles(store)
         self.title_words = self._title_words()
-        self.vocabulary = Vocabulary.from_build(store.manifest, store.records.values()).with_joined(
-            (r.title, r.id) for r in store.records.values() if r.title)
-        self.sizes = dict(Counter(r.doc for r in store.records.values() if r.doc != "keywords"))
         self._outside = _outside(store.manifest.get("outside", ()))
-        self._stem_uses: dict[str, dict[str, int]] = {}
-        # per stem the index holds, filled as queries need them and never changed once stored: the document it
-        # belongs to (rank.word_document, for the implied document) and its weight (rank.weights)
-        self._owners: dict[str, str | None] = {}
-        self._weight: dict[str, float] = {}
         self._under: dict[str, frozenset[int]] = {}  # record id -> its descendants' docnums (_under_docnums)
-        # The unstemmed words' document frequencies, read once: "is this a word the documents use"
-        # is asked of every word of most queries (card prefixes, did you mean), and Whoosh's terms
-        # reader answers it from its hash file each time.
-        self.exact_df: dict[str, int] = {
-            (w.decode() if isinstance(w, bytes) else w): info.doc_frequency()
-            for w, info in self.searcher.reader().iter_field("exact")}
-        # Spelling corrects towards the documents' words, and towards the table words the vocabulary reads
-        # ("fizzel" -> fizzle, "untargatable" -> untargetable), which no document may use; a document's word
-        # wins a tie (a table word counts as used by no record).
-        self.vocabulary.with_nicknames(self._nicknames(store))  # "goyf tribal": Tarmogoyf's name, in a question
-        table_words = [w for w, *more in self.vocabulary.phrases if not more and w not in self.exact_df]
-        self.spelling = Spelling([*self.exact_df, *table_words], lambda w: self.exact_df.get(w, 0))
-        # Every posting of the fields queries use, scored once per build (kb.engine), and each hit's
-        # stem positions for snippets, filled as hits need them and never changed once stored.
-        self.postings = engine.Postings(self.searcher)
-        self.card_names = self._card_names(store)
         self._see_also = self._see_entries(store)
-        # The common questions (corpus/asked), analysed as a question is: rewritten, then stemmed.
-        self.asked = Asked(store.manifest.get("asked", ()),
-                           lambda text: content_stems(self.vocabulary.expand(text, self._knows).text),
-                           lambda stems: rank.weights(self.postings, stems), rank.ASKED_MIN, self._topic)
         self._positions: dict[int, Positions] = {}
         self._aside_positions: dict[int, list[Positions]] = {}  # examples and commentary (_asides), never changed
         self._labels: dict[str, str] = {}  # record id -> Store.label, filled as hits need them, never changed
@@ -242,27 +188,24 @@ class Searcher:
         # rule after an announcement is answered from memory. (kb bench measures with it off.)
         # Bounded by bytes, not entries: unique queries must not grow a worker without end (kb.cache).
         self._cached = ByteLRU(ANSWER_CACHE_BYTES, _answer_bytes) if cache_size else None
-        self.parser = Parser(self.docs, self.vocabulary, self._knows, self._named_cards)
-        # The semantic stage (kb.semantic): the model and this build's record vectors, or None (lexical only: the
-        # default, until a model pays on the split by record; docs/semantic.md).
-        self.semantic = open_stage(store.path) if semantic else None
-
-    @staticmethod
-    def _version(document: dict) -> str:
-        version, effective = str(document.get("version") or ""), str(document.get("effective") or "")
-        if effective and effective != "undated" and effective not in version:
-            return f"{version}, effective {effective}" if version else effective  # the page brackets it
-        return version
+        self.parser = Parser(t.docs, t.vocabulary, t.knows, t.named_cards)
 
     @property
     def searcher(self):
-        s = getattr(self._local, "searcher", None)
-        if s is None:
-            s = self.ix.searcher(weighting=BM25F(title_B=0.5, body_B=0.75))
-            self._local.searcher = s
-            with self._opened_lock:
-                self._opened.append(s)
-        return s
+        """This thread's Whoosh searcher (Tables.searcher)."""
+        return self.tables.searcher
+
+    @property
+    def semantic(self):
+        """The semantic stage (kb.semantic), or None: lexical only. Set while measuring (kb.semantic.train)."""
+        return self.tables.semantic
+
+    @semantic.setter
+    def semantic(self, stage) -> None:
+        self.tables.semantic = stage
+
+    def close(self) -> None:
+        self.tables.close()
 
     def warm(self) -> None:
         """Fill the per-record tables queries read (snippet positions; the re-ranker's stems, heading
@@ -281,11 +224,11 @@ class Searcher:
             for asked in rank.ASKS:  # what the record says that a question asks for (a number, a time, ...)
                 self.ranker.says(record, asked)
         self.resolver.words  # noqa: B018 -- the documents' words, which a card typo reads, filled here, not on a query
-        self._warm_stems()
+        self.tables.warm_stems()
         for doc in [None, *sorted(self.docs)]:  # the docnums each doc:/kind: filter lets through
             for kind in [None, *KINDS]:
                 if doc or kind:
-                    self.postings.allowed(self.searcher, self._filter(doc, kind))
+                    self.postings.allowed(self.searcher, self.tables.filter(doc, kind))
         self._said_together("mana ability")  # plain Whoosh's collector (an And), imported once, not on a typo
         for text in ("cr 702.19b", "Token Cards j (ii)"):  # the reference patterns, compiled once, not on a query
             parse_ref(text, sections=self.resolver.section_titles, bare_numbers=True, doc_names=self.resolver.doc_names)
@@ -293,29 +236,6 @@ class Searcher:
             self.postings.phrases = PhraseTable.read(self.searcher, "exact")
         if self.postings.phrases is not None:
             self.postings.phrases.warm(self.searcher)
-
-    def _warm_stems(self, most: int = WARM_STEMS) -> None:
-        """The per-stem tables a query fills on first use (its uses per document, the document it belongs to,
-        its weight, its word's matcher), for the ``most`` stems that most records use: the words whose tables
-        cost most to fill (a first "what happens when ..." paid ~30% more than its second); rarer stems stay
-        cheap to fill on first use. Bounded: at most ``most`` entries per table."""
-        reader = self.searcher.reader()
-        held: dict[str, int] = {}
-        for name in ("title", "body"):
-            for btext, info in reader.iter_field(name):
-                stem = btext.decode() if isinstance(btext, bytes) else btext
-                held[stem] = held.get(stem, 0) + info.doc_frequency()
-        for stem in sorted(held, key=lambda s: (-held[s], s))[:most]:
-            self._owner(stem)
-            self._weights([stem])
-            # the word's matcher as a question's builder asks it (kb.engine keeps it per build)
-            self._scores(Q.Or([Q.Term("title", stem), Q.Term("body", stem)]), None)
-
-    def close(self) -> None:
-        with self._opened_lock:
-            for s in self._opened:
-                s.close()
-            self._opened.clear()
 
     # -- entry point ---------------------------------------------------------------
     def search(self, q: str, doc: str | None = None, kind: str | None = None,
@@ -643,13 +563,9 @@ class Searcher:
         if not low.isalpha() or low in ONLY_ASKING or self.exact_df.get(low) or (low,) in self.vocabulary.phrases:
             return False
         s = stem(low)
-        if self._used(s) or s in self.card_names or low in self.resolver.doc_names:
+        if self.tables.used(s) or s in self.card_names or low in self.resolver.doc_names:
             return False
         return self._fix_typos(low) is None  # a typo the full text corrects ("fizzeled") is no unknown word
-
-    def _used(self, stem: str) -> bool:
-        """Some record (title or body) or some common question uses this stem."""
-        return bool(self._uses(stem)) or self.asked.uses(stem)
 
     def _titled(self, text: str, doc: str | None) -> _Lead | None:
         """A query that is exactly a keyword's, rule's or term's title answers with those first."""
@@ -758,11 +674,6 @@ class Searcher:
             return None
         return Q.Or(parts, scale=0.95) if len(parts) > 1 else parts[0]
 
-    def _filter(self, doc: str | None, kind: str | None):
-        terms = [Q.Term("doc", doc)] if doc else []
-        terms += [Q.Term("kind", kind)] if kind else []
-        return Q.And(terms) if terms else None
-
     def _full_text(self, query: Query, exclude: set[str]) -> _Found:
         """The best hits (re-ranked), and the total and facets over every match (unscored)."""
         text = query.words.text
@@ -797,7 +708,7 @@ class Searcher:
     def _said_together(self, text: str) -> bool:
         """Some record holds every content word of ``text`` (in its title or body)."""
         stems = content_stems(text)
-        return bool(stems) and bool(self._scores(Q.And([Q.Or([Q.Term("body", s), Q.Term("title", s)])
+        return bool(stems) and bool(self.tables.scores(Q.And([Q.Or([Q.Term("body", s), Q.Term("title", s)])
                                                          for s in stems]), None))
 
     @staticmethod
@@ -814,14 +725,14 @@ class Searcher:
         # A word no record and no common question uses tells no candidate from another ("qwv", "spel"): it only
         # lowered every coverage and every common question's match, the rarer the more (such a word weighs
         # most), and Whoosh's coordination bonus counted it. Left out, unless the question has nothing else.
-        known = tuple(s for s in everything if self._used(s))
+        known = tuple(s for s in everything if self.tables.used(s))
         unknown = frozenset(everything) - frozenset(known) if known else frozenset()
         everything = known or everything
         whoosh_query = self._build_query(text, extra, naming_stems(query.text), unknown)
         if whoosh_query is None:
             return
         # Every match, scored as Whoosh scores it (what searcher.search(limit=None) returns).
-        scores = self._scores(whoosh_query, self._filter(query.doc, query.kind))
+        scores = self.tables.scores(whoosh_query, self.tables.filter(query.doc, query.kind))
         for rid in exclude:
             scores.pop(self.docnums.get(rid, -1), None)
         order = engine.ranked(scores)
@@ -832,7 +743,7 @@ class Searcher:
         top = [Candidate(record_of[d], scores[d], d) for d in order[:rank.WINDOW]]
         naming = naming_stems(query.text)
         stems = [s for s in everything if s not in naming] or [s for s in unquoted_stems(text) if s not in naming]
-        weights = self._weights(stems)  # document frequencies from memory, as Whoosh counts them
+        weights = self.tables.weights(stems)  # document frequencies from memory, as Whoosh counts them
 
         def add(rid: str) -> Candidate | None:
             record = self.store.records.get(rid)
@@ -841,9 +752,9 @@ class Searcher:
                 return None
             return Candidate(record, 0.0, self.docnums.get(rid))
 
-        implied = rank.implied_document(weights, self._uses, self.sizes, self._owner) \
+        implied = rank.implied_document(weights, self.tables.uses, self.sizes, self.tables.owner) \
             if "implied document" in rank.SIGNALS else None
-        cards = self._named_cards(everything + unquoted_stems(query.text)) if "card named" in rank.SIGNALS \
+        cards = self.tables.named_cards(everything + unquoted_stems(query.text)) if "card named" in rank.SIGNALS \
             else frozenset()
         asks = rank.asks(self._said_in(query, query.text))
         named = rank.Named(query.named_doc, query.named_kind, implied, asks, cards)
@@ -856,7 +767,7 @@ class Searcher:
             top += self._under_terms(terms, weights, scores, {c.docnum for c in top})
         matches, least = None, rank.ASKED_MIN
         if "asked" in rank.SIGNALS and len(self.asked) and len(stems) >= rank.ASKED_WORDS:
-            asked = weights if len(everything) == len(stems) else self._weights(everything)
+            asked = weights if len(everything) == len(stems) else self.tables.weights(everything)
             least = rank.ASKED_MIN_SHORT if len(stems) < rank.ASKED_SHORT else rank.ASKED_MIN
             matches = self.asked.match(asked, least, self._beyond_abbreviation(query, asked))
         top = self.ranker.rerank(top, weights, pairs(text), named, add, explain=False, asked=matches,
@@ -883,46 +794,15 @@ class Searcher:
         """Facet values in the order of their best match, as a result list shows them: the (doc, kind) pairs of the
         results worth showing (the re-ranked ``head``, then the ``tail``'s docnums) counted in ranked order (a
         Counter keeps first appearances first), then each side summed."""
-        code = self._facet_code
+        code = self.tables.facet_code
         codes = [code[c.docnum] if c.docnum is not None else (c.record.doc, c.record.kind) for c in head]
         if tail:  # a long list is looked up in C
             codes += itemgetter(*tail)(code) if len(tail) > 1 else [code[tail[0]]]
         docs, kinds = facets["doc"], facets["kind"]
         for pair, n in Counter(codes).items():
-            doc, kind = self._facet_pair[pair] if isinstance(pair, int) else pair
+            doc, kind = self.tables.facet_pair[pair] if isinstance(pair, int) else pair
             docs[doc] = docs.get(doc, 0) + n
             kinds[kind] = kinds.get(kind, 0) + n
-
-    def _topic(self, record_id: str) -> frozenset[str]:
-        """The stems of what a record is about by name: the card a ruling or note belongs to."""
-        stems: set[str] = set()
-        record = self.store.records.get(record_id)
-        while record is not None:
-            title = record.title or ""
-            if record.kind == "card":
-                # as its questions are analysed too: "Grave Peril" is "graveyard peril" to the vocabulary
-                stems.update(content_stems(plain(title)))
-                stems.update(content_stems(self.vocabulary.expand(plain(title), self._knows).text))
-            record = self.store.records.get(record.parent) if record.parent else None
-        return frozenset(stems)
-
-    def _card_names(self, store: Store) -> dict[str, list[tuple[frozenset[str], str]]]:
-        """Name stem -> (the name's stems, card id) for the cards a question can name inside its words:
-        a name of two words or more ("glittering wish", "magus of the future"), or of one word the
-        documents use almost only for that card ("tarmogoyf", "oneiromancer"; not "The Witch", "Delay",
-        "The Oracle")."""
-        out: dict[str, list[tuple[frozenset[str], str]]] = {}
-        for card in store.records.values():
-            if card.kind != "card" or not card.title:
-                continue
-            name = frozenset(content_stems(plain(card.title)))
-            if len(name) == 1:
-                family = 1 + len(store.children(card))
-                if sum(self._uses(next(iter(name))).values()) > family + CARD_NAME_ELSEWHERE:
-                    continue
-            for s in name:
-                out.setdefault(s, []).append((name, card.id))
-        return out
 
     def _rulings_of(self, cards: frozenset[str], scores: dict[int, float], have: set[int | None]) -> list[Candidate]:
         """Candidates for the rulings of ``cards`` that matched (``scores``) but are not among ``have``: a
@@ -988,80 +868,6 @@ class Searcher:
         if not said or not rest or sum(weights[s] for s in rest) / total < rank.MORE:
             return frozenset()
         return rest
-
-    def _nicknames(self, store: Store) -> Iterator[tuple[str, str, str]]:
-        """(a piece of a card's name, the name, the card's id) for the words of names the documents use almost only
-        for that card ("tarmogoyf", "oneiromancer"; seven letters or more), each start and end of four letters or
-        more that is no word of the documents: "tarmo", "goyf". A lone such word opens its card in the lead; inside
-        a question ("goyf tribal") it read as an unknown word and Tarmogoyf came 14th."""
-        for card in store.records.values():
-            if card.kind != "card" or not card.title or "card prefixes" not in rank.SIGNALS:
-                continue
-            family = 1 + len(store.children(card)) + CARD_NAME_ELSEWHERE
-            name = " ".join(w for w in re.findall(r"[a-z]+", fold(card.title).lower()) if w != "the")
-            for word in name.split():
-                if len(word) < 7 or self.exact_df.get(word, 0) > family:
-                    continue
-                for piece in {word[:n] for n in range(4, len(word) - 1)} | {word[-n:] for n in range(4, len(word) - 1)}:
-                    if piece not in self.exact_df:
-                        yield piece, name, card.id
-
-    def _named_cards(self, stems: Iterable[str]) -> frozenset[str]:
-        """The cards whose whole name a question's stems hold."""
-        have = frozenset(stems)
-        return frozenset(cid for s in have for name, cid in self.card_names.get(s, ()) if name <= have)
-
-    def _knows(self, word: str) -> bool:
-        """The index holds ``word`` as written: some record's title or text uses it."""
-        return self.postings.term(self.searcher, "exact", word.encode()) is not None
-
-    def _uses(self, word: str) -> dict[str, int]:
-        """How many records of each document use a stem (title or body); once per stem and build."""
-        found = self._stem_uses.get(word)
-        if found is None:
-            docnums: set[int] = set()
-            for name in ("title", "body"):
-                term = self.postings.term(self.searcher, name, word.encode())
-                if term is not None:
-                    docnums.update(term.ids)
-            found = dict(Counter(self.doc_of[d] for d in docnums if self.doc_of[d] != "keywords"))
-            if docnums:  # only stems the index holds: a unique query's unknown words leave nothing behind
-                self._stem_uses[word] = found
-        return found
-
-    def _owner(self, stem: str) -> str | None:
-        """The document a stem belongs to (rank.word_document), once per stem the index holds and build."""
-        try:
-            return self._owners[stem]
-        except KeyError:
-            pass
-        found = rank.word_document(self._uses(stem), self.sizes)
-        if stem in self._stem_uses:  # only stems the index holds, as _uses keeps them
-            self._owners.setdefault(stem, found)
-        return found
-
-    def _weights(self, stems: Iterable[str]) -> dict[str, float]:
-        """rank.weights over the build's postings, each stem's weight worked out once per stem the index holds
-        and build (a unique query's unknown words leave nothing behind)."""
-        out = {}
-        for s in stems:
-            weight = self._weight.get(s)
-            if weight is None:
-                weight = rank.weights(self.postings, [s])[s]
-                if self.postings.doc_frequency("body", s) or self.postings.doc_frequency("title", s):
-                    self._weight.setdefault(s, weight)
-            out[s] = weight
-        return out
-
-    def _scores(self, query, filter_query) -> dict[int, float]:
-        """docnum -> score for every match: Whoosh's scores over cached postings (kb.engine), or
-        plain Whoosh for a query the engine does not evaluate (and when ``fast`` is off)."""
-        if self.fast:
-            try:
-                return engine.scores(self.postings, self.searcher, query, filter_query)
-            except engine.Unsupported:
-                pass
-        return engine.whoosh_scores(self.searcher, query, filter_query)
 
     def _terms(self, text: str) -> set[str]:
         """What a snippet marks: the query's stems and its exact (phrase) words."""
@@ -1296,7 +1102,7 @@ class Searcher:
             fix = None
             if (len(low) == 5 if short else len(low) >= 6) and low.isalpha() and not self.exact_df.get(low) \
                     and not self.asked.uses(stem(low)) and low not in ONLY_ASKING \
-                    and (low,) not in self.vocabulary.phrases and not self._uses(stem(low)):
+                    and (low,) not in self.vocabulary.phrases and not self.tables.uses(stem(low)):
                 # "thinks" is no "things"; "swings" is table language ("attack"), not "wings"; "context" is a word
                 # of the documents ("contexts"), not a typo
                 # one edit from six letters, two from nine: a shorter word the documents never use is as likely a
@@ -1316,7 +1122,7 @@ class Searcher:
                  if typed != right and (fold(right.strip(PUNCTUATION)).lower(),) in self.vocabulary.phrases}
         if not table:
             return fixed
-        again = self.vocabulary.expand(" ".join(table.get(w, w) for w in query.text.split()), self._knows)
+        again = self.vocabulary.expand(" ".join(table.get(w, w) for w in query.text.split()), self.tables.knows)
         if not again.used:
             return fixed
         query.words = again

@@ -70,7 +70,8 @@ def capture(searcher, text: str) -> tuple[list[Sent], list[list[str]]]:
     call's ten best matches in Whoosh's order (for the overlap figure). Runs the search once."""
     sent: list[Sent] = []
     tops: list[list[str]] = []
-    inner = searcher._scores
+    tables = searcher.tables  # every stage scores through the build's tables (kb.search.tables.Tables.scores)
+    inner = tables.scores
 
     def recording(query, filter_query):
         scores = inner(query, filter_query)
@@ -78,11 +79,11 @@ def capture(searcher, text: str) -> tuple[list[Sent], list[list[str]]]:
         tops.append([searcher.ids[d] for d in engine.ranked(scores)[:10]])
         return scores
 
-    searcher._scores = recording
+    tables.scores = recording
     try:
         searcher.search(text)
     finally:
-        del searcher._scores
+        del tables.scores
     return sent, tops
 
 
