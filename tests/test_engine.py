@@ -42,7 +42,7 @@ def same_scores(searcher: Searcher, queries: list[str], filters) -> tuple[int, i
     """Assert kb.engine's scores equal plain Whoosh's for each built query; (evaluated, fell back)."""
     evaluated = fell_back = 0
     for text in queries:
-        query = searcher._build_query(text)
+        query = searcher.candidates.build_query(text)
         if query is None:
             continue
         for doc, kind in filters:
@@ -89,7 +89,7 @@ def test_whooshs_preloaded_array_union_is_evaluated_exactly(store, text):
     from whoosh.searching import SearchContext
 
     searcher = Searcher(store, cache_size=0)
-    query = searcher._build_query(text)
+    query = searcher.candidates.build_query(text)
     tree = query.matcher(searcher.searcher, SearchContext(weighting=searcher.searcher.weighting))
     found, stack = False, [tree]
     while stack:
@@ -123,7 +123,7 @@ def test_the_collectors_position_dependent_coordination_is_reproduced(cr_store):
     """Whoosh's collector drops exhausted terms every 10 matches, and Or(scale=...) then scores
     with fewer terms: a property of the scoring model the fast path must keep, not fix."""
     searcher = Searcher(cr_store, cache_size=0)
-    query = searcher._build_query("rule 115")
+    query = searcher.candidates.build_query("rule 115")
     expected = engine.whoosh_scores(searcher.searcher, query)
     got = engine.scores(searcher.postings, searcher.searcher, query)
     assert got == expected

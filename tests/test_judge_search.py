@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from bs4 import BeautifulSoup
 
-from kb import search as search_module
+from kb.search import candidates as search_module
 
 
 @pytest.fixture(scope="module")

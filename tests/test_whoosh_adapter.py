@@ -69,7 +69,7 @@ def test_array_union_parts_give_the_matchers_own_scores(plain):
     """An Or of 3+ clauses on an index under 5,000 documents is an ArrayUnionMatcher (a number word: "two"): its
     scores are its clauses' scores times its boost, summed in order from 0.0 (documents above 0 kept)."""
     s = plain.searcher
-    query = plain._build_query("two")
+    query = plain.candidates.build_query("two")
     context = SearchContext(weighting=s.weighting)
     stepped, read = query.matcher(s, context), query.matcher(s, context)
     assert type(stepped) is ArrayUnionMatcher

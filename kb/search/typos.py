@@ -1,0 +1,154 @@
+"""Typos and "did you mean": the index's own words within one edit of a word no record uses (two for the words of
+keyword and rule titles), and a query's words nothing uses left out.
+
+One ``Typos`` per build; what it works out for a query (its correction, its texts without unknown words and with
+their typos fixed) is kept on the ``Query``, once per query: the lead and the full-text stage both ask.
+
+Reads: the build's words and their document frequencies (``Tables.exact_df``), kb.spelling's one-edit index, the
+vocabulary's table words, the common questions' stems, the words of titles (for two edits).
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from kb import rank
+from kb.ids import fold
+from kb.model import Record
+from kb.resolve import edit_distance
+from kb.search.parse import MAX_TERMS, ONLY_ASKING, PUNCTUATION, WORD, Query
+from kb.search.tables import Tables
+from kb.snippet import stem
+
+__all__ = ["Typos", "MAX_CORRECTIONS", "title_words"]
+
+MAX_CORRECTIONS = 8  # unknown words looked up for "did you mean"
+
+
+def title_words(titles: Iterable[list[Record]]) -> dict[str, int]:
+    """Words of keyword, rule and glossary titles (for two-edit typos), with how often they occur."""
+    out: dict[str, int] = {}
+    for records in titles:
+        for r in records:
+            for w in re.findall(r"[a-z]+", fold(r.title or "").lower()):
+                if len(w) >= 5:
+                    out[w] = out.get(w, 0) + 1
+    return out
+
+
+class Typos:
+    """A query's spelling: its correction ("did you mean"), its misspelt words fixed, its unknown words."""
+
+    def __init__(self, tables: Tables, title_words: dict[str, int]):
+        self.tables = tables
+        self.title_words = title_words
+        self.exact_df, self.vocabulary, self.spelling = tables.exact_df, tables.vocabulary, tables.spelling
+        self.asked, self.card_names, self.resolver = tables.asked, tables.card_names, tables.resolver
+
+    def correction(self, query: Query) -> str | None:
+        """The query's "did you mean", worked out once: the card stage and the full-text stage both ask."""
+        if query.correction is ...:
+            query.correction = self.did_you_mean(query.text)
+        return query.correction
+
+    def did_you_mean(self, text: str) -> str | None:
+        words = WORD.findall(text)[:MAX_TERMS]
+        changed = False
+        out = []
+        tries = MAX_CORRECTIONS
+        for w in words:
+            low = fold(w.lower())
+            if len(low) < 4 or low.isdigit() or self.exact_df.get(low, 0) > 0 or low in ONLY_ASKING or not tries \
+                    or (low,) in self.vocabulary.phrases:  # a table word is no typo ("pinger" is not "pingers")
+                out.append(w)
+                continue
+            tries -= 1
+            fix = self.spelling.suggest(low) or self.two_edits(low)
+            if fix and fix != low:
+                out.append(fix)
+                changed = True
+            else:
+                out.append(w)
+        return " ".join(out) if changed else None
+
+    def fix_typos(self, text: str, short: bool = False) -> str | None:
+        """``text`` with each word no document, title or common question uses, of six letters or more,
+        replaced by the index's word it misspells (one edit; two for a keyword or title word from nine
+        letters): "comander damage" -> commander damage, "summoning sicknes" -> summoning sickness. Such a
+        word finds nothing as typed; without this, the rest of the question decided alone and "did you
+        mean" came only with fewer than three hits. ``short``: the words of five letters instead, which only
+        a title to land on makes worth correcting (``_titled_mistyped``). None when nothing changed."""
+        out, changed = [], False
+        for w in text.split():
+            # the word without the punctuation around it ("mulligen?"), which the correction keeps
+            core = w.strip(PUNCTUATION)
+            low = fold(core.lower())
+            fix = None
+            if (len(low) == 5 if short else len(low) >= 6) and low.isalpha() and not self.exact_df.get(low) \
+                    and not self.asked.uses(stem(low)) and low not in ONLY_ASKING \
+                    and (low,) not in self.vocabulary.phrases and not self.tables.uses(stem(low)):
+                # "thinks" is no "things"; "swings" is table language ("attack"), not "wings"; "context" is a word
+                # of the documents ("contexts"), not a typo
+                # one edit from six letters, two from nine: a shorter word the documents never use is as likely a
+                # name they do not hold ("lotus bloom" is no "blood", "street wraith" no "spree") as a typo
+                fix = self.spelling.suggest(low) or (self.two_edits(low) if len(low) >= 9 else None)
+            out.append(w.replace(core, fix, 1) if fix and fix != low else w)
+            changed = changed or out[-1] != w
+        return " ".join(out) if changed else None
+
+    def two_edits(self, word: str) -> str | None:
+        """A keyword or title word two edits from ``word`` ("indestrutable" -> indestructible), the
+        most common first; only for words of six letters or more, where two edits rarely reach
+        another word."""
+        if len(word) < 6 or "two edits" not in rank.SIGNALS:
+            return None
+        close = [(n, w) for w, n in self.title_words.items()
+                 if abs(len(w) - len(word)) <= 2 and w[0] == word[0] and edit_distance(word, w, 2) <= 2]
+        if not close:
+            return None
+        return max(close)[1]
+
+    def said_again(self, query: Query, text: str, fixed: str) -> str:
+        """``fixed`` (``text`` with its typos corrected), read by the vocabulary again when a correction is one
+        of its words: "wen does a spel fizzel" searches for what "fizzle" means, as typed right it would. The
+        query's words become that reading (its note says so)."""
+        if "vocabulary" not in rank.SIGNALS:
+            return fixed
+        table = {typed: right for typed, right in zip(text.split(), fixed.split(), strict=True)
+                 if typed != right and (fold(right.strip(PUNCTUATION)).lower(),) in self.vocabulary.phrases}
+        if not table:
+            return fixed
+        again = self.vocabulary.expand(" ".join(table.get(w, w) for w in query.text.split()), self.tables.knows)
+        if not again.used:
+            return fixed
+        query.words = again
+        return self.fix_typos(again.text) or again.text
+
+    def said(self, text: str) -> str:
+        """``text`` without the words no record, title, common question or table word uses ("qwv what is a
+        mulligan" is "what is a mulligan"): such a word cannot match, yet it kept a title from being one and a
+        question from starting with its question word."""
+        kept = [w for w in text.split() if not self.unknown(w)]
+        return " ".join(kept) if kept and len(kept) < len(text.split()) else text
+
+    def said_in(self, query: Query, text: str) -> str:
+        """``_said(text)`` for a text of ``query``, worked out once per query."""
+        if text not in query.said:
+            query.said[text] = self.said(text)
+        return query.said[text]
+
+    def fixed_in(self, query: Query, text: str, short: bool = False) -> str | None:
+        """``_fix_typos(text, short)`` for a text of ``query``, worked out once per query."""
+        fixed = query.fixed_short if short else query.fixed
+        if text not in fixed:
+            fixed[text] = self.fix_typos(text, short)
+        return fixed[text]
+
+    def unknown(self, word: str) -> bool:
+        low = fold(word.lower()).strip(PUNCTUATION)
+        if not low.isalpha() or low in ONLY_ASKING or self.exact_df.get(low) or (low,) in self.vocabulary.phrases:
+            return False
+        s = stem(low)
+        if self.tables.used(s) or s in self.card_names or low in self.resolver.doc_names:
+            return False
+        return self.fix_typos(low) is None  # a typo the full text corrects ("fizzeled") is no unknown word
