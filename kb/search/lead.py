@@ -43,13 +43,13 @@ _YEAR = re.compile(r"(?:19|20)\d\d")
 # "(see also rule 702.19b)", "e.g. 116.2".
 _CITING = frozenset({"see", "also", "cf", "as", "eg", "e", "g", "ie", "i", "under", "by", "described", "explained",
                      "stated", "defined", "written", "following", "rule", "rules"})
-MAX_CITED = 4  # references of one sentence listed first (kb.search.Searcher._cited)
+MAX_CITED = 4  # references of one sentence listed first (Leader.cited)
 _CITED_AFTER = re.compile(r"(?:\b(?:see|per|in|under|cf|by|also|e\.?g|i\.?e)\.?,?|[(\[])\s*$", re.IGNORECASE)
 
 
 def _citing_only(said: Iterable[str]) -> bool:
     """The words around a rule number only ask for it or cite it ("what does", "see", "per", "as in"), not about
-    it across releases ("as of", "history", a year: kb.search._ACROSS_TIME)."""
+    it across releases ("as of", "history", a year: _ACROSS_TIME)."""
     said = tuple(said)
     if any(w not in _ASKING_FOR_A_RULE and w not in _CITING for w in said):
         return False

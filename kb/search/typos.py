@@ -77,7 +77,8 @@ class Typos:
         letters): "comander damage" -> commander damage, "summoning sicknes" -> summoning sickness. Such a
         word finds nothing as typed; without this, the rest of the question decided alone and "did you
         mean" came only with fewer than three hits. ``short``: the words of five letters instead, which only
-        a title to land on makes worth correcting (``_titled_mistyped``). None when nothing changed."""
+        a title to land on makes worth correcting (kb.search.lead.Leader.titled_mistyped). None when nothing
+        changed."""
         out, changed = [], False
         for w in text.split():
             # the word without the punctuation around it ("mulligen?"), which the correction keeps
@@ -132,13 +133,13 @@ class Typos:
         return " ".join(kept) if kept and len(kept) < len(text.split()) else text
 
     def said_in(self, query: Query, text: str) -> str:
-        """``_said(text)`` for a text of ``query``, worked out once per query."""
+        """``said(text)`` for a text of ``query``, worked out once per query."""
         if text not in query.said:
             query.said[text] = self.said(text)
         return query.said[text]
 
     def fixed_in(self, query: Query, text: str, short: bool = False) -> str | None:
-        """``_fix_typos(text, short)`` for a text of ``query``, worked out once per query."""
+        """``fix_typos(text, short)`` for a text of ``query``, worked out once per query."""
         fixed = query.fixed_short if short else query.fixed
         if text not in fixed:
             fixed[text] = self.fix_typos(text, short)
