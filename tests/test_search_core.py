@@ -36,7 +36,9 @@ def stages(tables):
     """The stages over one build's tables, as Searcher composes them, each its own object."""
     titles = Titles(tables)
     typos = Typos(tables, title_words(titles.by_stems.values()))
-    return {"parser": Parser(tables.docs, tables.vocabulary, tables.knows, tables.named_cards), "titles": titles,
+    parser = Parser(tables.docs, tables.vocabulary, tables.knows, tables.named_cards, tables.resolver.section_titles,
+                    tables.resolver.doc_names)
+    return {"parser": parser, "titles": titles,
             "typos": typos, "leader": Leader(tables, titles, typos), "candidates": Candidates(tables, typos),
             "assembler": Assembler(tables), "completer": Completer(tables, typos, Assembler(tables).shown)}
 
@@ -58,6 +60,28 @@ def test_parse_takes_out_filters_and_notes_what_the_question_names(stages, q, te
     query = parse(stages, q)
     assert (query.raw, query.text, query.doc, query.kind) == (q, text, doc, kind)
     assert (query.named_doc, query.named_kind) == (named_doc, named_kind)
+
+
+@pytest.mark.parametrize("q, numbers, prefer, doc, date", [
+    ("CR 702.187c", ("702.187c",), "cr", None, None),  # the prefix asks for the official rule first
+    ("treachery 907.4b", ("907.4b",), None, "treachery", None),
+    ("716.2@2016-07-22", ("716.2",), None, None, "2016-07-22"),  # the rule as it stood that day
+])
+def test_parse_reads_a_reference(stages, q, numbers, prefer, doc, date):
+    reference = parse(stages, q).reference
+    assert reference is not None
+    assert (reference.numbers, reference.prefer, reference.doc, reference.date) == (numbers, prefer, doc, date)
+
+
+@pytest.mark.parametrize("q, phrases, stems", [
+    ('"identity card" rulings', ["identity card"], ["ident", "card", "rule"]),
+    ("The Metamorph", [], ["metamorph"]),  # a card name: its words, for the lead's card stage
+    ("what is a mulligan", [], ["mulligan"]),  # question words carry no topic
+    ("702.19 trample", [], ["702.19", "trampl"]),  # a number among words is no reference: the lead reads it
+])
+def test_parse_gives_the_phrases_and_stems_of_the_question(stages, q, phrases, stems):
+    query = parse(stages, q)
+    assert (query.reference, query.phrases, query.stems) == (None, phrases, stems)
 
 
 def test_parse_rewrites_table_words_in_the_documents_words(stages):

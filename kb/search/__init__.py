@@ -68,7 +68,8 @@ class Searcher:
     def __init__(self, store: Store, index_path: Path | None = None, cache_size: int = 2048, fast: bool = True,
                  semantic: bool = False):
         self.tables = t = Tables(store, index_path, fast, semantic)
-        self.parser = Parser(t.docs, t.vocabulary, t.knows, t.named_cards)
+        self.parser = Parser(t.docs, t.vocabulary, t.knows, t.named_cards, t.resolver.section_titles,
+                             t.resolver.doc_names)
         self.titles = Titles(t)
         self.typos = Typos(t, title_words(self.titles.by_stems.values()))
         self.leader = Leader(t, self.titles, self.typos)

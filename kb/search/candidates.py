@@ -70,10 +70,14 @@ class Candidates:
 
     @property
     def searcher(self):
+        """This thread's Whoosh searcher (kb.search.tables.Tables.searcher)."""
         return self.tables.searcher
 
     def build_query(self, text: str, extra: list[str] | None = None, naming: frozenset[str] = frozenset(),
                      unknown: frozenset[str] = frozenset()):
+        """The Whoosh query of ``text``: its quoted phrases on the exact field, each content stem on title and body
+        (and number, for a number), with ``extra`` (the table words the vocabulary replaced) weaker; ``naming``
+        (the words naming a document) and ``unknown`` (words nothing uses) left out. None when nothing is left."""
         parts = []
         for phrase in PHRASE.findall(text):
             exact = list(exact_words(phrase))[:MAX_TERMS]

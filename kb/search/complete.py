@@ -57,6 +57,7 @@ class Completer:
 
     @property
     def searcher(self):
+        """This thread's Whoosh searcher (kb.search.tables.Tables.searcher)."""
         return self.tables.searcher
 
     @staticmethod

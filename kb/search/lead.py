@@ -16,12 +16,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from types import EllipsisType
 
 from kb import rank
 from kb.ids import fold
 from kb.index import plain
 from kb.model import Record
-from kb.refs import find_refs, parse_ref, undated, yearless_day
+from kb.refs import RefQuery, find_refs, parse_ref, undated, yearless_day
 from kb.search.parse import ONLY_ASKING, WORD, Query, content_stems, exact_words
 from kb.search.tables import Tables
 from kb.search.titles import Titles
@@ -93,8 +94,8 @@ class Leader:
 
     def lead(self, query: Query) -> Lead:
         text, doc = query.text, query.doc
-        lead = (self.reference(text, doc) or self.reference_with_words(text, doc) or self.cited(text, doc)
-                or self.card(text, doc)
+        lead = (self.reference(text, doc, query.reference) or self.reference_with_words(text, doc)
+                or self.cited(text, doc) or self.card(text, doc)
                 or self.titled(text, doc) or (self.titled(query.words.text, doc) if query.words.used else None)
                 or self.card_like(query) or self.titled_mistyped(query, text)
                 or ((said := self.typos.said_in(query, query.words.text)) != query.words.text
@@ -110,9 +111,11 @@ class Leader:
             and (lead.matched_by == "reference" or bool(lead.redirect))
         return lead
 
-    def reference(self, text: str, doc: str | None) -> Lead | None:
-        sections, names = self.resolver.section_titles, self.resolver.doc_names
-        parsed = parse_ref(text, sections=sections, bare_numbers=True, doc_names=names)
+    def reference(self, text: str, doc: str | None, parsed: RefQuery | None | EllipsisType = ...) -> Lead | None:
+        """``text`` as one rule reference (``parsed``: as kb.refs.parse_ref read it, when the parse stage did)."""
+        if parsed is ...:
+            sections, names = self.resolver.section_titles, self.resolver.doc_names
+            parsed = parse_ref(text, sections=sections, bare_numbers=True, doc_names=names)
         if parsed is None:
             return None
         if parsed.date:

@@ -6,12 +6,17 @@ or kind of record the question names noted. The text functions here (a text's ex
 quoted phrases, the words naming a document) are what every later stage reads a query through; each is cached per
 text, since the lead, the Whoosh query and the re-rank all ask of the same text.
 
-Reads: the build's documents, its vocabulary, whether the index holds a word, the card names a question holds.
+A ``Query``'s typed parts: the text without filters, ``doc`` and ``kind``, its words as the documents say them
+(``words``), the document and kind of record it names, the rule reference it is (``reference``), its quoted
+``phrases`` and content ``stems``.
+
+Reads: the build's documents, its vocabulary, whether the index holds a word, the card names a question holds, the
+section titles and document names the reference grammar reads.
 """
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from types import EllipsisType
@@ -20,6 +25,7 @@ from kb import rank
 from kb.ids import fold
 from kb.model import KINDS
 from kb.querylimits import limit_query
+from kb.refs import RefQuery, parse_ref
 from kb.search.results import QueryError
 from kb.snippet import stem
 from kb.vocabulary import Expansion, Vocabulary
@@ -69,17 +75,33 @@ class Query:
     said: dict[str, str] = field(default_factory=dict)
     fixed: dict[str, str | None] = field(default_factory=dict)
     fixed_short: dict[str, str | None] = field(default_factory=dict)
+    # the text read as one rule reference (kb.refs.parse_ref: "CR 702.187c", "907.4b", "716.2@2016-07-22"), or None;
+    # the lead resolves it (kb.search.lead)
+    reference: RefQuery | None = None
+
+    @property
+    def phrases(self) -> list[str]:
+        """The text's "quoted phrases", searched word for word in that order (kb.search.candidates)."""
+        return PHRASE.findall(self.text)
+
+    @property
+    def stems(self) -> list[str]:
+        """The content stems of the text in the documents' words: what the question is about."""
+        return content_stems(self.words.text)
 
 
 class Parser:
     """Query text -> ``Query``; a ``QueryError`` for what cannot run (too long, an unknown document or kind)."""
 
     def __init__(self, docs: Iterable[str], vocabulary: Vocabulary, knows: Callable[[str], bool],
-                 named_cards: Callable[[Iterable[str]], frozenset[str]]):
+                 named_cards: Callable[[Iterable[str]], frozenset[str]], sections: Sequence[str] = (),
+                 doc_names: Mapping[str, str] | None = None):
         self.docs = frozenset(docs)
         self.vocabulary = vocabulary
         self.knows = knows  # the index holds this word as written
         self.named_cards = named_cards  # the cards whose whole name these stems hold
+        # what the reference grammar reads besides numbers: section titles ("Token Cards j"), documents' names
+        self.sections, self.doc_names = list(sections), doc_names
 
     def parse(self, q: str, doc: str | None, kind: str | None, limit: int, offset: int) -> Query:
         q = (q or "").replace("\x00", " ")
@@ -100,8 +122,10 @@ class Parser:
         named = [rank.DOC_NAMES[w] for w in named_words(text) if w in rank.DOC_NAMES]
         named_doc = named[0] if named and named[0] in self.docs and not doc else None
         kinds = [rank.KIND_NAMES[w] for w in WORD.findall(text.lower()) if w in rank.KIND_NAMES]
+        reference = parse_ref(text, sections=self.sections, bare_numbers=True, doc_names=self.doc_names) \
+            if text else None
         return Query(q, text, doc, kind, limit, offset, expanded, named_doc, kinds[0] if kinds and not kind else None,
-                     limited)
+                     limited, reference=reference)
 
 
 def check_limits(q: str, limit: int, offset: int) -> None:
