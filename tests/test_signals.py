@@ -17,7 +17,7 @@ def _checked_names() -> dict[str, list[str]]:
     """Every signal name kb checks (``"name" in SIGNALS``, ``in rank.SIGNALS``, ``in on`` with ``on = SIGNALS``),
     and where: read from the source, so a check of a name nobody registered is found without running it."""
     found: dict[str, list[str]] = {}
-    for path in sorted(KB.glob("*.py")):
+    for path in sorted(KB.rglob("*.py")):  # kb.search is a package of its own
         for node in ast.walk(ast.parse(path.read_text())):
             if not isinstance(node, ast.Compare) or not isinstance(node.left, ast.Constant) \
                     or not isinstance(node.left.value, str):
