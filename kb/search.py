@@ -51,6 +51,7 @@ from kb.rank import Candidate, Ranker
 from kb.refs import find_refs, number_order, parse_ref, undated, yearless_day
 from kb.resolve import Resolver, edit_distance
 from kb.semantic.vectors import open_stage
+from kb.learned import load as load_learned
 from kb.snippet import Positions, clip, matched, shown, snippet, stem, translation
 from kb.spelling import Spelling
 from kb.store import Store
@@ -336,7 +337,7 @@ def _effective(document: dict) -> str:
 
 class Searcher:
     def __init__(self, store: Store, index_path: Path | None = None, cache_size: int = 2048, fast: bool = True,
-                 semantic: bool = False):
+                 semantic: bool = False, learned: bool = False):
         self.store = store
         self.fast = fast  # False: every query through plain Whoosh (the reference tests/test_engine.py compares with)
         self.resolver = Resolver(store)
@@ -399,9 +400,7 @@ class Searcher:
         self.card_names = self._card_names(store)
         self._see_also = self._see_entries(store)
         # The common questions (corpus/asked), analysed as a question is: rewritten, then stemmed.
-        self.asked = Asked(store.manifest.get("asked", ()),
-                           lambda text: _content_stems(self.vocabulary.expand(text, self._knows).text),
-                           lambda stems: rank.weights(self.postings, stems), rank.ASKED_MIN, self._topic)
+        self.asked = self.asked_table(store.manifest.get("asked", ()))
         self._positions: dict[int, Positions] = {}
         self._aside_positions: dict[int, list[Positions]] = {}  # examples and commentary (_asides), never changed
         self._labels: dict[str, str] = {}  # record id -> Store.label, filled as hits need them, never changed
@@ -412,6 +411,13 @@ class Searcher:
         # The semantic stage (kb.semantic): the model and this build's record vectors, or None (lexical only: the
         # default, until a model pays on the split by record; docs/semantic.md).
         self.semantic = open_stage(store.path) if semantic else None
+        # The learned ranker (kb.learned): re-orders the re-ranked window by trained weights, or None (by hand).
+        self.learned = load_learned() if learned else None
+
+    def asked_table(self, entries: Iterable[dict]) -> Asked:
+        """The common questions ``entries`` (corpus/asked's, as a build lists them), analysed as a question is."""
+        return Asked(entries, lambda text: _content_stems(self.vocabulary.expand(text, self._knows).text),
+                     lambda stems: rank.weights(self.postings, stems), rank.ASKED_MIN, self._topic)
 
     @staticmethod
     def _version(document: dict) -> str:
@@ -1049,8 +1055,11 @@ class Searcher:
             asked = weights if len(everything) == len(stems) else self._weights(everything)
             least = rank.ASKED_MIN_SHORT if len(stems) < rank.ASKED_SHORT else rank.ASKED_MIN
             matches = self.asked.match(asked, least, self._beyond_abbreviation(query, asked))
-        top = self.ranker.rerank(top, weights, _pairs(text), named, add, explain=False, asked=matches,
+        learned = self.learned  # the learned ranker reads the re-rank's reasons (kb.learned)
+        top = self.ranker.rerank(top, weights, _pairs(text), named, add, explain=learned is not None, asked=matches,
                                  minimum=least, terms=terms)
+        if learned is not None:
+            top = learned.reorder(top, scores)
         joined = sum(1 for c in top if c.docnum not in scores)  # added by the re-rank: Whoosh did not count them
         # The results worth showing: the matches scoring at least RELEVANCE_FLOOR of the best one (with those the
         # re-rank added), in the re-ranked order; not every record sharing a word (an ordinary question counted
