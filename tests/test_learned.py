@@ -241,3 +241,12 @@ def test_kb_train_without_scikit_learn_says_what_to_install(capsys):
 
     assert main(["train"]) == 1
     assert "scikit-learn" in capsys.readouterr().err
+
+
+def test_the_ranker_is_on_by_default_only_when_it_pays():
+    from web.settings import SETTINGS
+
+    found = manifest()
+    assert found is not None and isinstance(found["pays"], bool)
+    default = next(s.default for s in SETTINGS if s.name == "KB_RANKER")
+    assert default is found["pays"]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import sys
 import time
 from collections import Counter
@@ -603,6 +604,14 @@ def _train_ranker(args: Args) -> int:
     except ImportError:
         return _fail("kb train needs scikit-learn (the train extra): pip install 'scikit-learn>=1.9,<1.10' "
                      "(or pip install -e '.[train]')")
+    if sys.flags.hash_randomization:
+        # Search sums floats over sets of words, whose order follows Python's string hashing: with another hash
+        # seed a few windows of thousands tie differently. The same weights every run need one seed.
+        import subprocess
+
+        again = [sys.executable, "-m", "web.cli", "--data", str(args.data), "--corpus", str(args.corpus), "train",
+                 "--ranker"]
+        return subprocess.run(again, env={**os.environ, "PYTHONHASHSEED": "0"}, check=False).returncode
     from kb.learned import WEIGHTS
     from kb.learned.train import train
     from kb.search import Searcher
