@@ -31,7 +31,6 @@ def _kb():
     return current_app.extensions["kb"].current()
 
 
-RANKER = "hand-tuned-1"  # the ranking of kb.rank (its signals and weights are set by hand, not learned)
 
 
 @api.get("/health")
@@ -45,10 +44,11 @@ def health():
     stale = bool(want and built_from != want) or base.fallback_reason is not None
     why = (base.fallback_reason or current_app.config.get("KB_NOT_REBUILT")) if stale else None
     semantic = kb.searcher.semantic  # None: lexical only (KB_SEMANTIC=0, no model files, or a build without vectors)
+    learned = kb.searcher.learned  # None: the hand-tuned ranking alone (KB_RANKER=0, or no weights file)
     return jsonify({"ok": True, "version": __version__, "build_id": kb.build_id, "built_from": built_from,
                     "stale": stale, "stale_reason": why, "records": len(kb.store.records),
                     "documents": [d["slug"] for d in kb.store.documents],
-                    "ranker": RANKER, "semantic": semantic is not None,
+                    "ranker": learned.version if learned is not None else None, "semantic": semantic is not None,
                     "semantic_model": semantic.version if semantic is not None else None})
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import sys
 import time
 from collections import Counter
@@ -558,17 +559,21 @@ def cmd_serve(args: Args) -> int:
 
 
 # -- train ---------------------------------------------------------------------
-@cli.command("train", help="train the semantic stage's model (needs the train extra; docs/semantic.md)")
+@cli.command("train", help="train the learned ranker (the default, or --ranker) or the semantic stage's model "
+                           "(--semantic); needs the train extra (docs/ranker.md, docs/semantic.md)")
+@click.option("--ranker", is_flag=True, help="train the learned ranker, measure it on the split by record (default)")
 @click.option("--semantic", is_flag=True, help="fine-tune, export and measure the semantic stage")
-@click.option("--steps", type=int, default=60, show_default=True, help="training batches of 32 pairs")
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--steps", type=int, default=60, show_default=True, help="training batches of 32 pairs (--semantic)")
+@click.option("--seed", type=int, default=0, show_default=True, help="(--semantic)")
 @_body
 def cmd_train(args: Args) -> int:
-    """``kb train --semantic``: fine-tune, export and measure the semantic stage (the ``train`` extra; kb.semantic
-    .train), on the current build of --data, which should hold the official rules; then the bundled corpus's
-    record vectors that ship beside the model."""
+    """``kb train`` (or ``--ranker``): the learned ranker (kb.learned.train, scikit-learn); ``kb train --semantic``:
+    fine-tune, export and measure the semantic stage (the ``train`` extra; kb.semantic.train). Either on the current
+    build of --data, which should hold the official rules."""
+    if args.semantic and args.ranker:
+        return _fail("kb train: one at a time: --ranker or --semantic")
     if not args.semantic:
-        return _fail("kb train: say what to train: --semantic (the learned ranker is not in this release)")
+        return _train_ranker(args)
     try:
         import torch  # noqa: F401 -- only to say what is missing before anything is read
     except ImportError:
@@ -589,6 +594,42 @@ def cmd_train(args: Args) -> int:
     searcher.close()
     write_bundled(build_corpus(args.corpus).records, MODEL_DIR, say=_say)
     print(f"kb train --semantic: model {made['version']} in {MODEL_DIR} ({made['seconds']['all']}s)")
+    return 0
+
+
+def _train_ranker(args: Args) -> int:
+    """``kb train``: the learned ranker's weights and manifest (kb/learned/), and its figures on stdout."""
+    try:
+        import sklearn  # noqa: F401 -- only to say what is missing before anything is read
+    except ImportError:
+        return _fail("kb train needs scikit-learn (the train extra): pip install 'scikit-learn>=1.9,<1.10' "
+                     "(or pip install -e '.[train]')")
+    if sys.flags.hash_randomization:
+        # Search sums floats over sets of words, whose order follows Python's string hashing: with another hash
+        # seed a few windows of thousands tie differently. The same weights every run need one seed.
+        import subprocess
+
+        again = [sys.executable, "-m", "web.cli", "--data", str(args.data), "--corpus", str(args.corpus), "train",
+                 "--ranker"]
+        return subprocess.run(again, env={**os.environ, "PYTHONHASHSEED": "0"}, check=False).returncode
+    from kb.learned import WEIGHTS
+    from kb.learned.train import train
+    from kb.search import Searcher
+    from kb.store import Store
+
+    store = Store.open(args.data)
+    if not store.manifest.get("cr"):
+        print("kb train: this build holds no official rules; most curated questions are about them", file=sys.stderr)
+    searcher = Searcher(store, cache_size=0)
+    try:
+        made = train(store, searcher, args.corpus, say=_say)
+    finally:
+        searcher.close()
+    print(f"kb train: learned ranker {made['version']} in {WEIGHTS} ({made['seconds']}s; C={made['settings']['C']})")
+    print("rank 1 / top 3, lexical alone -> with the learned ranker:")
+    for name, got in made["figures"].items():
+        n = f" of {got['n']:,}" if "n" in got else ""
+        print(f"  {name}{n}: {got['lexical'][0]} / {got['lexical'][1]} -> {got['learned'][0]} / {got['learned'][1]}")
     return 0
 
 

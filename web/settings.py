@@ -115,6 +115,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("KB_SEMANTIC", bool, False, "1: the semantic stage re-ranks a question's best lexical hits, and builds "
             "embed new text for it (kb.semantic; off by default: docs/semantic.md); `kb serve --no-semantic` is 0.",
             "Search"),
+    Setting("KB_RANKER", bool, False, "1: the learned ranker re-orders full-text search's candidate window by its "
+            "trained weights (kb.learned; off by default: docs/ranker.md).", "Search"),
     Setting("KB_WARM", bool, False, "1: warm a build's search tables in the background once it is served "
             "(`kb serve` sets it for its workers).", "Search"),
     # -- what kb serve hands its workers ----------------------------------------------------------------

@@ -66,8 +66,8 @@ class Searcher:
     """The search of one opened build: the stages (module docstring) over its ``Tables``."""
 
     def __init__(self, store: Store, index_path: Path | None = None, cache_size: int = 2048, fast: bool = True,
-                 semantic: bool = False):
-        self.tables = t = Tables(store, index_path, fast, semantic)
+                 semantic: bool = False, learned: bool = False):
+        self.tables = t = Tables(store, index_path, fast, semantic, learned)
         self.parser = Parser(t.docs, t.vocabulary, t.knows, t.named_cards, t.resolver.section_titles,
                              t.resolver.doc_names)
         self.titles = Titles(t)
@@ -86,8 +86,8 @@ class Searcher:
             t.kind_of
         self.recency, self.versions, self.ranker, self.vocabulary, self.sizes = t.recency, t.versions, t.ranker, \
             t.vocabulary, t.sizes
-        self.exact_df, self.spelling, self.postings, self.card_names, self.asked = t.exact_df, t.spelling, \
-            t.postings, t.card_names, t.asked
+        self.exact_df, self.spelling, self.postings, self.card_names = t.exact_df, t.spelling, t.postings, \
+            t.card_names
 
     @property
     def searcher(self):
@@ -102,6 +102,28 @@ class Searcher:
     @semantic.setter
     def semantic(self, stage) -> None:
         self.tables.semantic = stage
+
+    @property
+    def asked(self):
+        """The common questions (kb.asked) the stages match. Swapped only while training (kb.learned.train)."""
+        return self.tables.asked
+
+    @asked.setter
+    def asked(self, table) -> None:
+        self.tables.asked = table
+
+    def asked_table(self, entries):
+        """The common questions ``entries`` analysed as a question is (Tables.asked_table)."""
+        return self.tables.asked_table(entries)
+
+    @property
+    def learned(self):
+        """The learned ranker (kb.learned), or None: the hand-tuned order. Set while training (kb.learned.train)."""
+        return self.tables.learned
+
+    @learned.setter
+    def learned(self, ranker) -> None:
+        self.tables.learned = ranker
 
     def close(self) -> None:
         self.tables.close()

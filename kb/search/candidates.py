@@ -65,7 +65,7 @@ class Candidates:
         self.tables, self.typos = tables, typos
         self.store, self.docnums, self.record_of, self.ranker = tables.store, tables.docnums, tables.record_of, \
             tables.ranker
-        self.asked, self.sizes, self.postings = tables.asked, tables.sizes, tables.postings
+        self.sizes, self.postings = tables.sizes, tables.postings
         self._under: dict[str, frozenset[int]] = {}  # record id -> its descendants' docnums (_under_docnums)
 
     @property
@@ -195,12 +195,15 @@ class Candidates:
         if terms is not None and "under a term" in rank.SIGNALS:
             top += self._under_terms(terms, weights, scores, {c.docnum for c in top})
         matches, least = None, rank.ASKED_MIN
-        if "asked" in rank.SIGNALS and len(self.asked) and len(stems) >= rank.ASKED_WORDS:
+        if "asked" in rank.SIGNALS and len(self.tables.asked) and len(stems) >= rank.ASKED_WORDS:
             asked = weights if len(everything) == len(stems) else self.tables.weights(everything)
             least = rank.ASKED_MIN_SHORT if len(stems) < rank.ASKED_SHORT else rank.ASKED_MIN
-            matches = self.asked.match(asked, least, self._beyond_abbreviation(query, asked))
-        top = self.ranker.rerank(top, weights, pairs(text), named, add, explain=False, asked=matches,
+            matches = self.tables.asked.match(asked, least, self._beyond_abbreviation(query, asked))
+        learned = self.tables.learned  # the learned ranker reads the re-rank's reasons (kb.learned)
+        top = self.ranker.rerank(top, weights, pairs(text), named, add, explain=learned is not None, asked=matches,
                                  minimum=least, terms=terms)
+        if learned is not None:
+            top = learned.reorder(top, scores)
         joined = sum(1 for c in top if c.docnum not in scores)  # added by the re-rank: Whoosh did not count them
         # The results worth showing: the matches scoring at least RELEVANCE_FLOOR of the best one (with those the
         # re-rank added), in the re-ranked order; not every record sharing a word (an ordinary question counted

@@ -26,6 +26,7 @@ from kb.index import open_index, plain
 from kb.rank import Ranker
 from kb.resolve import Resolver
 from kb.search.parse import content_stems
+from kb.learned import load as load_learned
 from kb.semantic.vectors import open_stage
 from kb.spelling import Spelling
 from kb.store import Store
@@ -46,7 +47,8 @@ def _effective(document: dict) -> str:
 class Tables:
     """One build's tables (module docstring): made when the searcher opens, read-only afterwards."""
 
-    def __init__(self, store: Store, index_path: Path | None = None, fast: bool = True, semantic: bool = False):
+    def __init__(self, store: Store, index_path: Path | None = None, fast: bool = True, semantic: bool = False,
+                 learned: bool = False):
         self.store = store
         self.fast = fast  # False: every query through plain Whoosh (the reference tests/test_engine.py compares with)
         self.resolver = Resolver(store)
@@ -101,12 +103,17 @@ class Tables:
         self.postings = engine.Postings(self.searcher)
         self.card_names = self._card_names(store)
         # The common questions (corpus/asked), analysed as a question is: rewritten, then stemmed.
-        self.asked = Asked(store.manifest.get("asked", ()),
-                           lambda text: content_stems(self.vocabulary.expand(text, self.knows).text),
-                           lambda stems: rank.weights(self.postings, stems), rank.ASKED_MIN, self.topic)
+        self.asked = self.asked_table(store.manifest.get("asked", ()))
         # The semantic stage (kb.semantic): the model and this build's record vectors, or None (lexical only: the
         # default, until a model pays on the split by record; docs/semantic.md).
         self.semantic = open_stage(store.path) if semantic else None
+        # The learned ranker (kb.learned): re-orders the re-ranked window by trained weights, or None (by hand).
+        self.learned = load_learned() if learned else None
+
+    def asked_table(self, entries: Iterable[dict]) -> Asked:
+        """The common questions ``entries`` (corpus/asked's, as a build lists them), analysed as a question is."""
+        return Asked(entries, lambda text: content_stems(self.vocabulary.expand(text, self.knows).text),
+                     lambda stems: rank.weights(self.postings, stems), rank.ASKED_MIN, self.topic)
 
     @staticmethod
     def _version(document: dict) -> str:

@@ -43,7 +43,7 @@ class Typos:
         self.tables = tables
         self.title_words = title_words
         self.exact_df, self.vocabulary, self.spelling = tables.exact_df, tables.vocabulary, tables.spelling
-        self.asked, self.card_names, self.resolver = tables.asked, tables.card_names, tables.resolver
+        self.card_names, self.resolver = tables.card_names, tables.resolver
 
     def correction(self, query: Query) -> str | None:
         """The query's "did you mean", worked out once: the card stage and the full-text stage both ask."""
@@ -86,7 +86,7 @@ class Typos:
             low = fold(core.lower())
             fix = None
             if (len(low) == 5 if short else len(low) >= 6) and low.isalpha() and not self.exact_df.get(low) \
-                    and not self.asked.uses(stem(low)) and low not in ONLY_ASKING \
+                    and not self.tables.asked.uses(stem(low)) and low not in ONLY_ASKING \
                     and (low,) not in self.vocabulary.phrases and not self.tables.uses(stem(low)):
                 # "thinks" is no "things"; "swings" is table language ("attack"), not "wings"; "context" is a word
                 # of the documents ("contexts"), not a typo
