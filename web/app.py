@@ -97,6 +97,8 @@ def create_app(config: dict | None = None) -> Flask:
         return None
 
     app.after_request(_headers)
+    # A worker's threads take turns with a few searchers instead of one each (~10 MB apiece with the 62 releases)
+    app.teardown_request(lambda _exc: app.extensions["kb"].release())
 
     app.register_error_handler(HTTPException, http_error)
     # Outermost first: any exception answered in our words (never granian's bare 500), forwarded headers only from a
