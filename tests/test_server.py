@@ -227,6 +227,50 @@ def test_a_worker_killed_under_load_costs_only_the_requests_it_held(served):
     assert all(0 not in f for f in failures)  # nothing failed before the first kill
 
 
+@pytest.mark.slow  # replaces both workers, one after the other, 15 s apart
+def test_workers_replaced_on_purpose_under_load_refuse_no_connection(tmp_path, data_dir):
+    # over the RSS bound (or on SIGHUP) granian starts a worker's replacement and stops the old one
+    # --respawn-interval later; at 0.5 s the new one was still loading the app, and both replaced left none listening
+    server = Served(copy_data(data_dir, tmp_path / "data"), tmp_path)
+    try:
+        old = set(_workers_listening(server, 2))
+        stop = threading.Event()
+        outcomes: list[str] = []
+
+        def client() -> None:
+            while not stop.is_set():
+                try:
+                    outcomes.append(str(_ask(server.port, "/api/health", timeout=30)[0]))
+                except OSError as exc:
+                    outcomes.append(type(exc).__name__)
+                    time.sleep(0.01)
+
+        threads = [threading.Thread(target=client) for _ in range(4)]
+        for t in threads:
+            t.start()
+        try:
+            while len(outcomes) < 100:
+                time.sleep(0.01)
+            os.kill(server.proc.pid, signal.SIGHUP)  # granian replaces every worker, as over the RSS bound
+            deadline = time.monotonic() + 120
+            while old & set(children_of(server.proc.pid)) or len(_workers_listening(server, 2)) != 2:
+                assert time.monotonic() < deadline, "the workers were not replaced within 120 s"
+                time.sleep(0.2)
+            answered = len(outcomes)
+            while len(outcomes) < answered + 100:
+                time.sleep(0.01)
+        finally:
+            stop.set()
+            for t in threads:
+                t.join(timeout=60)
+    finally:
+        server.stop()
+    failed = [o for o in outcomes if o != "200"]
+    print(f"{len(outcomes)} requests, failed: {failed}")
+    assert "ConnectionRefusedError" not in failed  # a worker listened all along
+    assert len(failed) <= 4  # at most one a client, should one wait in a stopping worker's queue
+
+
 # -- fault 3: SIGTERM drains -----------------------------------------------------------------------------------
 @pytest.mark.slow  # a server of its own
 def test_sigterm_finishes_the_answers_in_flight_and_refuses_new_connections(tmp_path, data_dir):
