@@ -246,11 +246,13 @@ class KnowledgeBase:
             return ""
 
     def release(self) -> None:
-        """This thread is done with the served build's searcher for now (the end of a request: web.app): another
-        thread may take it (kb.search.Searcher.release)."""
+        """This thread is done with the served build's searcher and history for now (the end of a request:
+        web.app): another thread may take them (kb.search.Searcher.release, kb.history.History.release)."""
         opened = self._opened
         if opened is not None and opened.searcher is not None:
             opened.searcher.release()
+        if opened is not None and opened.history is not None:
+            opened.history.release()
 
     def current(self) -> Opened:
         now = time.monotonic()

@@ -624,3 +624,20 @@ def test_threads_that_search_one_after_another_share_one_searcher(data_dir):
         t.join(timeout=60)
     assert len(totals) == 24 and all(totals)
     assert len(searcher._opened) == 1  # one, taken in turn; each thread kept its own before (24)
+
+
+def test_threads_that_read_the_history_one_after_another_share_one_connection(history_data_dir):
+    # each SQLite connection keeps up to 2 MB of pages: one per thread of a worker (24) held ~24 MB more after
+    # distinct diffs and histories
+    from web.app import create_app
+
+    app = create_app({"KB_DATA": str(history_data_dir), "TESTING": True})
+    history = app.extensions["kb"].current().history
+    statuses = []
+    for k in range(24):
+        t = threading.Thread(target=lambda k=k: statuses.append(
+            app.test_client().get(f"/api/cr/702.{k + 2}/history").status_code))  # 702.2 deathtouch, ...
+        t.start()
+        t.join(timeout=60)
+    assert statuses == [200] * 24
+    assert len(history._idle) == 1  # one connection, taken in turn
