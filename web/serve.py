@@ -45,8 +45,9 @@ MAX_RSS_MB = 400
 # Connections one worker holds at once (granian's --backpressure: past it the worker accepts no more, and new ones,
 # /api/health's too, wait in the kernel's queue until one closes). granian's default, backlog / workers (1,024 with
 # two), let 4,100 idle sockets from one address starve health for the head timeout (10 s). An idle connection costs a
-# worker ~12 KB: 16,384 of them ~200 MB, within MAX_RSS_MB beside the ~180 MB of a warm worker; and two workers'
-# 32,768 are more than one client address can open to one port (28,232 ephemeral ports, Linux's default range).
+# worker ~12 KB: 16,384 of them ~200 MB (with the 62 releases loaded a worker that full passes MAX_RSS_MB and is
+# replaced, closing them); two workers' 32,768 are more than one client address can open to one port (28,232
+# ephemeral ports, Linux's default range).
 MAX_CONNECTIONS = 16_384
 RESPAWN_INTERVAL = 15  # seconds (granian_argv)
 FILES_RESERVED = 512  # descriptors a worker keeps for its own files (the build, logs) beyond its connections
