@@ -136,6 +136,7 @@ class History:
     def __init__(self, path: Path):
         self.path = Path(path)
         self._local = threading.local()
+        self._idle: list[sqlite3.Connection] = []  # connections no thread holds now (release), under _texts_lock
         self._texts: LRUCache[int, list] = LRUCache(TEXTS_KEPT)  # text id -> its decoded content, under _texts_lock
         self._texts_lock = threading.Lock()
 
@@ -148,10 +149,23 @@ class History:
     def db(self) -> sqlite3.Connection:
         conn = getattr(self._local, "conn", None)
         if conn is None:
-            conn = sqlite3.connect(f"file:{self.path}?mode=ro&immutable=1", uri=True, check_same_thread=False)
-            conn.row_factory = sqlite3.Row
+            with self._texts_lock:
+                conn = self._idle.pop() if self._idle else None
+            if conn is None:
+                conn = sqlite3.connect(f"file:{self.path}?mode=ro&immutable=1", uri=True, check_same_thread=False)
+                conn.row_factory = sqlite3.Row
             self._local.conn = conn
         return conn
+
+    def release(self) -> None:
+        """This thread is done reading for now (the end of a request): its connection, and the pages it keeps
+        (up to 2 MB), go back for another thread to take; a worker holds as many as it used at once, not one for
+        each of its 24 threads."""
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            self._local.conn = None
+            with self._texts_lock:
+                self._idle.append(conn)
 
     # -- releases --------------------------------------------------------------------
     @cached_property

@@ -122,6 +122,7 @@ def _warm_and_freeze(searcher: Searcher, gone: Callable[[], Searcher | None] | N
     would keep a whole build for good (89 MB with the official rules). So this waits for it; a
     build still held after ``FREEZE_WAIT`` is served unfrozen (slower collections, nothing kept)."""
     searcher.warm()
+    searcher.release()  # this thread ends: its searcher goes to the requests'
     deadline = time.monotonic() + FREEZE_WAIT
     while True:
         gc.collect()
@@ -143,6 +144,7 @@ def _open_searcher(path: Path, store: Store, search_cache: int, semantic: bool,
         if count != len(store.records):
             raise StoreError(f"{path}: corrupt index ({count} documents for {len(store.records)} records)")
         searcher.searcher.search(_probe(), limit=1)  # read postings once, not only the table of contents
+        searcher.release()  # for the first request to take, whichever thread opened the build
         return searcher, ""
     except Exception as exc:  # Whoosh reports a damaged segment in many ways
         if searcher is not None:
@@ -245,6 +247,15 @@ class KnowledgeBase:
             return os.readlink(self.data_dir / "current")
         except OSError:
             return ""
+
+    def release(self) -> None:
+        """This thread is done with the served build's searcher and history for now (the end of a request:
+        web.app): another thread may take them (kb.search.Searcher.release, kb.history.History.release)."""
+        opened = self._opened
+        if opened is not None and opened.searcher is not None:
+            opened.searcher.release()
+        if opened is not None and opened.history is not None:
+            opened.history.release()
 
     def current(self) -> Opened:
         now = time.monotonic()

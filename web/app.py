@@ -19,7 +19,7 @@ from werkzeug.exceptions import HTTPException
 
 from kb.kbase import KnowledgeBase
 from web import settings
-from web.gate import MAX_BODY, RETRY_AFTER, Gated, Settings, TrustedProxies
+from web.gate import MAX_BODY, RETRY_AFTER, Gated, Guarded, Settings, TrustedProxies
 
 __all__ = ["create_app", "SECURITY_HEADERS", "public_url", "prefers_json"]
 
@@ -97,12 +97,16 @@ def create_app(config: dict | None = None) -> Flask:
         return None
 
     app.after_request(_headers)
+    # A worker's threads take turns with a few searchers instead of one each (~10 MB apiece with the 62 releases)
+    app.teardown_request(lambda _exc: app.extensions["kb"].release())
 
     app.register_error_handler(HTTPException, http_error)
-    # Outermost first: forwarded headers only from a trusted proxy, then the costly requests' gate (web.gate).
+    # Outermost first: any exception answered in our words (never granian's bare 500), forwarded headers only from a
+    # trusted proxy, then the costly requests' gate (web.gate).
     serving = Settings.from_env()
     gated = app.extensions["gated"] = Gated(app.wsgi_app, serving, SECURITY_HEADERS)  # web.gate.heavy_work's
-    app.wsgi_app = TrustedProxies(gated, serving.trusted_proxies)  # type: ignore[method-assign]
+    app.wsgi_app = Guarded(TrustedProxies(gated, serving.trusted_proxies),  # type: ignore[method-assign]
+                           SECURITY_HEADERS)
 
     @app.errorhandler(Exception)
     def _unexpected(exc: Exception):  # pragma: no cover - a bug, reported in the one error shape

@@ -515,15 +515,19 @@ def cmd_discord(args: Args) -> int:
 @click.option("--requests", type=int, default=20_000, show_default=True,
               help="unique requests before memory is read")
 @click.option("--workers", type=int, default=2, show_default=True)
-@click.option("--only", default=None, help="comma-separated parts: slow,hostile,memory")
+@click.option("--only", default=None, help="comma-separated parts: slow,hostile,memory,history (history: memory "
+              "with every official release, needs --cr-history)")
+@_cr_history_option("the official releases the history part loads")
 @click.option("--json", is_flag=True)
 @_body
 def cmd_soak(args: Args) -> int:
     from web.tools.soak import print_soak, run_soak
 
     parts = tuple(args.only.split(",")) if args.only else ("slow", "hostile", "memory")
+    if "history" in parts and args.cr_history is None:
+        return _fail("kb soak --only history: name the official releases with --cr-history DIR", 2)
     result = run_soak(args.corpus, design=args.design, slow=args.slow, seconds=args.seconds,
-                      requests=args.requests, workers=args.workers, parts=parts)
+                      requests=args.requests, workers=args.workers, parts=parts, cr_history=args.cr_history)
     if args.json:
         print(json.dumps(result, indent=2))
     else:

@@ -39,8 +39,8 @@ from web import settings
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication as App, WSGIEnvironment
 
-__all__ = ["Settings", "FairGate", "Gated", "TrustedProxies", "MAX_BODY", "RETRY_AFTER", "gate_of", "heavy_work",
-           "Busy"]
+__all__ = ["Settings", "FairGate", "Gated", "TrustedProxies", "Guarded", "MAX_BODY", "RETRY_AFTER", "gate_of",
+           "heavy_work", "Busy"]
 
 # A body the app takes: /api/linkify's 20,000 characters as JSON, each escaped as a surrogate pair (12 bytes),
 # and room for the rest (MAX_CONTENT_LENGTH: anything larger is a 413 in the API's words).
@@ -299,3 +299,26 @@ class TrustedProxies:
         for name in _FORWARDED:
             environ.pop(name, None)
         return self.app(environ, start_response)
+
+
+class Guarded:
+    """The outermost layer: an exception that escapes the app (Flask answers its own; this is for the layers around
+    it) is answered here, in the API's error shape with the security headers, instead of by granian, whose own
+    ``500 Internal server error`` is plain text without them."""
+
+    def __init__(self, app: App, security: Mapping[str, str]):
+        self.app = app
+        self.security = security
+
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        try:
+            return self.app(environ, start_response)
+        except Exception:  # noqa: BLE001 -- a bug, logged; the client gets one clear answer
+            import logging
+
+            logging.getLogger("web").exception("unhandled error outside the app")
+            body = json.dumps({"error": {"code": "internal_error", "message": "something went wrong on our side"}})
+            start_response("500 Internal Server Error", [
+                ("Content-Type", "application/json"), ("Content-Length", str(len(body))), ("Cache-Control", "no-store"),
+                *self.security.items()])  # nothing was sent yet: granian writes an answer after the app returns
+            return [body.encode()]

@@ -42,6 +42,15 @@ WORKER_ENV = {"MALLOC_ARENA_MAX": "2"}
 # A worker over this much resident memory (MB, two samples 10 s apart) is drained and replaced: the issue's bound.
 # With the 62 releases a worker holds ~180 MB once warm, and grew to ~570 MB under 16 clients' distinct diffs.
 MAX_RSS_MB = 400
+# Connections one worker holds at once (granian's --backpressure: past it the worker accepts no more, and new ones,
+# /api/health's too, wait in the kernel's queue until one closes). granian's default, backlog / workers (1,024 with
+# two), let 4,100 idle sockets from one address starve health for the head timeout (10 s). An idle connection costs a
+# worker ~12 KB: 16,384 of them ~200 MB (with the 62 releases loaded a worker that full passes MAX_RSS_MB and is
+# replaced, closing them); two workers' 32,768 are more than one client address can open to one port (28,232
+# ephemeral ports, Linux's default range).
+MAX_CONNECTIONS = 16_384
+RESPAWN_INTERVAL = 15  # seconds (granian_argv)
+FILES_RESERVED = 512  # descriptors a worker keeps for its own files (the build, logs) beyond its connections
 
 
 @dataclass
@@ -217,18 +226,29 @@ def _describe(sources: tuple[Path | None, Path | None]) -> str:
     return f"--cr-history {history}" if history else f"--cr {cr}" if cr else "the bundled documents only"
 
 
-def granian_argv(host: str, port: int, workers: int, settings: Settings, access_log: bool) -> list[str]:
-    """The granian command kb serve becomes."""
+def connections_per_worker(files: int) -> int:
+    """How many connections a worker may hold: MAX_CONNECTIONS, fewer when the open files limit is lower, so that
+    accepting never fails for want of a descriptor (a worker at its limit stops accepting instead)."""
+    return max(64, min(MAX_CONNECTIONS, files - FILES_RESERVED))
+
+
+def granian_argv(host: str, port: int, workers: int, settings: Settings, access_log: bool,
+                 files: int = 1024) -> list[str]:
+    """The granian command kb serve becomes (``files``: the open files limit it runs with)."""
     return [
         sys.executable, "-m", "granian", "--interface", "wsgi", "--factory", "web.app:create_app",
         "--host", host, "--port", str(port), "--workers", str(workers),
         "--blocking-threads", str(settings.threads),
         "--http", "1", "--no-ws",  # HTTP/1.1 only, as before; no websockets to take
         "--http1-header-read-timeout", str(int(settings.head_timeout * 1000)),
-        "--respawn-failed-workers", "--respawn-interval", "0.5",  # kill -9 of a worker: replaced, not fatal
+        "--respawn-failed-workers",  # kill -9 of a worker: replaced, not fatal
+        # a worker replaced on purpose (over MAX_RSS_MB, or SIGHUP) is stopped this long after its replacement
+        # starts: a new worker listens only once the app is loaded (5-9 s under load on 2 cores); at 0.5 s a
+        # SIGHUP under load left no worker listening for ~3 s (286 connections refused of 52,061)
+        "--respawn-interval", str(RESPAWN_INTERVAL),
         "--workers-kill-timeout", str(max(1, round(settings.grace))),
         "--workers-max-rss", str(MAX_RSS_MB), "--rss-sample-interval", "10", "--rss-samples", "2",
-        "--backlog", "2048",
+        "--backlog", "2048", "--backpressure", str(connections_per_worker(files)),
         "--log-level", "warning", "--log-config", str(Path(__file__).with_name("granian_logging.json")),
         *(["--access-log"] if access_log else []),
     ]
@@ -266,7 +286,9 @@ def raise_open_files(say=_say) -> int:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if hard == resource.RLIM_INFINITY:
         hard = 1 << 20
-    if soft == resource.RLIM_INFINITY or soft >= hard:
+    if soft == resource.RLIM_INFINITY:
+        return 1 << 20
+    if soft >= hard:
         return soft
     try:
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
@@ -292,8 +314,8 @@ def serve(args, project_root: Path) -> int:
         _say(line)
     _say(f"serving {args.data} on http://{args.host}:{args.port} with {workers} workers "
          f"(granian, {settings.threads} threads each, {settings.costly_slots} costly requests at once each; "
-         f"open files up to {files})")
-    argv = granian_argv(args.host, args.port, workers, settings, args.access_log)
+         f"open files up to {files}, {connections_per_worker(files)} connections a worker)")
+    argv = granian_argv(args.host, args.port, workers, settings, args.access_log, files)
     os.chdir(project_root)
     sys.stderr.flush()
     os.execve(sys.executable, argv, env)  # noqa: S606 -- kb serve becomes the server; SIGTERM reaches it directly

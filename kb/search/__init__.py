@@ -125,6 +125,10 @@ class Searcher:
     def learned(self, ranker) -> None:
         self.tables.learned = ranker
 
+    def release(self) -> None:
+        """This thread is done searching for now: its Whoosh searcher goes back for another (Tables.release)."""
+        self.tables.release()
+
     def close(self) -> None:
         self.tables.close()
 

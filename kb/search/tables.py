@@ -55,9 +55,12 @@ class Tables:
         self.ix = open_index(index_path or store.path / "index")
         # Whoosh's searcher reads its files through shared handles (seek, then read), so two
         # threads on one searcher corrupt each other's reads ("incomplete or truncated stream"
-        # under gunicorn's threads). Each thread opens its own once and reuses it for every query.
+        # under gunicorn's threads). A thread takes one (an idle one, or a new one) and keeps it until it
+        # says it is done (``release``); each copies the index's files into memory (~10 MB with the 62
+        # official releases): one kept by each of a worker's 24 threads grew it past 570 MB.
         self._local = threading.local()
         self._opened: list = []
+        self._idle: list = []
         self._opened_lock = threading.Lock()
         self.docs = {d["slug"] for d in store.documents} | {"keywords"}
         # docnum -> doc, kind, id: facets without touching stored fields per hit.
@@ -126,17 +129,30 @@ class Tables:
     def searcher(self):
         s = getattr(self._local, "searcher", None)
         if s is None:
-            s = self.ix.searcher(weighting=BM25F(title_B=0.5, body_B=0.75))
-            self._local.searcher = s
             with self._opened_lock:
-                self._opened.append(s)
+                s = self._idle.pop() if self._idle else None
+            if s is None:
+                s = self.ix.searcher(weighting=BM25F(title_B=0.5, body_B=0.75))
+                with self._opened_lock:
+                    self._opened.append(s)
+            self._local.searcher = s
         return s
+
+    def release(self) -> None:
+        """This thread is done searching for now (kb serve: at the end of each request): its searcher goes back
+        for another thread to take, so a worker holds as many as it ran at once, not one per thread."""
+        s = getattr(self._local, "searcher", None)
+        if s is not None:
+            self._local.searcher = None
+            with self._opened_lock:
+                self._idle.append(s)
 
     def close(self) -> None:
         with self._opened_lock:
             for s in self._opened:
                 s.close()
             self._opened.clear()
+            self._idle.clear()
 
     def warm_stems(self, most: int = WARM_STEMS) -> None:
         """The per-stem tables a query fills on first use (its uses per document, the document it belongs to,

@@ -14,6 +14,12 @@ Three measurements, each against a fresh server on a temporary build of the corp
 3. memory: ``--requests`` (20,000) unique requests (unique query strings,
    Host headers, URLs and 404 paths) from 8 clients, then the resident memory
    of every server worker and of the main server process.
+4. history memory (``--only history --cr-history DIR``): a build with every
+   official release, then 20,000 unique searches and 5,000 unique record pages
+   from 16 clients on 8 addresses, then 2,000 requests more of distinct diffs
+   between releases, searches and pages; each worker's resident memory after
+   each (issue 31's bound: under 400 MB; a worker replaced on the way, by
+   granian's RSS bound, is reported as such).
 
 ``--design`` picks what is measured: ``granian`` (what ``kb serve`` runs), or,
 to compare serving designs, gunicorn with ``gthread`` workers or with
@@ -89,11 +95,13 @@ def _port() -> int:
         return s.getsockname()[1]
 
 
-def _start(design: str, data: Path, corpus: Path, workers: int, port: int) -> subprocess.Popen:
+def _start(design: str, data: Path, corpus: Path, workers: int, port: int,
+           cr_history: Path | None = None) -> subprocess.Popen:
     env = {**os.environ, "KB_DATA": str(data), "KB_SEARCH_CACHE": "2048"}
     if design == "granian":
         argv = [sys.executable, "-m", "web.cli", "--corpus", str(corpus), "--data", str(data), "serve",
-                "--port", str(port), "--workers", str(workers)]
+                "--port", str(port), "--workers", str(workers),
+                *(["--cr-history", str(cr_history)] if cr_history else [])]
     else:
         kind = ["--worker-class", "gthread", "--threads", "8"] if design == "gthread" else \
                ["--worker-class", "gevent", "--worker-connections", "1000"]
@@ -283,14 +291,102 @@ def unique_requests(port: int, n: int, ids: list[str], clients: int = 8) -> dict
             "statuses": {str(k): v for k, v in sorted(statuses.items())}}
 
 
+# -- 4. memory with every official release ----------------------------------------------------------
+_WORDS = ["trample", "flying", "damage", "combat", "token", "counter", "library", "commander", "legend", "exile"]
+
+
+def _mixed(port: int, n: int, kinds: str, ids: list[str], pairs: list[tuple[str, str]], clients: int = 16) -> dict:
+    """``n`` unique requests from ``clients`` clients on 8 loopback addresses, their kinds taken in turn from
+    ``kinds``: s a search, p a record page, d a diff between two releases (page or JSON). Answers by kind and
+    status; a 503 (the heavy gate's line full) is retried after a pause."""
+    statuses: dict[str, int] = {}
+    lock = threading.Lock()
+    taken = [0]
+
+    def client(k: int) -> None:
+        rng = random.Random(k)
+        conn = None
+        while True:
+            with lock:
+                i = taken[0]
+                taken[0] += 1
+            if i >= n:
+                break
+            kind = kinds[i % len(kinds)]
+            if kind == "s":
+                path = f"/api/search?q={rng.choice(_WORDS)}+{rng.choice(_WORDS)}+u{i}"
+            elif kind == "p":
+                path = f"/{ids[i % len(ids)]}?u={i}"
+            else:
+                a, b = pairs[i % len(pairs)]
+                path = f"/diff/cr/{a}..{b}" if i % 2 else f"/api/diff/cr/{a}..{b}"
+            status = 0
+            try:
+                conn = conn or http.client.HTTPConnection("127.0.0.1", port, timeout=60,
+                                                          source_address=(f"127.0.3.{k % 8 + 1}", 0))
+                conn.request("GET", path)
+                response = conn.getresponse()
+                response.read()
+                status = response.status
+                if response.getheader("Connection") == "close":
+                    conn.close()
+                    conn = None
+            except (OSError, http.client.HTTPException):
+                conn = None
+            with lock:
+                statuses[f"{kind}{status}"] = statuses.get(f"{kind}{status}", 0) + 1
+            if status == 503:
+                time.sleep(0.2)
+
+    threads = [threading.Thread(target=client, args=(k,)) for k in range(clients)]
+    started = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return {"requests": n, "seconds": round(time.perf_counter() - started, 1),
+            "statuses": dict(sorted(statuses.items()))}
+
+
+def history_memory(port: int, server_pid: int) -> dict:
+    """Issue 31's memory bound, measured: each worker's RSS after 20,000 unique searches and 5,000 unique record
+    pages, then after 2,000 requests more of distinct diffs, searches and pages."""
+    import json
+
+    def answer(path: str):
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        try:
+            conn.request("GET", path)
+            return json.loads(conn.getresponse().read())
+        finally:
+            conn.close()
+
+    releases = sorted(r["effective"] for r in answer("/api/cr/releases")["releases"])
+    pairs = [(a, b) for i, a in enumerate(releases) for b in releases[i + 1:]]
+    random.Random(2).shuffle(pairs)
+    ids = [r["id"] for r in answer("/api/documents/cr/records")][:5000]
+    workers = _children(server_pid)
+    out: dict = {"releases": len(releases), "rss_mb_warm": [_rss_mb(p) for p in workers]}
+    out["searches_and_pages"] = _mixed(port, 25_000, "ssssp", ids, pairs)
+    out["rss_mb_after_searches_and_pages"] = [_rss_mb(p) for p in _children(server_pid)]
+    out["diffs"] = _mixed(port, 2_000, "dsp", ids, pairs)
+    now = _children(server_pid)
+    out["rss_mb_after_diffs"] = [_rss_mb(p) for p in now]
+    out["workers_replaced"] = len(set(workers) - set(now))
+    return out
+
+
 def run_soak(corpus: Path, design: str = "granian", slow: int = 256, seconds: float = 30.0, requests: int = 20_000,
-             workers: int = 2, parts: tuple[str, ...] = ("slow", "hostile", "memory")) -> dict:
+             workers: int = 2, parts: tuple[str, ...] = ("slow", "hostile", "memory"),
+             cr_history: Path | None = None) -> dict:
     from ingest.publish import build
     from kb.store import Store
 
     with tempfile.TemporaryDirectory(prefix="kb-soak-") as tmp:
         data = Path(tmp) / "data"
-        build(corpus, data)
+        if "history" in parts and cr_history is None:
+            raise ValueError("kb soak --only history needs --cr-history DIR (every official release)")
+        build(corpus, data, cr_history=cr_history if "history" in parts else None)
         store = Store.open(data)
         ids = [r.id for r in store.records.values()]
         result: dict = {"design": design, "workers": workers, "records": len(ids)}
@@ -298,7 +394,7 @@ def run_soak(corpus: Path, design: str = "granian", slow: int = 256, seconds: fl
             result["hostile_cpu_ms"] = hostile_cpu(data)
             result["hostile_cpu_worst_ms"] = max(result["hostile_cpu_ms"].values())
         port = _port()
-        proc = _start(design, data, corpus, workers, port)
+        proc = _start(design, data, corpus, workers, port, cr_history if "history" in parts else None)
         try:
             if "slow" in parts:
                 result["slow_clients"] = slow_clients(port, slow, seconds, "treachery/907.4b")
@@ -310,6 +406,9 @@ def run_soak(corpus: Path, design: str = "granian", slow: int = 256, seconds: fl
                 result["unique_requests"] = unique_requests(port, requests, ids)
                 result["rss_mb_per_worker"] = [_rss_mb(p) for p in workers_pids]
                 result["rss_mb_main"] = _rss_mb(proc.pid)
+            if "history" in parts:
+                time.sleep(20)  # each worker warms its tables in the background
+                result["history_memory"] = history_memory(port, proc.pid)
         finally:
             proc.terminate()
             try:
@@ -345,3 +444,10 @@ def print_soak(result: dict) -> None:
         print(f"memory: {u['requests']} unique requests in {u['seconds']} s, statuses {u['statuses']}")
         print(f"  RSS per worker before {result['rss_mb_before']} MB, after {result['rss_mb_per_worker']} MB"
               + (f"; main process {result['rss_mb_main']} MB" if "rss_mb_main" in result else ""))
+    if "history_memory" in result:
+        h = result["history_memory"]
+        print(f"memory with {h['releases']} official releases: RSS per worker warm {h['rss_mb_warm']} MB; after 20,000 "
+              f"unique searches and 5,000 unique pages {h['rss_mb_after_searches_and_pages']} MB "
+              f"({h['searches_and_pages']['seconds']} s, {h['searches_and_pages']['statuses']}); after 2,000 more "
+              f"with distinct diffs {h['rss_mb_after_diffs']} MB ({h['diffs']['statuses']}); workers replaced on "
+              f"the way: {h['workers_replaced']}")
