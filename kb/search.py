@@ -54,7 +54,9 @@ from kb.semantic.vectors import open_stage
 from kb.snippet import Positions, clip, matched, shown, snippet, stem, translation
 from kb.spelling import Spelling
 from kb.store import Store
+from kb.typos import said_together
 from kb.vocabulary import SEE_ENTRY, Expansion, Vocabulary
+from kb.warming import warm_hits
 from kb.words import FILLER_WORDS, QUESTION_WORDS, TOKEN_RE, typed, words
 
 __all__ = ["Searcher", "Results", "Hit", "QueryError", "MAX_QUERY", "MAX_LIMIT", "MAX_OFFSET"]
@@ -447,6 +449,7 @@ class Searcher:
             for asked in rank.ASKS:  # what the record says that a question asks for (a number, a time, ...)
                 self.ranker.says(record, asked)
         self.resolver.words  # noqa: B018 -- the documents' words, which a card typo reads, filled here, not on a query
+        warm_hits(self)  # each hit's label, example positions and the docnums under a rule (kb.warming)
         self._warm_stems()
         for doc in [None, *sorted(self.docs)]:  # the docnums each doc:/kind: filter lets through
             for kind in [None, *KINDS]:
@@ -986,9 +989,7 @@ class Searcher:
 
     def _said_together(self, text: str) -> bool:
         """Some record holds every content word of ``text`` (in its title or body)."""
-        stems = _content_stems(text)
-        return bool(stems) and bool(self._scores(Q.And([Q.Or([Q.Term("body", s), Q.Term("title", s)])
-                                                         for s in stems]), None))
+        return said_together(self.postings, self.searcher, _content_stems(text))  # kb.typos: from the postings
 
     @staticmethod
     def _names_itself(text: str) -> bool:
