@@ -154,6 +154,11 @@ class PhraseTable:
     def scores(self, searcher, words: list[bytes], docnums: list[int]) -> list[list[float]]:
         """Per document, each word's score there by the searcher's weighting (Whoosh's scorer, as its
         phrase matcher scores each word)."""
+        columns = self.word_scores(searcher, words, docnums)
+        return [list(row) for row in zip(*columns, strict=True)] if columns else [[] for _ in docnums]
+
+    def word_scores(self, searcher, words: list[bytes], docnums: list[int]) -> list[list[float]]:
+        """``scores`` by word: per word, its score in each of ``docnums``."""
         boost, lengths = self.boost, self.lengths
         columns = []  # per word, its score in each document
         for w in words:
@@ -167,4 +172,4 @@ class PhraseTable:
                 columns.append([score(x, lengths[d]) for x, d in zip(weights, docnums, strict=True)])
             else:
                 columns.append([scorer.score(_At(d, x)) for x, d in zip(weights, docnums, strict=True)])
-        return [list(row) for row in zip(*columns, strict=True)] if columns else [[] for _ in docnums]
+        return columns
