@@ -1330,7 +1330,8 @@ class Searcher:
         return found
 
     def _lead_hit(self, record: Record, cites: str | None = None) -> Hit:
-        hit = self._make_hit(record, html.escape(clip(self._shown(record))), 1000.0)
+        where = self._positions.get(self.docnums.get(record.id, -1))  # its text made plain once (warm), not per hit
+        hit = self._make_hit(record, html.escape(clip(where.body if where else self._shown(record))), 1000.0)
         hit.cites = cites
         return hit
 
