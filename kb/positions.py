@@ -29,6 +29,8 @@ from array import array
 from bisect import bisect_left
 from dataclasses import dataclass, field
 
+from whoosh.scoring import WeightLengthScorer
+
 __all__ = ["PhraseTable", "MAX_WORDS", "MAX_SCORERS"]
 
 MAX_SCORERS = 50_000  # words whose scorer is kept (each a few hundred bytes)
@@ -152,10 +154,22 @@ class PhraseTable:
     def scores(self, searcher, words: list[bytes], docnums: list[int]) -> list[list[float]]:
         """Per document, each word's score there by the searcher's weighting (Whoosh's scorer, as its
         phrase matcher scores each word)."""
-        scorers = [self._scorer(searcher, w) for w in words]
-        ks = [self.numbers[w] for w in words]
-        out = []
-        for d in docnums:
-            out.append([s.score(_At(d, self.counts[k][bisect_left(self.docs[k], d)] * self.boost))
-                        for s, k in zip(scorers, ks, strict=True)])
-        return out
+        columns = self.word_scores(searcher, words, docnums)
+        return [list(row) for row in zip(*columns, strict=True)] if columns else [[] for _ in docnums]
+
+    def word_scores(self, searcher, words: list[bytes], docnums: list[int]) -> list[list[float]]:
+        """``scores`` by word: per word, its score in each of ``docnums``."""
+        boost, lengths = self.boost, self.lengths
+        columns = []  # per word, its score in each document
+        for w in words:
+            scorer, k = self._scorer(searcher, w), self.numbers[w]
+            held, counts = self.docs[k], self.counts[k]
+            weights = [counts[bisect_left(held, d)] * boost for d in docnums]
+            if scorer.dfl == lengths.__getitem__ and type(scorer).score is WeightLengthScorer.score:
+                # what WeightLengthScorer.score(matcher) computes, _score(weight, dfl(docnum)), without a matcher
+                # object and two method calls per document: the same function of the same numbers
+                score = scorer._score
+                columns.append([score(x, lengths[d]) for x, d in zip(weights, docnums, strict=True)])
+            else:
+                columns.append([scorer.score(_At(d, x)) for x, d in zip(weights, docnums, strict=True)])
+        return columns

@@ -12,8 +12,10 @@ from bisect import bisect_left
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
-from itertools import chain, repeat
+from itertools import chain
 from operator import add
+
+from rapidfuzz.distance import OSA
 
 from kb.ids import fold, slugify
 from kb.model import Record
@@ -51,22 +53,16 @@ def _bigrams(text: str) -> frozenset[str]:
 
 
 def edit_distance(a: str, b: str, limit: int) -> int:
-    """Optimal-string-alignment distance (a transposition costs 1), giving up past ``limit``."""
-    if abs(len(a) - len(b)) > limit:
-        return limit + 1
-    prev2: list[int] = []
-    prev = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        cur = [i] + [0] * len(b)
-        for j, cb in enumerate(b, 1):
-            cost = 0 if ca == cb else 1
-            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
-            if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
-                cur[j] = min(cur[j], prev2[j - 2] + 1)
-        if min(cur) > limit:
-            return limit + 1
-        prev2, prev = prev, cur
-    return prev[-1]
+    """Optimal-string-alignment distance (a transposition costs 1), giving up past ``limit``: the distance when
+    it is at most ``limit``, else a number above ``limit``. rapidfuzz's, in C++: the typo corrections ask it of
+    every near word (a typo query spent about a quarter of its time in the pure-Python version)."""
+    return OSA.distance(a, b, score_cutoff=limit)
+
+
+def _joined(name: str) -> tuple[str, ...]:
+    """A card key with its spaces taken out, and the same without a leading "the" (cards_starting's keys)."""
+    joined = name.replace(" ", "")
+    return (joined, joined[3:]) if name.startswith("the ") else (joined,)
 
 
 class Resolver:
@@ -104,9 +100,18 @@ class Resolver:
                 self._cards_with.setdefault(gram, []).append(i)
         # Keys with so few letter pairs that a query sharing none of them can still pass the filter.
         self._few_grams = sorted(range(len(self.card_keys)), key=self._gram_counts.__getitem__)
-        # The same two tables for the names of one range of lengths (_near_cards), made on first use per range
-        # and never changed once stored.
-        self._by_length: dict[tuple[int, int], tuple[dict[str, list[int]], list[int]]] = {}
+        # The letter-pair index again, split by the key's length (_near_cards for a range of lengths reads only
+        # the lengths in range): made here with the rest, as large as the index, instead of one filtered copy of
+        # the whole index per range on the range's first query (a first card typo paid ~0.9 ms for it).
+        # Each name's key with its spaces taken out, and again without a leading "the", sorted (cards_starting:
+        # the names starting with a text are one run of it, not a scan of every name per query)
+        self._starts = sorted({(joined, name) for name in self.cards for joined in _joined(name)})
+        self._key_length = [len(key) for key in self.card_keys]
+        self._with_length: dict[int, dict[str, list[int]]] = {}
+        for i, key in enumerate(self.card_keys):
+            table = self._with_length.setdefault(len(key), {})
+            for gram in self.card_grams[key]:
+                table.setdefault(gram, []).append(i)
 
     @cached_property
     def words(self) -> frozenset[str]:
@@ -158,26 +163,19 @@ class Resolver:
         means far away, without running the edit distance over every name. Counted from the letter-pair
         index, so only names sharing a pair are visited; given ``lengths``, only names whose length is
         within them (about half the names for a name's length, a few for a question's)."""
-        cards_with, few_grams = (self._cards_with, self._few_grams) if lengths is None else self._of_lengths(lengths)
-        shared = Counter(chain.from_iterable(map(cards_with.get, grams, repeat(()))))
+        low, high = lengths if lengths is not None else (0, self._longest_key)
+        tables = [self._cards_with] if lengths is None else \
+            [t for n in range(low, high + 1) if (t := self._with_length.get(n)) is not None]
+        shared = Counter(chain.from_iterable(t.get(g, ()) for t in tables for g in grams))
+        counts, length = self._gram_counts, self._key_length
         if len(grams) <= slack:  # names sharing no pair pass too when both have few enough pairs
-            for i in few_grams:
-                if self._gram_counts[i] > slack:
+            for i in self._few_grams:
+                if counts[i] > slack:
                     break
-                shared.setdefault(i, 0)
-        need, counts = len(grams) - slack, self._gram_counts
+                if low <= length[i] <= high:
+                    shared.setdefault(i, 0)
+        need = len(grams) - slack
         return sorted(i for i, n in shared.items() if n >= need and n >= counts[i] - slack)
-
-    def _of_lengths(self, lengths: tuple[int, int]) -> tuple[dict[str, list[int]], list[int]]:
-        """``_cards_with`` and ``_few_grams`` for the names whose length is within ``lengths`` (both ends in)."""
-        found = self._by_length.get(lengths)
-        if found is None:
-            low, high = lengths
-            fits = [low <= len(key) <= high for key in self.card_keys]
-            cards_with = {gram: kept for gram, cards in self._cards_with.items()
-                          if (kept := [i for i in cards if fits[i]])}
-            found = self._by_length.setdefault(lengths, (cards_with, [i for i in self._few_grams if fits[i]]))
-        return found
 
     def cards_starting(self, text: str) -> list[Record]:
         """Cards whose name starts with ``text`` or is ``text`` with its words joined, shortest
@@ -186,12 +184,17 @@ class Resolver:
         key = _name_key(text).replace(" ", "")
         if len(key) < 4:
             return []
+        starts, names = self._starts, set()
+        # the names starting with ``key`` are together in the sorted table, from where ``key`` would go
+        for at in range(bisect_left(starts, (key, "")), len(starts)):
+            if not starts[at][0].startswith(key):
+                break
+            names.add(starts[at][1])
         found = []
-        for name, card in self.cards.items():
+        for name in names:
             joined = name.replace(" ", "")
             bare = joined[3:] if name.startswith("the ") else joined
-            if joined.startswith(key) or bare.startswith(key):
-                found.append((bare != key and joined != key, len(name), name, card))
+            found.append((bare != key and joined != key, len(name), name, self.cards[name]))
         return [card for *_, card in sorted(found, key=lambda f: f[:3])]
 
     def cards_ending(self, text: str) -> list[Record]:

@@ -96,6 +96,7 @@ def test_measure_separates_first_runs_from_warm_and_names_the_figures(store, tmp
     assert fair["classes"]["one word"]["first"]["n"] == 2 and fair["classes"]["one word"]["warm"]["n"] == 4
     assert fair["fulltext"]["first"]["n"] == 3 and fair["fulltext"]["warm"]["n"] == 6
     assert fair["classes"]["reference"]["reach_index"] == 0
+    assert fair["semantic_skipped"] == "not asked" and "semantic" not in fair["classes"]["one word"]
     assert fair["classes"]["reference"]["fts5_same_terms"]["first"]["n"] == 0
     assert 0 < fair["top10_overlap_fts5"] <= 1
     met = {name: (value, ok) for name, value, ok in bench_fair.targets(fair)}
@@ -104,6 +105,25 @@ def test_measure_separates_first_runs_from_warm_and_names_the_figures(store, tmp
     assert met["no query over 20 ms CPU"] == (fair["max_cpu_ms"], fair["max_cpu_ms"] <= 20)
     if bench_fair.tantivy_available():
         assert fair["tantivy"]["first"]["n"] == 3 and 0 < fair["top10_overlap_tantivy"] <= 1
+
+
+def test_the_semantic_stage_is_timed_per_class_beside_the_lexical_figures(store, tmp_path):
+    """The stage's own cost per class (``fair.classes.<class>.semantic``), with the shipped model and the build's
+    vectors; the lexical figures beside it come from searchers with the stage off. Not timed: keys and numbers."""
+    from kb.semantic import model_id
+
+    classes = {"question": ["what happens when my commander dies", "who is the starting player"],
+               "one word": ["unveil"]}
+    fair = bench_fair.measure(store, list(store.records.values()), classes, tmp_path, repeat=1, semantic=True)
+    if model_id() is None:  # no model files in this checkout: said, and nothing invented
+        assert "semantic" in fair["semantic_skipped"] and "semantic" not in fair["classes"]["question"]
+        return
+    for cls in classes:
+        figures = fair["classes"][cls]["semantic"]
+        assert isinstance(figures["p50_us"], float) and isinstance(figures["p99_us"], float), cls
+        assert figures["n"] == len(classes[cls]) and figures["p50_us"] <= figures["p99_us"]
+    assert fair["classes"]["question"]["semantic"]["embedded"] == 2  # both questions re-ranked by the stage
+    assert fair["classes"]["one word"]["semantic"]["embedded"] == 0  # one word is no question: only the check
 
 
 def test_without_tantivy_the_floor_is_skipped_and_said(store, tmp_path, monkeypatch):
@@ -118,6 +138,7 @@ def test_without_tantivy_the_floor_is_skipped_and_said(store, tmp_path, monkeypa
 def test_kb_bench_with_scale_carries_the_fair_figures_under_their_names():
     """``run`` as ``kb bench --json`` calls it: ``fair`` for the records as built, ``fair.scale<N>`` for them
     cloned N times (N=2 here: the shape of --scale 10 at a fifth of the cost), each with the issue's names."""
+    from kb.semantic import model_id
     from tests.conftest import CORPUS
     from web.tools.bench import run
 
@@ -133,4 +154,8 @@ def test_kb_bench_with_scale_carries_the_fair_figures_under_their_names():
         for cls in ("question", "phrase", "typo"):  # classes that always reach the index
             for name in CLASS_NAMES[2:]:
                 assert isinstance(_at(figures["classes"][cls], name), float), (cls, name)
+        if model_id() is not None:  # the semantic stage's own cost, per class, beside the lexical figures
+            for cls in figures["classes"]:
+                for name in ("semantic.p50_us", "semantic.p99_us"):
+                    assert isinstance(_at(figures["classes"][cls], name), float), (cls, name)
     assert "fts5" not in result and "search_vs_fts5" not in result  # the raw-words comparison is gone

@@ -43,6 +43,7 @@ from kb.search.results import Hit, QueryError, Results, Rewrite
 from kb.search.tables import Tables
 from kb.search.titles import Titles
 from kb.search.typos import Typos, title_words
+from kb.search.warming import warm_hits
 from kb.snippet import Positions
 from kb.store import Store
 from kb.words import typed
@@ -149,12 +150,12 @@ class Searcher:
             for asked in rank.ASKS:  # what the record says that a question asks for (a number, a time, ...)
                 self.ranker.says(record, asked)
         self.resolver.words  # noqa: B018 -- the documents' words, which a card typo reads, filled here, not on a query
+        warm_hits(self)  # each hit's label, example positions and the docnums under a rule (kb.search.warming)
         self.tables.warm_stems()
         for doc in [None, *sorted(self.docs)]:  # the docnums each doc:/kind: filter lets through
             for kind in [None, *KINDS]:
                 if doc or kind:
                     self.postings.allowed(self.searcher, self.tables.filter(doc, kind))
-        self.candidates.said_together("mana ability")  # plain Whoosh's collector (an And), imported once, not on a typo
         for text in ("cr 702.19b", "Token Cards j (ii)"):  # the reference patterns, compiled once, not on a query
             parse_ref(text, sections=self.resolver.section_titles, bare_numbers=True, doc_names=self.resolver.doc_names)
         if self.postings.phrases is None:  # phrases from the build's word sequences, not each word's positions

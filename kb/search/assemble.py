@@ -36,7 +36,7 @@ class Assembler:
     """(Query, Lead, Found) -> ``Results``; a record's hit, snippet positions and label made once per build."""
 
     def __init__(self, tables: Tables):
-        self.store, self.versions = tables.store, tables.versions
+        self.store, self.versions, self.docnums = tables.store, tables.versions, tables.docnums
         self.outside = _outside(tables.store.manifest.get("outside", ()))
         # each hit's positions for snippets, filled as hits need them and never changed once stored
         self.positions: dict[int, Positions] = {}
@@ -117,7 +117,8 @@ class Assembler:
         return found
 
     def _lead_hit(self, record: Record, cites: str | None = None) -> Hit:
-        hit = self._make_hit(record, html.escape(clip(self.shown(record))), 1000.0)
+        where = self.positions.get(self.docnums.get(record.id, -1))  # its text made plain once (warm)
+        hit = self._make_hit(record, html.escape(clip(where.body if where else self.shown(record))), 1000.0)
         hit.cites = cites
         return hit
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from itertools import islice
 from operator import attrgetter, itemgetter
@@ -135,10 +136,8 @@ class Candidates:
         return found
 
     def said_together(self, text: str) -> bool:
-        """Some record holds every content word of ``text`` (in its title or body)."""
-        stems = content_stems(text)
-        return bool(stems) and bool(self.tables.scores(Q.And([Q.Or([Q.Term("body", s), Q.Term("title", s)])
-                                                         for s in stems]), None))
+        """Some record holds every content word of ``text`` (in its title or body): from the postings."""
+        return said_together(self.tables.postings, self.tables.searcher, content_stems(text))
 
     @staticmethod
     def _names_itself(text: str) -> bool:
@@ -308,3 +307,25 @@ class Candidates:
         # The body field's terms of the text (kb.words.stems, which tests/test_words.py holds equal to
         # the index's analyzer), each word stemmed once per process rather than through Whoosh's chain.
         return {s for s in map(stem, words(text)) if s} | {"=" + w for w in phrase_words}
+
+
+def said_together(postings: engine.Postings, searcher, stems: Iterable[str]) -> bool:
+    """Some record holds every stem of ``stems`` in its title or body (False for no stems).
+
+    A typed query no record matched is corrected (kb.search.typos) and, when the corrected words are not all in
+    one record either, offered rather than searched. That question went through Whoosh's collector (an ``And`` of
+    ``title OR body`` terms, which kb.engine's scorer does not model), about a millisecond of a typo query's first
+    run; the build's postings (kb.engine.Postings, read-only once stored) answer it as a set intersection: the
+    same documents, so the same answer (tests/test_typos.py compares them).
+    """
+    together: set[int] | None = None
+    for word in stems:
+        docs: set[int] = set()
+        for name in ("title", "body"):
+            term = postings.term(searcher, name, word.encode())
+            if term is not None:
+                docs.update(term.ids)
+        together = docs if together is None else together & docs
+        if not together:
+            return False
+    return bool(together)

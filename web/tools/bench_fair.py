@@ -23,6 +23,12 @@ runs. ``fulltext`` is the queries whose answer consults the index; a query
 answered from the in-memory tables (a rule number, an exact card name) has no
 terms to give a floor. ``top10_overlap`` is a sanity figure: the share of the
 ten best Whoosh matches (before our re-rank) that the floor also ranks in its ten.
+
+The semantic stage (``semantic_costs``, when the shipped model is there and the build holds its vectors): the
+floors have no such stage, so every ratio above is of the lexical search (a searcher with the stage off, as
+``KB_SEMANTIC=0``). Its own cost is measured beside them: per class a fresh searcher with the stage on, each
+query's first run, and the time spent inside the stage (``Stage.rerank``: the question's embedding and the
+blend; a query it declines, not question-shaped or answered by the lead, costs the check only).
 """
 from __future__ import annotations
 
@@ -39,9 +45,10 @@ from whoosh import query as Q
 from kb import engine
 from kb.index import SCHEMA, _body
 from kb.index import plain as _plain
+from kb.semantic import Stage
 
 __all__ = ["Sent", "capture", "fts5_match", "FTS5Floor", "TantivyFloor", "tantivy_available", "measure",
-           "print_fair", "print_targets", "targets", "summary", "percentile"]
+           "semantic_costs", "print_fair", "print_targets", "targets", "summary", "percentile"]
 
 COLUMNS = ("number", "title", "body", "exact")  # the scored fields a query can name, in the FTS5 table's order
 FIELD_WEIGHTS = {name: float(SCHEMA[name].format.field_boost) for name in COLUMNS}  # number 4, title 3, others 1
@@ -340,8 +347,53 @@ def _ratios(ours: dict, floor: dict) -> dict:
             for k in ("p50_us", "p99_us")}
 
 
-def measure(store, records, classes: dict[str, list[str]], tmp: Path, repeat: int = 3) -> dict:
-    """The ``fair`` figures (see the module docstring) for one published build."""
+class _TimedStage(Stage):
+    """A searcher's semantic stage (the same model, vectors and settings), timed: each ``rerank`` call's wall
+    time added to ``spent``, and ``embedded`` counting the calls that embedded the query."""
+
+    def __init__(self, stage: Stage):
+        super().__init__(stage.encoder, stage.rows, stage.vectors, stage.settings, stage.version)
+        self.spent, self.embedded = 0.0, 0
+
+    def rerank(self, text: str, top: list) -> list:
+        t = time.perf_counter()
+        out = super().rerank(text, top)
+        self.spent += time.perf_counter() - t
+        self.embedded += min(len(top), self.settings.depth) >= 2 and self.asks(text)
+        return out
+
+
+def semantic_costs(store, classes: dict[str, list[str]]) -> dict[str, dict] | None:
+    """Per class, the semantic stage's own time per query on each query's first run (a fresh searcher with the
+    stage on per class): ``p50_us``, ``p99_us``, ``n`` and ``embedded`` (the queries it re-ranked). None when
+    the stage cannot open (no model files, or a build without this model's vectors)."""
+    from kb.search import Searcher
+
+    out: dict[str, dict] = {}
+    for name, queries in classes.items():
+        searcher = Searcher(store, cache_size=0, semantic=True)
+        if searcher.semantic is None:
+            searcher.close()
+            return None
+        timed = _TimedStage(searcher.semantic)
+        searcher.semantic = timed
+        searcher.warm()
+        spent = []
+        try:
+            for q in queries:
+                timed.spent = 0.0
+                searcher.search(q)
+                spent.append(timed.spent)
+        finally:
+            searcher.close()
+        out[name] = {**summary(spent), "embedded": timed.embedded}
+    return out
+
+
+def measure(store, records, classes: dict[str, list[str]], tmp: Path, repeat: int = 3,
+            semantic: bool = False) -> dict:
+    """The ``fair`` figures (see the module docstring) for one published build; with ``semantic`` also the
+    semantic stage's own cost per class (``classes.<class>.semantic``), when the stage can open."""
     from kb.search import Searcher
 
     capturing = Searcher(store, cache_size=0)
@@ -385,6 +437,13 @@ def measure(store, records, classes: dict[str, list[str]], tmp: Path, repeat: in
         out["ratios_tantivy"] = _ratios(out["fulltext"], out["tantivy"])
     out["max_cpu_ms"] = round(whole.worst[0] * 1e3, 2)
     out["max_cpu_query"] = whole.worst[1]
+    costs = semantic_costs(store, classes) if semantic else None
+    if costs is None:
+        out["semantic_skipped"] = ("not asked" if not semantic else
+                                   "no semantic stage: the model files are missing or the build holds no vectors")
+    else:
+        for name, figures in costs.items():
+            out["classes"][name]["semantic"] = figures
     return out
 
 
@@ -409,6 +468,13 @@ def print_fair(fair: dict, prefix: str = "") -> None:
         print(f"{name:14} {c['reach_index']:>2}/{c['queries']:<2}  {_us(c['first'], 'p50_us')} "
               f"{_us(c['first'], 'p99_us')}  {_us(fts, 'p50_us')} {_us(fts, 'p99_us')}  {x50} {x99}  {c50} {c99}  "
               f"{_us(c['warm'], 'p50_us')}")
+    costs = {name: c["semantic"] for name, c in fair["classes"].items() if "semantic" in c}
+    if costs:
+        print(f"{prefix}the semantic stage's own cost per query (first run, not in the figures above; us): "
+              + ", ".join(f"{name} {_us(c, 'p50_us').strip()} / {_us(c, 'p99_us').strip()} ({c['embedded']} embedded)"
+                          for name, c in costs.items()))
+    else:
+        print(f"{prefix}the semantic stage: not measured ({fair.get('semantic_skipped')})")
     full, fts, r = fair["fulltext"], fair["fts5_same_terms"], fair["ratios"]
     print(f"{prefix}full text (n={full['first']['n']} queries reaching the index): first p50 "
           f"{full['first']['p50_us']:.0f} us p99 {full['first']['p99_us']:.0f} us ({r['first_p50']}x / "

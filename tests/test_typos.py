@@ -1,0 +1,91 @@
+"""The cheaper typo path (issue 33) answers what the slower one answered: the edit distance from rapidfuzz is
+the optimal-string-alignment distance up to its limit, the card-name tables made once find the names a scan
+finds, "said together" from the postings is plain Whoosh's And, and a warmed searcher's hit tables are full
+before the first query (kb.resolve, kb.search.candidates, kb.search.warming)."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from whoosh import query as Q
+
+from kb.resolve import _name_key, edit_distance
+from kb.search.candidates import said_together
+
+
+def _osa(a: str, b: str) -> int:
+    """The optimal-string-alignment distance, the textbook table (a swap of neighbours costs 1)."""
+    d = [[i + j if i * j == 0 else 0 for j in range(len(b) + 1)] for i in range(len(a) + 1)]
+    for i in range(1, len(a) + 1):
+        for j in range(1, len(b) + 1):
+            d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] != b[j - 1]))
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
+    return d[-1][-1]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text("abcdeé", max_size=10), st.text("abcdeé", max_size=10), st.integers(0, 3))
+def test_edit_distance_is_the_alignment_distance_up_to_its_limit(a, b, limit):
+    got, want = edit_distance(a, b, limit), _osa(a, b)
+    assert got == want if want <= limit else got > limit
+
+
+@pytest.mark.parametrize("a, b, want", [("morhp", "morph", 1), ("unvel", "unveil", 1), ("tarmogyof", "tarmogoyf", 1),
+                                         ("indestrutable", "indestructible", 2)])
+def test_edit_distance_of_typos_players_make(a, b, want):
+    assert edit_distance(a, b, 2) == want
+
+
+def test_cards_starting_finds_what_a_scan_of_every_name_finds(searcher):
+    resolver = searcher.resolver
+    names = list(resolver.cards)
+    assert names
+    prefixes = {n.replace(" ", "")[:k] for n in names for k in (4, 6)} | {n.replace(" ", "")[3:9] for n in names
+                                                                         if n.startswith("the ")}
+    for prefix in sorted(prefixes):
+        key = _name_key(prefix).replace(" ", "")
+        scanned = []
+        for name, card in resolver.cards.items():
+            joined = name.replace(" ", "")
+            bare = joined[3:] if name.startswith("the ") else joined
+            if len(key) >= 4 and (joined.startswith(key) or bare.startswith(key)):
+                scanned.append((bare != key and joined != key, len(name), name, card))
+        assert resolver.cards_starting(prefix) == [c for *_, c in sorted(scanned, key=lambda f: f[:3])], prefix
+    assert [c.title for c in resolver.cards_starting("tarmo")] == ["Tarmogoyf"]
+
+
+def test_a_card_typo_finds_the_card_by_its_length_range(searcher):
+    card, distance = searcher.resolver.card("tarmogyof")
+    assert card is not None and card.title == "Tarmogoyf" and distance == 1
+    assert searcher.resolver.card("the puppet mastr")[0].title == "The Puppet Master"
+
+
+@pytest.mark.parametrize("text", ["commander damage", "poison counters", "unveil traitor", "tarmogoyf leader",
+                                  "face down morph", "zzzq", "mana flying graveyard", ""])
+def test_said_together_is_plain_whooshs_and(searcher, text):
+    from kb.search import _content_stems
+
+    stems = _content_stems(text)
+    whoosh = bool(stems) and bool(list(searcher.searcher.search(
+        Q.And([Q.Or([Q.Term("body", s), Q.Term("title", s)]) for s in stems]), limit=None)))
+    assert said_together(searcher.postings, searcher.searcher, stems) == whoosh
+    assert searcher.candidates.said_together(text) == whoosh
+
+
+def test_a_warmed_searcher_has_its_hit_tables_before_the_first_query(store):
+    from kb.search import Searcher
+    from web.tools.bench import query_classes
+
+    s = Searcher(store, cache_size=0)
+    try:
+        s.warm()
+        labels, asides = dict(s.assembler._labels), dict(s.assembler._aside_positions)
+        assert len(labels) == len(s.ids) and asides
+        for queries in query_classes(False).values():
+            for q in queries:
+                s.search(q)
+        # nothing left for a first query to fill
+        assert s.assembler._labels == labels and s.assembler._aside_positions == asides
+    finally:
+        s.close()
