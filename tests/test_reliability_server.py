@@ -19,22 +19,17 @@ from urllib.parse import quote
 
 import pytest
 
+from tests.browsing import free_port
 from tests.conftest import CORPUS, ROOT, children_of, copy_data
 
 PUBLIC = "http://kb.test"
-
-
-def _port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Served:
     """``kb serve`` in a subprocess, its stderr kept in a file for the test to read."""
 
     def __init__(self, data: Path, tmp: Path, corpus: Path = CORPUS, workers: int = 2, env: dict | None = None):
-        self.port = _port()
+        self.port = free_port()
         self.data = data
         self.log = tmp / f"serve-{self.port}.log"
         self._err = open(self.log, "wb")  # noqa: SIM115 -- kb serve writes to it until stop()
@@ -244,7 +239,7 @@ def test_a_bad_head_timeout_stops_kb_serve_with_one_line(tmp_path, value):
         Settings.from_env({"KB_HEAD_TIMEOUT": value})
     if value == "soon":  # the command says so before it builds or listens
         out = subprocess.run([sys.executable, "-m", "web.cli", "--data", str(tmp_path / "data"), "serve",
-                              "--port", str(_port())], cwd=ROOT, capture_output=True, text=True, timeout=60,
+                              "--port", str(free_port())], cwd=ROOT, capture_output=True, text=True, timeout=60,
                              env={**os.environ, "KB_HEAD_TIMEOUT": value})
         assert out.returncode == 1 and out.stderr.strip().splitlines() == [
             "kb serve: KB_HEAD_TIMEOUT must be a number of seconds above 0 and at most 60, not 'soon'"]

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import threading
@@ -18,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.browsing import free_port
 from tests.conftest import CORPUS, ROOT, copy_data
 
 URLS = ["/api/search?q=nut+counters", "/api/search?q=907.4b", "/treachery/907.4b", "/api/health",
@@ -33,12 +33,6 @@ def until(condition, what: str, timeout: float = 60) -> None:
         time.sleep(0.02)
 
 
-def _port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def get(url: str, timeout: float = 10) -> tuple[int, bytes]:
     try:
         with urllib.request.urlopen(url, timeout=timeout) as r:
@@ -49,7 +43,7 @@ def get(url: str, timeout: float = 10) -> tuple[int, bytes]:
 
 class Server:
     def __init__(self, data: Path, workers: int = 2, corpus: Path = CORPUS):
-        self.port = _port()
+        self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "web.cli", "--corpus", str(corpus), "--data", str(data), "serve",
