@@ -18,17 +18,15 @@ from kb.search.complete import Completer
 from kb.search.lead import Lead, Leader
 from kb.search.parse import Parser, content_stems, naming_stems, pairs, unquoted_stems
 from kb.search.results import QueryError
-from kb.search.tables import Tables
 from kb.search.titles import Titles
 from kb.search.typos import Typos, title_words
 from kb.vocabulary import Vocabulary
 
 
 @pytest.fixture(scope="module")
-def tables(store):
-    t = Tables(store)
-    yield t
-    t.close()
+def tables(searcher):
+    """The build's tables (the session's searcher made them once); each stage below is built from them alone."""
+    return searcher.tables
 
 
 @pytest.fixture(scope="module")
@@ -38,9 +36,10 @@ def stages(tables):
     typos = Typos(tables, title_words(titles.by_stems.values()))
     parser = Parser(tables.docs, tables.vocabulary, tables.knows, tables.named_cards, tables.resolver.section_titles,
                     tables.resolver.doc_names)
+    assembler = Assembler(tables)
     return {"parser": parser, "titles": titles,
             "typos": typos, "leader": Leader(tables, titles, typos), "candidates": Candidates(tables, typos),
-            "assembler": Assembler(tables), "completer": Completer(tables, typos, Assembler(tables).shown)}
+            "assembler": assembler, "completer": Completer(tables, typos, assembler.shown)}
 
 
 def parse(stages, q: str, doc: str | None = None, kind: str | None = None, limit: int = 10, offset: int = 0):

@@ -27,6 +27,7 @@ engine and explode.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 
 from kb import rank
@@ -63,6 +64,19 @@ def _answer_bytes(results: Results) -> int:
     return 2 * len(results.query) + hits + 1500
 
 
+class _OnTables:
+    """A searcher's attribute that is its ``Tables``' own, read and set there."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, searcher: Searcher | None, owner: type | None = None) -> Any:
+        return self if searcher is None else getattr(searcher.tables, self.name)
+
+    def __set__(self, searcher: Searcher, value: Any) -> None:
+        setattr(searcher.tables, self.name, value)
+
+
 class Searcher:
     """The search of one opened build: the stages (module docstring) over its ``Tables``."""
 
@@ -95,36 +109,16 @@ class Searcher:
         """This thread's Whoosh searcher (Tables.searcher)."""
         return self.tables.searcher
 
-    @property
-    def semantic(self):
-        """The semantic stage (kb.semantic), or None: lexical only. Set while measuring (kb.semantic.train)."""
-        return self.tables.semantic
-
-    @semantic.setter
-    def semantic(self, stage) -> None:
-        self.tables.semantic = stage
-
-    @property
-    def asked(self):
-        """The common questions (kb.asked) the stages match. Swapped only while training (kb.learned.train)."""
-        return self.tables.asked
-
-    @asked.setter
-    def asked(self, table) -> None:
-        self.tables.asked = table
+    # What the stages read of the build's tables and a caller may swap on a searcher of its own: the semantic
+    # stage (or None: lexical only; set while measuring, kb.semantic.train), the common questions (kb.asked; swapped
+    # only while training, kb.learned.train) and the learned ranker (or None: the hand-tuned order).
+    semantic = _OnTables()
+    asked = _OnTables()
+    learned = _OnTables()
 
     def asked_table(self, entries):
         """The common questions ``entries`` analysed as a question is (Tables.asked_table)."""
         return self.tables.asked_table(entries)
-
-    @property
-    def learned(self):
-        """The learned ranker (kb.learned), or None: the hand-tuned order. Set while training (kb.learned.train)."""
-        return self.tables.learned
-
-    @learned.setter
-    def learned(self, ranker) -> None:
-        self.tables.learned = ranker
 
     def release(self) -> None:
         """This thread is done searching for now: its Whoosh searcher goes back for another (Tables.release)."""
