@@ -339,7 +339,9 @@ def test_four_thousand_idle_connections_from_one_address_do_not_starve_health(se
             s.close()
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
     # the 100 ms on a quiet machine; on a busy one, plus what it adds with no idle connections at all
-    assert loaded < 0.1 + 2 * floor, (loaded, floor)
+    # the 100 ms target is measured quietly (docs/serving.md); here another test may share the cores (a fresh-clone
+    # run saw 0.33 s): the bound catches what this guards against, probes waiting out the 5 s head timeout
+    assert loaded < 0.5 + 2 * floor, (loaded, floor)
 
 
 def test_a_worker_holds_as_many_connections_as_its_files_allow():
