@@ -12,6 +12,7 @@ of the 3 MB records dump took 52 ms at level 6, 19 ms at level 1).
 from __future__ import annotations
 
 import gzip
+from typing import TypeVar
 
 from flask import Flask, Response, request
 
@@ -28,7 +29,14 @@ _TYPES = {"text/html", "text/css", "text/javascript", "text/plain", "text/xml", 
 def accepts_gzip() -> bool:
     """The client takes gzip (``Accept-Encoding: gzip``, or ``*``, with a quality above 0); never for HEAD,
     whose headers then say what a plain GET's would."""
-    return request.method != "HEAD" and request.accept_encodings["gzip"] > 0
+    if request.method == "HEAD":
+        return False
+    # werkzeug's quality of "gzip" is above 0 only for an item "gzip" or "*": a header naming neither (none at all,
+    # "identity") is answered without parsing it
+    named = request.environ.get("HTTP_ACCEPT_ENCODING", "")
+    if "*" not in named and "gzip" not in named.lower():
+        return False
+    return request.accept_encodings["gzip"] > 0
 
 
 def compressible(response: Response) -> bool:
@@ -42,7 +50,10 @@ def gzip_bytes(body: bytes, level: int = LEVEL) -> bytes:
     return gzip.compress(body, compresslevel=level, mtime=0)
 
 
-def gzipped(response: Response, body: bytes) -> Response:
+_R = TypeVar("_R", bound=Response)
+
+
+def gzipped(response: _R, body: bytes) -> _R:
     """``response`` answering with ``body``, its content gzipped already (kept from an earlier request)."""
     response.set_data(body)
     response.headers["Content-Encoding"] = "gzip"
