@@ -32,6 +32,7 @@ SECURITY_HEADERS = {
     "Referrer-Policy": "strict-origin-when-cross-origin",
     "X-Frame-Options": "DENY",
 }
+_SECURITY_HEADERS = [(name.lower(), name, value) for name, value in SECURITY_HEADERS.items()]
 
 
 def create_app(config: dict | None = None) -> Flask:
@@ -79,7 +80,8 @@ def create_app(config: dict | None = None) -> Flask:
         # A body is read whole before any answer (MAX_CONTENT_LENGTH bounds it): an answer given before the body
         # was read (a 415 for the wrong content type, a 405 for a PUT) could close a socket the client is still
         # writing to, and the client lose the answer.
-        if request.content_length:  # any method: a PUT or a GET may carry one too
+        # any method: a PUT or a GET may carry one too (the environ first: werkzeug's parse of no header costs more)
+        if request.environ.get("CONTENT_LENGTH") and request.content_length:
             request.get_data(cache=True)
 
     app.before_request(_options_of_no_endpoint)  # after the body is read (above)
@@ -137,8 +139,10 @@ def _headers(response):
         own = methods_of(request.path)
         if own:
             response.headers["Allow"] = ", ".join(sorted(own | {"OPTIONS"} | ({"HEAD"} if "GET" in own else set())))
-    for name, value in SECURITY_HEADERS.items():
-        response.headers.setdefault(name, value)
+    present = {name.lower() for name, _ in response.headers}  # werkzeug's setdefault raised a KeyError for each absent
+    for lower, name, value in _SECURITY_HEADERS:
+        if lower not in present:
+            response.headers.add(name, value)
     if not api:
         # A page's errors are HTML or JSON by the Accept header: caches must key on it.
         response.vary.add("Accept")
