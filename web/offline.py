@@ -14,8 +14,9 @@ from __future__ import annotations
 import json
 import re
 
-from flask import Blueprint, Response, current_app, render_template, request
+from flask import Blueprint, current_app, render_template, request
 
+from web.app import Response
 from web.assets import YEAR, asset_url
 from web.compress import accepts_gzip, gzipped
 

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable
 from urllib.parse import quote, urlencode
 
-from flask import Blueprint, Response, current_app, jsonify, redirect, render_template, request
+from flask import Blueprint, current_app, jsonify, redirect, render_template, request
 from werkzeug.exceptions import MethodNotAllowed, NotFound
 from markupsafe import Markup
 
@@ -28,7 +28,7 @@ from kb.snippet import clip
 from web import __version__
 from web import api as A
 from web import data as D
-from web.app import prefers_json, public_url
+from web.app import Response, prefers_json, public_url
 from web.compress import MIN_SIZE, accepts_gzip, gzip_bytes, gzipped
 from web.render import own_text, preview, render_inline, render_text
 

@@ -14,13 +14,14 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, Response, current_app, render_template, request
+from flask import Blueprint, current_app, render_template, request
 from markupsafe import Markup, escape
 from werkzeug.exceptions import NotFound
 
 from kb.kbase import Opened
 from kb.refs import number_order
 from web import data as D
+from web.app import Response
 from web.compress import accepts_gzip, gzip_bytes, gzipped
 from web.history import _dated_text, _history, _in_force
 from web.render import render_inline, render_text
