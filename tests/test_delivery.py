@@ -47,7 +47,8 @@ def test_cr_702_is_a_sixth_of_its_size(cr_client):
                                      {"Accept-Encoding": "identity"}])
 def test_no_gzip_unless_asked(cr_client, headers):
     assert "Content-Encoding" not in cr_client.get("/cr/702", headers=headers).headers
-    assert cr_client.get("/cr/702", headers={"Accept-Encoding": "*"}).headers["Content-Encoding"] == "gzip"
+    for named in ("*", "GZip", "deflate, x-gzip;q=0.5, gzip"):  # any case, a wildcard, among others
+        assert cr_client.get("/cr/702", headers={"Accept-Encoding": named}).headers["Content-Encoding"] == "gzip"
 
 
 def test_never_a_head_a_small_answer_or_a_304(cr_client):
@@ -59,6 +60,26 @@ def test_never_a_head_a_small_answer_or_a_304(cr_client):
         etag = style.headers["ETag"]
     with cr_client.get("/static/style.css", headers={**GZIP, "If-None-Match": etag}) as again:
         assert again.status_code == 304 and "Content-Encoding" not in again.headers and again.data == b""
+
+
+@pytest.mark.parametrize("method, path", [
+    ("GET", "/api/search?q=deathtouch+and+trample"), ("GET", "/api/health"), ("GET", "/cr/702.19b"),
+    ("GET", "/api/records/cr/702"), ("GET", "/no-such-page"), ("GET", "/api/nope"), ("HEAD", "/cr/702"),
+    ("GET", "/static/style.css"), ("GET", "/manifest.webmanifest"), ("POST", "/api/linkify"),
+])
+def test_every_answer_reaches_the_server_as_one_list_of_bytes(cr_client, method, path):
+    # granian writes a list's bytes in one piece; any other iterable it reads a chunk at a time, a Python call
+    # each, and streams (werkzeug's ClosingIterator made every answer take that path)
+    from werkzeug.test import EnvironBuilder
+
+    said: list[str] = []
+    environ = EnvironBuilder(path=path, method=method, json={"text": "see 702.19b"} if method == "POST" else None,
+                             headers={"Host": "localhost"}).get_environ()
+    answer = cr_client.application(environ, lambda status, headers, exc_info=None: said.append(status))
+    assert isinstance(answer, list) and all(isinstance(chunk, bytes) for chunk in answer)
+    with cr_client.open(path, method=method, json={"text": "see 702.19b"} if method == "POST" else None) as again:
+        assert said == [again.status] and b"".join(answer) == again.data
+    assert method != "HEAD" or answer == []
 
 
 def test_pages_made_once_per_build_keep_their_gzip(cr_client):

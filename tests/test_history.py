@@ -660,6 +660,21 @@ def test_a_rule_asked_across_time_opens_its_history_or_that_year(hclient, typed,
         assert hclient.get(page).status_code == 200
 
 
+def test_every_query_the_across_time_pattern_reads_is_given_to_it():
+    # web.data tries the pattern only when a plain test says it could match (it cost every search ~2-20 µs)
+    from web.data import _ACROSS_TIME, _may_ask_across_time
+    from web.tools.bench import query_classes
+
+    asked = ["702.19c HISTORY", "Versions of 702.19c", "702.19c over  time", "702.19b@2019", "702.19b (as of 2019)",
+             "702.19c hi\u017ftory", "702.19c \u0130n 2019", "history\u00a0702.19c", "702.19b in 1999"]
+    queries = asked + [q for qs in query_classes(True).values() for q in qs]
+    for q in queries:
+        if _ACROSS_TIME.match(q.strip().rstrip(".,;:!?")):
+            assert _may_ask_across_time(q), q
+    assert sum(bool(_ACROSS_TIME.match(q)) for q in asked) >= 7  # the pattern does read them
+    assert not _may_ask_across_time("deathtouch and trample") and not _may_ask_across_time("702.19b")
+
+
 def test_a_redirect_asked_for_json_says_where_in_json(hclient):
     # /r/ and /search answered a client asking for JSON with Flask's HTML "Redirecting..." page
     for url in ("/r/716.2@2016-07-22", "/search?q=716.2%402016-07-22"):
