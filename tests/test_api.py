@@ -26,6 +26,42 @@ def test_search_shape_and_facets(client):
     assert "<mark>" in " ".join(r["snippet"] for r in body["results"])
 
 
+def test_json_answers_are_the_bytes_json_dumps_writes(client, app):
+    # web.app.JSONProvider writes the compact form with orjson: byte for byte what json.dumps wrote, on real answers
+    # and on what orjson would write otherwise (dates, dataclasses, subclasses, keys, big integers, odd characters)
+    import dataclasses
+    import datetime
+
+    from markupsafe import Markup
+
+    from web.tools.bench import query_classes
+
+    def stdlib(obj) -> bytes:
+        return (json.dumps(obj, ensure_ascii=False, separators=(",", ":"), default=app.json.default) + "\n").encode()
+
+    @dataclasses.dataclass
+    class Point:
+        x: int
+        when: datetime.date
+
+    paths = [f"/api/search?q={q}" for qs in query_classes(False).values() for q in qs[:6]]
+    paths += ["/api/health", "/api/openapi.json", "/api/documents", "/api/keywords", "/api/resolve?ref=702.19b",
+              "/api/autocomplete?q=tra", "/api/records/futuresight/x", "/api/search?q=%00"]
+    for path in paths:
+        answer = client.get(path)
+        assert answer.data == stdlib(answer.get_json()), path
+    # (floats under 1e-4 differ in form, 1e-7 for 1e-07, the same number: the API's floats are scores rounded to
+    # three places; web.app.JSONProvider)
+    odd = [{"day": datetime.date(2026, 11, 29), "at": datetime.datetime(2026, 11, 29, 13, 5)}, Markup("<b>x</b>"),
+           {1: "a key that is no string"}, 2 ** 70, [1e16, 0.001, -0.0, 0.1 + 0.2, 123456789.123, round(2 / 3, 3)],
+           Point(1, datetime.date(2026, 1, 2)), [True, False, None, {}, []],
+           {"text": "\u2028 \x7f \x00 \x1f \" \\ é ✓ 🂡", "tuple": (1, "two")}]
+    with app.app_context():
+        for obj in odd:
+            assert app.json.response(obj).data == stdlib(obj), obj
+            assert app.json.dumps(obj, separators=(",", ":")) + "\n" == stdlib(obj).decode()
+
+
 def test_search_filters_and_pagination(client):
     page1 = client.get("/api/search?q=card&doc=futuresight&kind=ruling&limit=3").get_json()
     page2 = client.get("/api/search?q=card&doc=futuresight&kind=ruling&limit=3&offset=3").get_json()

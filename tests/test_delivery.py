@@ -74,7 +74,7 @@ def test_every_answer_reaches_the_server_as_one_list_of_bytes(cr_client, method,
 
     said: list[str] = []
     environ = EnvironBuilder(path=path, method=method, json={"text": "see 702.19b"} if method == "POST" else None,
-                             headers={"Host": "localhost"}).get_environ()
+                             headers=[("Host", "localhost")]).get_environ()
     answer = cr_client.application(environ, lambda status, headers, exc_info=None: said.append(status))
     assert isinstance(answer, list) and all(isinstance(chunk, bytes) for chunk in answer)
     with cr_client.open(path, method=method, json={"text": "see 702.19b"} if method == "POST" else None) as again:
