@@ -61,10 +61,19 @@ def gzipped(response: _R, body: bytes) -> _R:
     return response
 
 
+def _vary_on_encoding(response: Response) -> None:
+    """``Vary: Accept-Encoding`` added to the response's Vary (werkzeug's ``vary.add``, which parsed an absent header
+    through a raised KeyError on every answer: a header is made only when there is none)."""
+    if any(name.lower() == "vary" for name, _ in response.headers):
+        response.vary.add("Accept-Encoding")
+    else:
+        response.headers.add("Vary", "Accept-Encoding")
+
+
 def _compress(response: Response) -> Response:
     if not compressible(response):
         return response
-    response.vary.add("Accept-Encoding")  # the same URL answers both ways: caches must key on it
+    _vary_on_encoding(response)  # the same URL answers both ways: caches must key on it
     status = response.status_code
     if status < 200 or status in (204, 206, 304) or "Content-Encoding" in response.headers \
             or response.direct_passthrough or response.is_streamed or not accepts_gzip():
