@@ -296,10 +296,12 @@ class Ranker:
         return set(self.family_terms(weights, total))
 
     def family_terms(self, weights: dict[str, float], total: float) -> dict[str, frozenset[str]]:
-        """The rules a question's terms lead to, each with its term's stems."""
+        """The rules a question's terms lead to, each with its term's stems, in the order of the question's stems
+        (``weights``' order, not a set's: a set iterates in the order of Python's string hashing, and the rules'
+        order decides which of two equal candidates ``Candidates._under_terms`` keeps first)."""
         stems = frozenset(weights)
-        return {rid: term for s in stems for term, rid in self.families.get(s, ())
-                if term and term <= stems and sum(weights[t] for t in term) / total >= FAMILY_SHARE}
+        return {rid: term for s in weights for term, rid in self.families.get(s, ())
+                if term and term <= stems and math.fsum([weights[t] for t in term]) / total >= FAMILY_SHARE}
 
     @staticmethod
     def _in_family(record: Record, family: set[str]) -> bool:
@@ -451,7 +453,9 @@ class Ranker:
             said = [self.stems(c.record) & stems for c in members]
             for i, c in enumerate(members):
                 others = frozenset().union(*(s for j, s in enumerate(said) if j != i))
-                own = sum(weights[x] for x in said[i] - others) / total
+                # fsum: the exact sum whatever order the set gives (a plain sum's last digit followed the hash
+                # seed, and with it which of two equal candidates came first)
+                own = math.fsum([weights[x] for x in said[i] - others]) / total
                 if own:
                     c.score *= 1 + SIBLING_WEIGHT * own
                     changed = True

@@ -13,6 +13,7 @@ questions), the re-ranker, typos.
 """
 from __future__ import annotations
 
+import math
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable
@@ -297,7 +298,7 @@ class Candidates:
                 said.update(term)
         rest = frozenset(s for s in weights if s not in said)
         total = sum(weights.values()) or 1.0
-        if not said or not rest or sum(weights[s] for s in rest) / total < rank.MORE:
+        if not said or not rest or math.fsum([weights[s] for s in rest]) / total < rank.MORE:  # a set: fsum
             return frozenset()
         return rest
 
