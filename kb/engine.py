@@ -312,7 +312,9 @@ class _View:
 
 
 _QUERIES = (Q.Term, Q.Or, Q.DisjunctionMax, Q.Phrase)
-MAX_WORD_MATCHERS = 10_000  # a build's cached word matchers (_WordOr); beyond, they are built per query
+# A build's cached word matchers (_WordOr: its size estimate and its matcher, two entries per word); beyond, they are
+# built per query. Room for every stem kb.search.tables.WARM_STEMS warms and the variants questions add (boosts).
+MAX_WORD_MATCHERS = 30_000
 
 
 class _WordOr(Q.Or):
