@@ -50,6 +50,8 @@ import copy
 import threading
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
+from itertools import compress
+from math import inf
 from typing import TYPE_CHECKING
 
 from whoosh import matching as M
@@ -64,7 +66,7 @@ if TYPE_CHECKING:
     from kb.positions import PhraseTable
 from kb import whoosh_adapter as adapter
 
-__all__ = ["Postings", "Unsupported", "scores", "ranked", "whoosh_scores"]
+__all__ = ["Postings", "Unsupported", "scores", "ranked", "ranked_above", "whoosh_scores"]
 
 REPLACE_EVERY = adapter.REPLACE_EVERY  # Whoosh's collector replaces the matcher every 10 matches
 
@@ -310,7 +312,9 @@ class _View:
 
 
 _QUERIES = (Q.Term, Q.Or, Q.DisjunctionMax, Q.Phrase)
-MAX_WORD_MATCHERS = 10_000  # a build's cached word matchers (_WordOr); beyond, they are built per query
+# A build's cached word matchers (_WordOr: its size estimate and its matcher, two entries per word); beyond, they are
+# built per query. Room for every stem kb.search.tables.WARM_STEMS warms and the variants questions add (boosts).
+MAX_WORD_MATCHERS = 30_000
 
 
 class _WordOr(Q.Or):
@@ -480,14 +484,14 @@ def _scores(m, replaced) -> tuple[dict[int, float], dict[int, int]]:
         (a, ma), (b, mb) = _scores(m.a, replaced), _scores(m.b, replaced)
         out, matching = {**a, **b}, {**ma, **mb}
         both = a.keys() & b.keys()
-        if cls is UnionMatcher:
+        if cls is UnionMatcher:  # one pass over the overlap: the score and how many terms match
             for d in both:
                 out[d] = a[d] + b[d]  # UnionMatcher.score: a.score() + b.score()
+                matching[d] = ma.get(d, 1) + mb.get(d, 1)
         else:
             for d in both:
                 out[d] = max(a[d], b[d])
-        for d in both:
-            matching[d] = ma.get(d, 1) + mb.get(d, 1)
+                matching[d] = ma.get(d, 1) + mb.get(d, 1)
         return out, matching
     if cls is WrappingMatcher:
         child, matching = _scores(m.child, replaced)
@@ -538,9 +542,12 @@ def _coord(m: CoordMatcher | _Coord, replaced) -> tuple[dict[int, float], dict[i
     out: dict[int, float] = {}
     counts = [total] + [sum(n for n, last in units if last >= p) for p in drops]
     bounds = [0] + drops + [docs[-1] + 1]
-    for termcount, start, end in zip(counts, bounds, bounds[1:], strict=False):
+    # each document's term count in its part, the parts split by the drops: one pass, not one per part
+    parts: list[dict[int, int]] = [{} for _ in counts]
+    for d, k in matching.items():
+        parts[bisect_right(drops, d)][d] = k
+    for termcount, start, end, some in zip(counts, bounds, bounds[1:], parts, strict=False):
         part = docs[bisect_left(docs, start):bisect_left(docs, end)]
-        some = {d: k for d, k in matching.items() if start <= d < end}
         out.update(_sqr_all(m, termcount, child, part, some))
     return out, matching
 
@@ -602,6 +609,27 @@ def scores(postings: Postings, searcher, query, filter_query=None) -> dict[int, 
 def ranked(scored: dict[int, float]) -> list[int]:
     """Docnums in Whoosh's order: score descending, equal scores by docnum."""
     return sorted(sorted(scored), key=scored.__getitem__, reverse=True)  # stable: ties keep docnum order
+
+
+def ranked_above(scored: dict[int, float], share: float, least: int) -> tuple[list[int], int]:
+    """The start of ``ranked(scored)`` a search reads, and how many documents score above ``share`` x the best.
+
+    The start is every document scoring above that cut, or the ``least`` best when fewer do: a search shows the
+    matches above its relevance floor and re-ranks its best ``least``, and the rest (a common word's hundreds of
+    matches far below the best) need no order. Filtered in C (``compress`` over the scores compared to the cut),
+    then sorted as ``ranked`` sorts: the same documents in the same order as ``ranked(scored)[:len(start)]``.
+    """
+    if not scored:
+        return [], 0
+    cut = share * max(scored.values())
+    above = list(compress(scored, map(cut.__lt__, scored.values())))  # the scores > cut, in C
+    count = len(above)
+    if count < least:  # the ``least`` best: those scoring at least the least-th best score
+        floor = sorted(scored.values(), reverse=True)[least - 1] if len(scored) > least else -inf
+        above = list(compress(scored, map(floor.__le__, scored.values())))
+    above.sort()
+    above.sort(key=scored.__getitem__, reverse=True)  # stable: ties keep docnum order
+    return above[:max(count, least)], count
 
 
 def whoosh_scores(searcher, query, filter_query=None) -> dict[int, float]:

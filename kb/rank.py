@@ -181,7 +181,7 @@ class _Row:
     without touching the record itself (fifty candidates per query, each a few cache misses in a
     serving worker). Built once per record and never changed."""
 
-    __slots__ = ("stems", "title_stems", "words", "ascii", "doc", "kind", "variant", "heading_only")
+    __slots__ = ("stems", "title_stems", "words", "ascii", "doc", "kind", "variant", "heading_only", "says")
 
     def __init__(self, ranker: Ranker, record: Record):
         self.stems = ranker.stems(record)
@@ -193,6 +193,7 @@ class _Row:
         self.doc, self.kind = record.doc, record.kind
         self.variant = ranker.variant_of.get(record.id)  # its variant's (and option's) heading stems, or None
         self.heading_only = not record.text and bool(record.children)
+        self.says = frozenset(asked for asked in ASKS if ranker.says(record, asked))  # what a question asks for
 
 
 class Ranker:
@@ -296,10 +297,12 @@ class Ranker:
         return set(self.family_terms(weights, total))
 
     def family_terms(self, weights: dict[str, float], total: float) -> dict[str, frozenset[str]]:
-        """The rules a question's terms lead to, each with its term's stems."""
+        """The rules a question's terms lead to, each with its term's stems, in the order of the question's stems
+        (``weights``' order, not a set's: a set iterates in the order of Python's string hashing, and the rules'
+        order decides which of two equal candidates ``Candidates._under_terms`` keeps first)."""
         stems = frozenset(weights)
-        return {rid: term for s in stems for term, rid in self.families.get(s, ())
-                if term and term <= stems and sum(weights[t] for t in term) / total >= FAMILY_SHARE}
+        return {rid: term for s in weights for term, rid in self.families.get(s, ())
+                if term and term <= stems and math.fsum([weights[t] for t in term]) / total >= FAMILY_SHARE}
 
     @staticmethod
     def _in_family(record: Record, family: set[str]) -> bool:
@@ -422,7 +425,8 @@ class Ranker:
         for c, row in zip(candidates, rows, strict=True):  # both in one pass: each candidate's own factors
             if heading_only and row.heading_only:
                 self._heading_only(c, stems, explain)
-            if asks_more and (row.kind == "keyword" or row.kind == "card") and self.asks_more(c.record, weights):
+            if asks_more and (row.kind == "keyword" or row.kind == "card") and \
+                    self.asks_more(c.record, weights, row.title_stems, total):
                 # a keyword page is its first definition: "menace" more than "menace blocking"; a card page
                 # holds all its rulings, and the question asks for one of them
                 c.score *= ASKS_MORE if row.kind == "keyword" else CARD_ASKS_MORE
@@ -451,7 +455,9 @@ class Ranker:
             said = [self.stems(c.record) & stems for c in members]
             for i, c in enumerate(members):
                 others = frozenset().union(*(s for j, s in enumerate(said) if j != i))
-                own = sum(weights[x] for x in said[i] - others) / total
+                # fsum: the exact sum whatever order the set gives (a plain sum's last digit followed the hash
+                # seed, and with it which of two equal candidates came first)
+                own = math.fsum([weights[x] for x in said[i] - others]) / total
                 if own:
                     c.score *= 1 + SIBLING_WEIGHT * own
                     changed = True
@@ -544,6 +550,7 @@ class Ranker:
         docs = {named_doc, implied, *older} - {None}
         kinds = {named_kind, "history" if history else None} - {None}
         cards = named.cards
+        tops = tuple(family)  # a record under a term's rule starts with the rule's id: most start with none
         for c, row in zip(candidates, rows, strict=True):
             doc, kind = row.doc, row.kind
             variant = row.variant if variants else None
@@ -559,25 +566,20 @@ class Ranker:
                 factors.append((NAMED_KIND, "named kind"))
             if implied and doc == implied:
                 factors.append((IMPLIED_DOC, "document's own words"))
-            if family and self._in_family(record, family):
+            if family and record.id.startswith(tops) and self._in_family(record, family):
                 factors.append((FAMILY, "under a term's rule"))
             if history and kind == "history":
                 factors.append((HISTORY, "history"))
             if doc in older and (kind == "rule" or older_rulings and self._general(record, stems)):
                 factors.append((OLDER_RULES, "older rules"))
-            if variant or asks:
-                factors += self._variant_and_asks(record, variant, asks, stems)
+            if variant:
+                factors += [(VARIANT, "variant not asked about") for heading in variant if not heading & stems]
+            if asks:  # what the record says that the question's words ask for (its row's, once per record)
+                factors += [(ASKS[asked][2], _ANSWERS[asked]) for asked in asks if asked in row.says]
             for factor, reason in factors:
                 c.score *= factor
                 if explain:
                     c.why.append(reason)
-
-    def _variant_and_asks(self, record: Record, variant: tuple[frozenset[str], ...] | None, asks: tuple[str, ...],
-                          stems: frozenset[str]) -> list[tuple[float, str]]:
-        """A variant's rules the question does not ask about, and what the record says that the
-        question's words ask for."""
-        factors = [(VARIANT, "variant not asked about") for heading in variant or () if not heading & stems]
-        return factors + [(ASKS[asked][2], _ANSWERS[asked]) for asked in asks if self.says(record, asked)]
 
     def _general(self, record: Record, stems: frozenset[str]) -> bool:
         """A ruling or note whose card or topic the question does not name: what it says in general
@@ -602,28 +604,34 @@ class Ranker:
             if explain:
                 c.why.append("heading only")
 
-    def asks_more(self, record: Record, weights: dict[str, float]) -> bool:
+    def asks_more(self, record: Record, weights: dict[str, float], title: frozenset[str] | None = None,
+                  total: float | None = None) -> bool:
         """The question asks about more than the record's term: its other words weigh at least
-        ``MORE`` of it ("menace blocking", not "kill a creature" -> destroy creature)."""
+        ``MORE`` of it ("menace blocking", not "kill a creature" -> destroy creature). ``title`` and ``total``:
+        the record's title stems and the weights' sum, when the caller has them."""
         if "asks more" not in SIGNALS:
             return False
-        title = self.title_stems(record)
-        total = sum(weights.values()) or 1.0
-        return sum(w for s, w in weights.items() if s not in title) / total >= MORE
+        if title is None:
+            title = self.title_stems(record)
+        if total is None:
+            total = sum(weights.values()) or 1.0
+        return sum([w for s, w in weights.items() if s not in title]) / total >= MORE
 
     def _glossaries(self, candidates: list[Candidate], rows: list[_Row], add: Callable[[str], Candidate | None],
                     stems: frozenset[str], weights: dict[str, float], explain: bool = True) -> None:
         by_id: dict[str, Candidate] | None = None
+        total = sum(weights.values()) or 1.0
         # the entries among the candidates, listed before the loop adds the rules they point at
-        for c in [c for c, row in zip(candidates, rows, strict=True) if row.kind == "glossary"]:
+        entries = [(c, row.title_stems) for c, row in zip(candidates, rows, strict=True) if row.kind == "glossary"]
+        for c, title in entries:
             target = self.pointers.get(c.record.id)
             # "infect damage to players": the entry defines infect; the answer is a rule about the rest.
-            more = self.asks_more(c.record, weights)
+            more = self.asks_more(c.record, weights, title, total)
             if more:
                 c.score *= ASKS_MORE
                 if explain:
                     c.why.append("asks more than the term")
-            if target is not None and self.about(c.record, stems) and not more:
+            if target is not None and not more and title and stems and (title <= stems or stems <= title):  # about
                 if by_id is None:
                     by_id = {c.record.id: c for c in candidates}
                 rule = by_id.get(target)

@@ -13,7 +13,7 @@ questions), the re-ranker, typos.
 """
 from __future__ import annotations
 
-from bisect import bisect_left
+import math
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -163,8 +163,10 @@ class Candidates:
         scores = self.tables.scores(whoosh_query, self.tables.filter(query.doc, query.kind))
         for rid in exclude:
             scores.pop(self.docnums.get(rid, -1), None)
-        order = engine.ranked(scores)
-        total = len(order)
+        # Whoosh's order of the matches worth showing (above RELEVANCE_FLOOR of the best), or of the best WINDOW
+        # when fewer are: the rest are counted, never shown, so never sorted
+        order, above = engine.ranked_above(scores, RELEVANCE_FLOOR, rank.WINDOW)
+        total = len(scores)
         record_of = self.record_of
         # The same best hits are re-ranked for every page: a window that grew with the page re-ranked each page's
         # list anew, so page 6 repeated hits of pages 1-5 and left others out (105 of 291 records over all pages).
@@ -207,8 +209,7 @@ class Candidates:
         # The results worth showing: the matches scoring at least RELEVANCE_FLOOR of the best one (with those the
         # re-rank added), in the re-ranked order; not every record sharing a word (an ordinary question counted
         # 1,000-2,263 "results"). Every page, the count and the facets are of these.
-        best = scores[order[0]] if order else 0.0
-        shown = bisect_left(order, -RELEVANCE_FLOOR * best, key=lambda d: -scores[d]) + joined
+        shown = above + joined
         have = {c.docnum for c in top}
         # past the re-ranked window: the rest in Whoosh's order, each record once (docnums; a hit made of the few a
         # page shows)
@@ -258,11 +259,19 @@ class Candidates:
         for rid, term in terms.items():
             rest = [s for s in weights if s not in term]
             under = self._under_docnums(rid) if rest else frozenset()
+            if not under:
+                continue
             for s in rest:
                 for name in ("title", "body"):
                     found = self.postings.term(self.searcher, name, s.encode())
-                    for d in found.ids if found is not None and len(found.ids) <= UNDER_POSTINGS else ():
-                        if d in under and d in scores and d not in have and d not in out:
+                    if found is None or len(found.ids) > UNDER_POSTINGS:
+                        continue
+                    # the postings under the rule, in docnum order: read from the smaller side
+                    by_doc = found.by_doc
+                    both = sorted([d for d in under if d in by_doc]) if len(under) < len(by_doc) else \
+                        [d for d in found.ids if d in under]
+                    for d in both:
+                        if d in scores and d not in have and d not in out:
                             out[d] = Candidate(self.record_of[d], scores[d], d)
         return sorted(out.values(), key=attrgetter("score"), reverse=True)[:UNDER_TERMS]
 
@@ -297,7 +306,7 @@ class Candidates:
                 said.update(term)
         rest = frozenset(s for s in weights if s not in said)
         total = sum(weights.values()) or 1.0
-        if not said or not rest or sum(weights[s] for s in rest) / total < rank.MORE:
+        if not said or not rest or math.fsum([weights[s] for s in rest]) / total < rank.MORE:  # a set: fsum
             return frozenset()
         return rest
 

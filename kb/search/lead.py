@@ -13,6 +13,7 @@ typos (kb.search.typos). Never Whoosh's searching: a reference is answered witho
 """
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -301,7 +302,7 @@ class Leader:
         best, most = rule, 0.0
         for record in [rule, *self.descendants(rule)]:
             own = {stem(w.lower()) for w in TOKEN_RE.findall(plain(f"{record.title or ''} {record.text or ''}"))}
-            said = sum(weight[s] for s in stems & own)
+            said = math.fsum([weight[s] for s in stems & own])  # a set: fsum, any order
             if said > most + 1e-9:
                 best, most = record, said
         return best
