@@ -39,7 +39,7 @@ from kb.model import Record
 from kb.semantic.data import record_text
 from kb.semantic.train import BASE_MODEL, BASE_PACKAGE, base_model_dir
 
-__all__ = ["train"]
+__all__ = ["measure", "pays", "train"]
 
 GROUPS = 8  # groups (an answer and its hard negatives) per batch
 LR, HEAD_LR = 5e-5, 1e-3  # the encoder's learning rate, the new head's
@@ -180,7 +180,7 @@ def _quantize(folder: Path, probe: Sequence[tuple[str, list[str]]], say: Callabl
     return kept, corr
 
 
-def _measure(searcher: Any, questions: Sequence[tuple[str, Sequence[str]]], cross: Stage | None,
+def measure(searcher: Any, questions: Sequence[tuple[str, Sequence[str]]], cross: Stage | None,
              learned: Any = None, limit: int = 10) -> tuple[int, int]:
     """(rank 1, top 3) of the real search with these stages (None: off)."""
     searcher.cross, searcher.learned = cross, learned
@@ -201,7 +201,7 @@ def _choose(searcher: Any, stage: Stage, dev: Sequence[tuple[str, Sequence[str]]
     for depth in DEPTHS:
         for weight in WEIGHTS:
             setting = Settings(weight, depth, MIN_WORDS)
-            got = _measure(searcher, dev, stage.with_settings(setting))
+            got = measure(searcher, dev, stage.with_settings(setting))
             tried[f"depth {depth}, weight {weight}"] = got
             say(f"  dev, depth {depth}, weight {weight}: {got[0]} / {got[1]}")
             if best is None or got > best[0]:
@@ -220,11 +220,11 @@ def _figures(searcher: Any, asked: Sequence[Mapping], data: Any, stage: Stage,
     figures: dict[str, Any] = {}
     for name, questions in lists.items():
         searcher.asked = searcher.asked_table(evaluation_table(asked) if name == "test" else asked)
-        got = {"n": len(questions), "lexical": _measure(searcher, questions, None),
-               "cross": _measure(searcher, questions, stage)}
+        got = {"n": len(questions), "lexical": measure(searcher, questions, None),
+               "cross": measure(searcher, questions, stage)}
         if learned is not None:
-            got["learned"] = _measure(searcher, questions, None, learned)
-            got["learned + cross"] = _measure(searcher, questions, stage, learned)
+            got["learned"] = measure(searcher, questions, None, learned)
+            got["learned + cross"] = measure(searcher, questions, stage, learned)
         say(f"  {name}: {json.dumps(got)}")
         figures[name] = got
     return figures
@@ -272,7 +272,7 @@ def train(store: Any, searcher: Any, corpus_dir: Path, out: Path = MODEL_DIR, st
         stage = Stage(_Remembered(Pairs(work)), Settings(), version).for_records(records)
         table(evaluation_table(asked))
         dev = [(e.question, e.answers) for e in data.dev]
-        lexical_dev = _measure(searcher, dev, None)
+        lexical_dev = measure(searcher, dev, None)
         say(f"  dev, lexical alone: {lexical_dev[0]} / {lexical_dev[1]}")
         chosen, tried = _choose(searcher, stage, dev, say)
         figures = {"dev": {"n": len(dev), "lexical": lexical_dev, "cross": tried[
