@@ -83,18 +83,20 @@ class Opened:
             self.held = None
 
 
-def open_checked(path: Path, search_cache: int = SEARCH_CACHE, semantic: bool = False, learned: bool = False) -> Opened:
+def open_checked(path: Path, search_cache: int = SEARCH_CACHE, semantic: bool = False, learned: bool = False,
+                 cross: bool = False) -> Opened:
     """Open one build and prove it answers: every failure becomes a StoreError naming the build.
     ``search_cache``: answers its searcher keeps (0: none, every query does its work, as kb bench measures);
     ``semantic``: the semantic stage on (KB_SEMANTIC=1; kb.semantic, off by default: docs/semantic.md);
-    ``learned``: the learned ranker on (KB_RANKER=1; kb.learned, docs/ranker.md)."""
+    ``learned``: the learned ranker on (KB_RANKER=1; kb.learned, docs/ranker.md); ``cross``: the cross-encoder on
+    (KB_CROSS=1; kb.cross, off by default: docs/semantic.md)."""
     store = Store.open_build(path)
     # Whoosh failing half-way through a damaged index leaves open files to the garbage collector:
     # they are closed here, quietly, rather than warned about at some later request. Only on a failure:
     # a full collection walks every object of the process (a second or more in a large one).
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ResourceWarning)
-        searcher, failure = _open_searcher(path, store, search_cache, semantic, learned)
+        searcher, failure = _open_searcher(path, store, search_cache, semantic, learned, cross)
         if searcher is None:
             gc.collect()
     if searcher is None:
@@ -136,10 +138,10 @@ def _warm_and_freeze(searcher: Searcher, gone: Callable[[], Searcher | None] | N
 
 
 def _open_searcher(path: Path, store: Store, search_cache: int, semantic: bool,
-                   learned: bool = False) -> tuple[Searcher | None, str]:
+                   learned: bool = False, cross: bool = False) -> tuple[Searcher | None, str]:
     searcher = None
     try:
-        searcher = Searcher(store, cache_size=search_cache, semantic=semantic, learned=learned)
+        searcher = Searcher(store, cache_size=search_cache, semantic=semantic, learned=learned, cross=cross)
         count = searcher.ix.doc_count()
         if count != len(store.records):
             raise StoreError(f"{path}: corrupt index ({count} documents for {len(store.records)} records)")
@@ -184,23 +186,24 @@ class KnowledgeBase:
     CHECK_EVERY = 1.0  # seconds between looks at the ``current`` symlink
 
     def __init__(self, data_dir: Path, fallback: bool = False, sources: str | None = None, warm: bool = False,
-                 search_cache: int = SEARCH_CACHE, semantic: bool = False, learned: bool = False):
+                 search_cache: int = SEARCH_CACHE, semantic: bool = False, learned: bool = False, cross: bool = False):
         """``sources`` (a ``sources_of`` key; kb serve sets it): serve only builds made from them, the newest
         intact one, and follow ``current`` only to builds of the same sources (another server of the same data
         directory building with other sources does not switch this one). ``warm``: warm each build served in the
         background (kb serve's workers: KB_WARM=1); ``search_cache``: the size of each build's search answer
         cache, 0 for none (KB_SEARCH_CACHE); ``semantic``: the semantic stage on (KB_SEMANTIC); ``learned``: the
-        learned ranker on (KB_RANKER)."""
+        learned ranker on (KB_RANKER); ``cross``: the cross-encoder on (KB_CROSS)."""
         self.data_dir = Path(data_dir)
         self.sources = sources
         self.warm, self.search_cache, self.semantic, self.learned = warm, search_cache, semantic, learned
+        self.cross = cross
         self._lock = threading.Lock()
         self.fallback_reason: str | None = None  # why we serve a build other than ``current``
         if sources is not None:
             self._opened = self._newest_of_sources(sources)
         else:
             try:
-                self._opened = open_checked(current_build_dir(self.data_dir), search_cache, semantic, learned)
+                self._opened = open_checked(current_build_dir(self.data_dir), search_cache, semantic, learned, cross)
             except StoreError as exc:
                 if not fallback:
                     raise
@@ -217,7 +220,7 @@ class KnowledgeBase:
             if manifest is None or sources_of(manifest) != sources:
                 continue
             try:
-                opened = open_checked(build, self.search_cache, self.semantic, self.learned)
+                opened = open_checked(build, self.search_cache, self.semantic, self.learned, self.cross)
             except StoreError as exc:
                 log.warning("skipping damaged build: %s", exc)
                 damaged.append(str(exc))
@@ -233,7 +236,7 @@ class KnowledgeBase:
     def _newest_intact(self, problem: StoreError) -> Opened:
         for build in builds_newest_first(self.data_dir):
             try:
-                opened = open_checked(build, self.search_cache, self.semantic, self.learned)
+                opened = open_checked(build, self.search_cache, self.semantic, self.learned, self.cross)
             except StoreError as exc:
                 log.warning("skipping damaged build: %s", exc)
                 continue
@@ -268,7 +271,7 @@ class KnowledgeBase:
                 if link and link != self._link:
                     try:
                         opened = open_checked(current_build_dir(self.data_dir), self.search_cache, self.semantic,
-                                              self.learned)
+                                              self.learned, self.cross)
                     except (OSError, StoreError) as exc:
                         # Keep answering from the build we have; the link is looked at again next time.
                         log.warning("cannot open the new build in %s (%s); still serving %s",

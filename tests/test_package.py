@@ -69,7 +69,9 @@ def test_the_wheel_carries_the_corpus_and_the_site(installed):
     for name in ("corpus/treachery.txt", "corpus/treachery.toml", "corpus/__init__.py",
                  "web/templates/base.html", "web/static/style.css", "web/static/app.js", "web/cli.py",
                  "kb/semantic/model/model.onnx", "kb/semantic/model/tokenizer.json", "kb/semantic/model/manifest.json",
-                 "kb/semantic/model/bundled.npy", "kb/semantic/model/NOTICE", "kb/semantic/model/LICENSE"):
+                 "kb/semantic/model/bundled.npy", "kb/semantic/model/NOTICE", "kb/semantic/model/LICENSE",
+                 "kb/cross/model/model.onnx", "kb/cross/model/tokenizer.json", "kb/cross/model/manifest.json",
+                 "kb/cross/model/NOTICE", "kb/cross/model/LICENSE", "kb/cross/__init__.py"):
         assert name in names
     # every common question the repository holds (corpus/asked), or an installed build would search without them
     assert {f"corpus/asked/{p.name}" for p in (ROOT / "corpus" / "asked").glob("*.toml")} <= names

@@ -45,11 +45,13 @@ def health():
     why = (base.fallback_reason or current_app.config.get("KB_NOT_REBUILT")) if stale else None
     semantic = kb.searcher.semantic  # None: lexical only (KB_SEMANTIC=0, no model files, or a build without vectors)
     learned = kb.searcher.learned  # None: the hand-tuned ranking alone (KB_RANKER=0, or no weights file)
+    cross = kb.searcher.cross  # None: no cross-encoder (KB_CROSS=0, the default, or no model files)
     return jsonify({"ok": True, "version": __version__, "build_id": kb.build_id, "built_from": built_from,
                     "stale": stale, "stale_reason": why, "records": len(kb.store.records),
                     "documents": [d["slug"] for d in kb.store.documents],
                     "ranker": learned.version if learned is not None else None, "semantic": semantic is not None,
-                    "semantic_model": semantic.version if semantic is not None else None})
+                    "semantic_model": semantic.version if semantic is not None else None,
+                    "cross_model": cross.version if cross is not None else None})
 
 
 @api.get("/search")

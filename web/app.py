@@ -113,7 +113,8 @@ def create_app(config: dict | None = None) -> Flask:
     # kb serve names the sources its build was made from (KB_SOURCES): only builds of those are served.
     app.extensions["kb"] = KnowledgeBase(app.config["KB_DATA"], fallback=True, sources=app.config["KB_SOURCES"],
                                          warm=app.config["KB_WARM"], search_cache=app.config["KB_SEARCH_CACHE"],
-                                         semantic=app.config["KB_SEMANTIC"], learned=app.config["KB_RANKER"])
+                                         semantic=app.config["KB_SEMANTIC"], learned=app.config["KB_RANKER"],
+                                         cross=app.config["KB_CROSS"])
 
     from web import compress, discord
     from web.api import api

@@ -563,19 +563,24 @@ def cmd_serve(args: Args) -> int:
 
 
 # -- train ---------------------------------------------------------------------
-@cli.command("train", help="train the learned ranker (the default, or --ranker) or the semantic stage's model "
-                           "(--semantic); needs the train extra (docs/ranker.md, docs/semantic.md)")
+@cli.command("train", help="train the learned ranker (the default, or --ranker), the semantic stage's model "
+                           "(--semantic) or the cross-encoder (--cross); needs the train extra (docs/ranker.md, "
+                           "docs/semantic.md)")
 @click.option("--ranker", is_flag=True, help="train the learned ranker, measure it on the split by record (default)")
 @click.option("--semantic", is_flag=True, help="fine-tune, export and measure the semantic stage")
-@click.option("--steps", type=int, default=60, show_default=True, help="training batches of 32 pairs (--semantic)")
-@click.option("--seed", type=int, default=0, show_default=True, help="(--semantic)")
+@click.option("--cross", is_flag=True, help="fine-tune, export and measure the cross-encoder")
+@click.option("--steps", type=int, default=None, help="training batches (--semantic: 60 of 24 pairs; --cross: 200 "
+                                                       "of 8 groups)")
+@click.option("--seed", type=int, default=0, show_default=True, help="(--semantic, --cross)")
 @_body
 def cmd_train(args: Args) -> int:
     """``kb train`` (or ``--ranker``): the learned ranker (kb.learned.train, scikit-learn); ``kb train --semantic``:
     fine-tune, export and measure the semantic stage (the ``train`` extra; kb.semantic.train). Either on the current
     build of --data, which should hold the official rules."""
-    if args.semantic and args.ranker:
-        return _fail("kb train: one at a time: --ranker or --semantic")
+    if args.semantic + args.ranker + args.cross > 1:
+        return _fail("kb train: one at a time: --ranker, --semantic or --cross")
+    if args.cross:
+        return _train_cross(args)
     if not args.semantic:
         return _train_ranker(args)
     try:
@@ -594,10 +599,41 @@ def cmd_train(args: Args) -> int:
     if not store.manifest.get("cr"):
         print("kb train: this build holds no official rules; most curated questions are about them", file=sys.stderr)
     searcher = Searcher(store, cache_size=0, semantic=False)
-    made = train(store, searcher, args.corpus, steps=args.steps, seed=args.seed, say=_say)
+    made = train(store, searcher, args.corpus, steps=args.steps or 60, seed=args.seed, say=_say)
     searcher.close()
     write_bundled(build_corpus(args.corpus).records, MODEL_DIR, say=_say)
     print(f"kb train --semantic: model {made['version']} in {MODEL_DIR} ({made['seconds']['all']}s)")
+    return 0
+
+
+def _train_cross(args: Args) -> int:
+    """``kb train --cross``: the cross-encoder (kb/cross/model/), its figures on stdout (docs/semantic.md)."""
+    try:
+        import torch  # noqa: F401 -- only to say what is missing before anything is read
+    except ImportError:
+        return _fail("kb train --cross needs the train extra: pip install torch==2.13.0 && pip install -e '.[train]'")
+    if sys.flags.hash_randomization:  # one hash seed, one search order (as kb train --ranker)
+        import subprocess
+
+        again = [sys.executable, "-m", "web.cli", "--data", str(args.data), "--corpus", str(args.corpus), "train",
+                 "--cross", "--seed", str(args.seed), *(["--steps", str(args.steps)] if args.steps else [])]
+        return subprocess.run(again, env={**os.environ, "PYTHONHASHSEED": "0"}, check=False).returncode
+    from kb.cross import MODEL_DIR
+    from kb.cross.train import train
+    from kb.search import Searcher
+    from kb.store import Store
+
+    store = Store.open(args.data)
+    if not store.manifest.get("cr"):
+        print("kb train: this build holds no official rules; most curated questions are about them", file=sys.stderr)
+    searcher = Searcher(store, cache_size=0)
+    try:
+        made = train(store, searcher, args.corpus, steps=args.steps or 200, seed=args.seed, say=_say)
+    finally:
+        searcher.close()
+    print(f"kb train --cross: model {made['version']} in {MODEL_DIR} ({made['seconds']['all']}s; settings "
+          f"{made['settings']}; pays: {made['pays']})")
+    print(json.dumps(made["figures"]))
     return 0
 
 

@@ -117,6 +117,9 @@ SETTINGS: tuple[Setting, ...] = (
             "Search"),
     Setting("KB_RANKER", bool, False, "1: the learned ranker re-orders full-text search's candidate window by its "
             "trained weights (kb.learned; off by default: docs/ranker.md).", "Search"),
+    Setting("KB_CROSS", bool, False, "1: the cross-encoder re-ranks a question's first few full-text hits "
+            "(kb.cross; off by default: it did not pay within the time budget, docs/semantic.md \"Cross-encoder\").",
+            "Search"),
     Setting("KB_WARM", bool, False, "1: warm a build's search tables in the background once it is served "
             "(`kb serve` sets it for its workers).", "Search"),
     # -- what kb serve hands its workers ----------------------------------------------------------------

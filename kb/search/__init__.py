@@ -81,8 +81,8 @@ class Searcher:
     """The search of one opened build: the stages (module docstring) over its ``Tables``."""
 
     def __init__(self, store: Store, index_path: Path | None = None, cache_size: int = 2048, fast: bool = True,
-                 semantic: bool = False, learned: bool = False):
-        self.tables = t = Tables(store, index_path, fast, semantic, learned)
+                 semantic: bool = False, learned: bool = False, cross: bool = False):
+        self.tables = t = Tables(store, index_path, fast, semantic, learned, cross)
         self.parser = Parser(t.docs, t.vocabulary, t.knows, t.named_cards, t.resolver.section_titles,
                              t.resolver.doc_names)
         self.titles = Titles(t)
@@ -111,10 +111,12 @@ class Searcher:
 
     # What the stages read of the build's tables and a caller may swap on a searcher of its own: the semantic
     # stage (or None: lexical only; set while measuring, kb.semantic.train), the common questions (kb.asked; swapped
-    # only while training, kb.learned.train) and the learned ranker (or None: the hand-tuned order).
+    # only while training, kb.learned.train), the learned ranker (or None: the hand-tuned order) and the
+    # cross-encoder (or None: off; kb.cross).
     semantic = _OnTables()
     asked = _OnTables()
     learned = _OnTables()
+    cross = _OnTables()
 
     def asked_table(self, entries):
         """The common questions ``entries`` analysed as a question is (Tables.asked_table)."""

@@ -218,6 +218,9 @@ class Candidates:
         semantic = self.tables.semantic  # the semantic stage (kb.semantic): re-orders a question's best results,
         if semantic is not None:
             head = semantic.rerank(query.text, head)  # never lets one in from under the relevance floor
+        cross = self.tables.cross  # the cross-encoder (kb.cross): re-orders a question's first few, when on
+        if cross is not None:
+            head = cross.rerank(query.text, head)
         self._count_facets(head, tail, found.facets)
         wanted = query.offset + query.limit
         page = head + [Candidate(record_of[d], scores[d], d) for d in tail[:max(0, wanted - len(head))]]

@@ -26,6 +26,7 @@ from kb.index import open_index, plain
 from kb.rank import Ranker
 from kb.resolve import Resolver
 from kb.search.parse import content_stems
+from kb.cross import load as load_cross
 from kb.learned import load as load_learned
 from kb.semantic.vectors import open_stage
 from kb.spelling import Spelling
@@ -52,7 +53,7 @@ class Tables:
     """One build's tables (module docstring): made when the searcher opens, read-only afterwards."""
 
     def __init__(self, store: Store, index_path: Path | None = None, fast: bool = True, semantic: bool = False,
-                 learned: bool = False):
+                 learned: bool = False, cross: bool = False):
         self.store = store
         self.fast = fast  # False: every query through plain Whoosh (the reference tests/test_engine.py compares with)
         self.resolver = Resolver(store)
@@ -116,6 +117,9 @@ class Tables:
         self.semantic = open_stage(store.path) if semantic else None
         # The learned ranker (kb.learned): re-orders the re-ranked window by trained weights, or None (by hand).
         self.learned = load_learned() if learned else None
+        # The cross-encoder (kb.cross): re-orders a question's first few results, or None (off: the default, until
+        # a model pays on the split by record within the time budget; docs/semantic.md "Cross-encoder").
+        self.cross = load_cross(store.records) if cross else None
 
     def asked_table(self, entries: Iterable[dict]) -> Asked:
         """The common questions ``entries`` (corpus/asked's, as a build lists them), analysed as a question is."""
