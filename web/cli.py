@@ -645,8 +645,8 @@ def _train_ranker(args: Args) -> int:
         return _fail("kb train needs scikit-learn (the train extra): pip install 'scikit-learn>=1.9,<1.10' "
                      "(or pip install -e '.[train]')")
     if sys.flags.hash_randomization:
-        # Search sums floats over sets of words, whose order follows Python's string hashing: with another hash
-        # seed a few windows of thousands tie differently. The same weights every run need one seed.
+        # One hash seed: search no longer follows it (tests/test_hash_order.py), the training's own code was not
+        # checked the same way (docs/ranker.md, Deterministic).
         import subprocess
 
         again = [sys.executable, "-m", "web.cli", "--data", str(args.data), "--corpus", str(args.corpus), "train",
