@@ -606,18 +606,26 @@ def cmd_train(args: Args) -> int:
     return 0
 
 
+def _again_with_one_hash_seed(args: Args, *train_flags: str) -> int:
+    """``kb train`` run again under ``PYTHONHASHSEED=0``: search no longer follows the hash seed
+    (tests/test_hash_order.py), the training's own code was not checked the same way (docs/ranker.md,
+    Deterministic)."""
+    import subprocess
+
+    again = [sys.executable, "-m", "web.cli", "--data", str(args.data), "--corpus", str(args.corpus), "train",
+             *train_flags]
+    return subprocess.run(again, env={**os.environ, "PYTHONHASHSEED": "0"}, check=False).returncode
+
+
 def _train_cross(args: Args) -> int:
     """``kb train --cross``: the cross-encoder (kb/cross/model/), its figures on stdout (docs/semantic.md)."""
     try:
         import torch  # noqa: F401 -- only to say what is missing before anything is read
     except ImportError:
         return _fail("kb train --cross needs the train extra: pip install torch==2.13.0 && pip install -e '.[train]'")
-    if sys.flags.hash_randomization:  # one hash seed, one search order (as kb train --ranker)
-        import subprocess
-
-        again = [sys.executable, "-m", "web.cli", "--data", str(args.data), "--corpus", str(args.corpus), "train",
-                 "--cross", "--seed", str(args.seed), *(["--steps", str(args.steps)] if args.steps else [])]
-        return subprocess.run(again, env={**os.environ, "PYTHONHASHSEED": "0"}, check=False).returncode
+    if sys.flags.hash_randomization:
+        return _again_with_one_hash_seed(args, "--cross", "--seed", str(args.seed),
+                                         *(["--steps", str(args.steps)] if args.steps else []))
     from kb.cross import MODEL_DIR
     from kb.cross.train import train
     from kb.search import Searcher
@@ -645,13 +653,7 @@ def _train_ranker(args: Args) -> int:
         return _fail("kb train needs scikit-learn (the train extra): pip install 'scikit-learn>=1.9,<1.10' "
                      "(or pip install -e '.[train]')")
     if sys.flags.hash_randomization:
-        # One hash seed: search no longer follows it (tests/test_hash_order.py), the training's own code was not
-        # checked the same way (docs/ranker.md, Deterministic).
-        import subprocess
-
-        again = [sys.executable, "-m", "web.cli", "--data", str(args.data), "--corpus", str(args.corpus), "train",
-                 "--ranker"]
-        return subprocess.run(again, env={**os.environ, "PYTHONHASHSEED": "0"}, check=False).returncode
+        return _again_with_one_hash_seed(args, "--ranker")
     from kb.learned import WEIGHTS
     from kb.learned.train import train
     from kb.search import Searcher

@@ -18,7 +18,6 @@ downloaded. Trained by ``kb train --cross`` (kb.cross.train, the ``train`` extra
 """
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -28,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from kb.model import Record
+from kb.semantic import manifest as semantic_manifest
 from kb.semantic.data import record_text
 
 __all__ = ["MODEL_DIR", "Pairs", "Settings", "Stage", "TOKENS", "load", "manifest", "model_id"]
@@ -39,13 +39,8 @@ _WORD = re.compile(r"[^\W\d_]+")
 
 
 def manifest(folder: Path = MODEL_DIR) -> dict[str, Any] | None:
-    """The shipped model's manifest, or None when the model files are not there."""
-    try:
-        if not (folder / MODEL_FILE).is_file() or not (folder / TOKENIZER_FILE).is_file():
-            return None
-        return json.loads((folder / MANIFEST_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
+    """The shipped model's manifest, or None when the model files are not there (read as the semantic stage's)."""
+    return semantic_manifest(folder)
 
 
 def model_id(folder: Path = MODEL_DIR) -> str | None:
