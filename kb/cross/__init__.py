@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from kb.model import Record
-from kb.semantic import manifest as semantic_manifest
+from kb import semantic
 from kb.semantic.data import record_text
 
 __all__ = ["MODEL_DIR", "Pairs", "Settings", "Stage", "TOKENS", "load", "manifest", "model_id"]
@@ -40,7 +40,7 @@ _WORD = re.compile(r"[^\W\d_]+")
 
 def manifest(folder: Path = MODEL_DIR) -> dict[str, Any] | None:
     """The shipped model's manifest, or None when the model files are not there (read as the semantic stage's)."""
-    return semantic_manifest(folder)
+    return semantic.manifest(folder)
 
 
 def model_id(folder: Path = MODEL_DIR) -> str | None:
@@ -50,17 +50,12 @@ def model_id(folder: Path = MODEL_DIR) -> str | None:
 
 
 @dataclass(frozen=True)
-class Settings:
-    """How the stage blends, chosen on the dev split by ``kb train --cross`` and kept in the manifest."""
+class Settings(semantic.Settings):
+    """How the stage blends, chosen on the dev split by ``kb train --cross`` and kept in the manifest (read as the
+    semantic stage's settings are: ``from_manifest``)."""
     weight: float = 1.0  # of the sigmoid of the logit, against the lexical score divided by the best candidate's
     depth: int = 10  # best lexical candidates re-ranked
     min_words: int = 3  # words of letters a query needs to be question-shaped
-
-    @classmethod
-    def from_manifest(cls, found: Mapping[str, Any]) -> Settings:
-        given = found.get("settings", {})
-        return cls(float(given.get("weight", cls.weight)), int(given.get("depth", cls.depth)),
-                   int(given.get("min_words", cls.min_words)))
 
 
 class Pairs:

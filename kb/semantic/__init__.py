@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 import numpy as np
 
@@ -54,7 +54,7 @@ class Settings:
     min_words: int = 3  # words of letters a query needs to be question-shaped
 
     @classmethod
-    def from_manifest(cls, found: dict[str, Any]) -> Settings:
+    def from_manifest(cls, found: Mapping[str, Any]) -> Self:
         given = found.get("settings", {})
         return cls(float(given.get("weight", cls.weight)), int(given.get("depth", cls.depth)),
                    int(given.get("min_words", cls.min_words)))
