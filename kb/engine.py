@@ -54,6 +54,7 @@ from itertools import compress
 from math import inf
 from typing import TYPE_CHECKING
 
+import numpy as np
 from whoosh import matching as M
 from whoosh import query as Q
 from whoosh.matching.binary import DisjunctionMaxMatcher, UnionMatcher
@@ -66,7 +67,7 @@ if TYPE_CHECKING:
     from kb.positions import PhraseTable
 from kb import whoosh_adapter as adapter
 
-__all__ = ["Postings", "Unsupported", "scores", "ranked", "ranked_above", "whoosh_scores"]
+__all__ = ["Postings", "Unsupported", "Scored", "scores", "ranked", "ranked_above", "whoosh_scores"]
 
 REPLACE_EVERY = adapter.REPLACE_EVERY  # Whoosh's collector replaces the matcher every 10 matches
 
@@ -81,6 +82,15 @@ class _Term:
     scores: tuple[float, ...]  # the weighting's score of each posting
     by_doc: dict  # docnum -> score; read-only once built
     last: int  # the highest docnum: the term's matcher is exhausted past it
+    id_array: np.ndarray  # ``ids`` and ``scores`` as arrays (``_dense``), read-only
+    score_array: np.ndarray
+
+
+def _term(ids: list[int], scores: list[float]) -> _Term:
+    id_array, score_array = np.array(ids, dtype=np.intp), np.array(scores, dtype=np.float64)
+    id_array.flags.writeable = score_array.flags.writeable = False
+    return _Term(tuple(ids), tuple(scores), dict(zip(ids, scores, strict=True)), ids[-1] if ids else -1, id_array,
+                 score_array)
 
 
 class Postings:
@@ -141,7 +151,7 @@ class Postings:
         """A term's docnums and scores, as Whoosh's weighting scores them (kb.whoosh_adapter: a block at a time)."""
         ids, scores = adapter.scored_postings(searcher, fieldname, btext,
                                               lambda: self._field_lengths(searcher, fieldname))
-        return _Term(tuple(ids), tuple(scores), dict(zip(ids, scores, strict=True)), ids[-1])
+        return _term(ids, scores)
 
     def _field_lengths(self, searcher, fieldname: str) -> list[int]:
         """Every document's length in a field, as the scorer's ``dfl()`` reads it."""
@@ -175,6 +185,18 @@ class Postings:
             docs = frozenset(searcher.docs_for_query(filter_query))
         with self._lock:
             return self._filters.setdefault(filter_query, docs)
+
+    def allowed_mask(self, searcher, filter_query) -> np.ndarray:
+        """``allowed`` as a read-only array of every docnum (``_dense``), made once per filter."""
+        key = ("mask", filter_query)
+        try:
+            return self._filters[key]
+        except KeyError:
+            mask = np.zeros(self.doc_count, dtype=bool)
+            mask[np.fromiter(self.allowed(searcher, filter_query), dtype=np.intp)] = True
+            mask.flags.writeable = False
+        with self._lock:
+            return self._filters.setdefault(key, mask)
 
 
 # -- building Whoosh's matcher tree over cached postings --------------------------------
@@ -241,8 +263,7 @@ class _Phrase(Q.Phrase):
         return self._leaf(ids, scores, len(words))
 
     def _leaf(self, ids: list[int], scores: list[float], words: int):
-        leaf = _PhraseLeaf(_Term(tuple(ids), tuple(scores), dict(zip(ids, scores, strict=True)),
-                                 ids[-1] if ids else -1), words)
+        leaf = _PhraseLeaf(_term(ids, scores), words)
         return leaf if self.boost == 1.0 else WrappingMatcher(leaf, boost=self.boost)
 
 
@@ -571,9 +592,173 @@ def _sqr_all(m: CoordMatcher | _Coord, termcount: int, child: dict[int, float], 
     return out
 
 
+_LEAVES = (_Leaf, _PhraseLeaf)
+
+
+class _Fallback(Exception):
+    """A tree ``_dense`` does not evaluate (a coordination bonus scoring every document 0): ``_scores`` does."""
+
+
+def _dense(m, n: int, replaced) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``_scores`` over arrays of every docnum (``n``): each document's score, how many of its terms match (the
+    ``matching`` count, 1 for a plain term) and whether the matcher yields it. New arrays, the caller's to change.
+
+    Each node is the same floating-point operation on every document at once (in C) that ``_scores`` does on
+    each document in Python, in the tree's order, so the floats are the same: a union adds its two children's
+    arrays (a document only one side yields adds 0.0 from the other, and ``s + 0.0`` is ``s``), a boost
+    multiplies, a coordination bonus is ``(score + (matching - 1) / gap) * factor`` with each document's term
+    count (``adapter.coordination``; for one matching term the bonus is 0.0, and ``(s + 0.0) * f`` is ``s * f``).
+    A question's tree of unions over a thousand matches walked its overlaps and merged dicts in Python: about a
+    third of a question's CPU."""
+    cls = type(m)
+    if cls is _Leaf or cls is _PhraseLeaf:
+        entry = m.entry
+        vals, count, present = np.zeros(n), np.zeros(n, dtype=np.int32), np.zeros(n, dtype=bool)
+        vals[entry.id_array] = entry.score_array
+        count[entry.id_array] = m.words if cls is _PhraseLeaf else 1  # a phrase counts as its words
+        present[entry.id_array] = True
+        return vals, count, present
+    if isinstance(m, M.NullMatcherClass):
+        return np.zeros(n), np.zeros(n, dtype=np.int32), np.zeros(n, dtype=bool)
+    if cls is UnionMatcher:
+        # UnionMatcher.score: a.score() + b.score() where both match, either's score elsewhere (and a + b is b + a)
+        leaf, other = (m.b, m.a) if type(m.b) in _LEAVES else (m.a, m.b)
+        if type(leaf) in _LEAVES:  # a term added where it matches, without an array of its own
+            a, ca, pa = _dense(other, n, replaced)
+            entry = leaf.entry
+            a[entry.id_array] += entry.score_array
+            ca[entry.id_array] += leaf.words if type(leaf) is _PhraseLeaf else 1
+            pa[entry.id_array] = True
+            return a, ca, pa
+        (a, ca, pa), (b, cb, pb) = _dense(m.a, n, replaced), _dense(m.b, n, replaced)
+        a += b
+        ca += cb
+        pa |= pb
+        return a, ca, pa
+    if cls is DisjunctionMaxMatcher:
+        (a, ca, pa), (b, cb, pb) = _dense(m.a, n, replaced), _dense(m.b, n, replaced)
+        a = np.where(pa & pb, np.maximum(a, b), a + b)
+        ca += cb
+        pa |= pb
+        return a, ca, pa
+    if cls is WrappingMatcher:
+        vals, count, present = _dense(m.child, n, replaced)
+        vals *= float(m.boost)  # WrappingMatcher.score: child.score() * boost
+        return vals, count, present
+    if cls is CoordMatcher or cls is _Coord:
+        return _dense_coord(m, n, replaced)
+    if cls is ArrayUnionMatcher:
+        children, boost, scored = adapter.array_union(m)
+        if not scored:
+            raise Unsupported("an unscored array union")
+        acc, seen = np.zeros(n), np.zeros(n, dtype=bool)
+        for sub in children:  # per document 0 + s1 * boost + s2 * boost + ... in its children's order
+            vals, _, present = _dense(sub, n, lambda node, present: [])  # its children are never replaced
+            acc += vals * boost
+            seen |= present
+        present = seen & (acc > 0)
+        acc[~present] = 0.0
+        return acc, np.zeros(n, dtype=np.int32), present  # it names no matching term (_array_union)
+    raise Unsupported(cls.__name__)
+
+
+def _dense_coord(m: CoordMatcher | _Coord, n: int, replaced) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``_coord`` over arrays: each document's term count is the tree's after the collector's last replacement
+    before it. Worked out for the documents the child yields only (the rest stay 0.0)."""
+    vals, count, present = _dense(m.child, n, replaced)
+    units = _units(m.child)
+    points = replaced(m, present)
+    drops = sorted({points[i] for last in {last for _, last in units}
+                    if (i := bisect_right(points, last)) < len(points)})
+    counts = [sum(k for k, _ in units)] + [sum(k for k, last in units if last >= p) for p in drops]
+    scale = m.scale if type(m) is _Coord else adapter.coord_scale(m)
+    coordination = [c for c in (adapter.coordination(termcount, scale) for termcount in counts) if c is not None]
+    if len(coordination) < len(counts):
+        raise _Fallback("a coordination bonus scoring every document 0")
+    ids = np.flatnonzero(present)
+    factor: float | np.ndarray
+    gap: float | np.ndarray
+    if drops:  # each document's part: the number of drops at or before it (bisect_right, as _coord)
+        part = np.searchsorted(np.array(drops), ids, side="right")
+        factor = np.array([f for f, _ in coordination])[part]
+        gap = np.array([g for _, g in coordination])[part]
+    else:
+        factor, gap = coordination[0]
+    out = np.zeros(n)
+    out[ids] = (vals[ids] + (count[ids] - 1) / gap) * factor
+    return out, count, present
+
+
+# When ``scores`` takes arrays (``_dense``) over a document at a time (``_scores``): by the postings under the tree,
+# measured on the bench's classes (paired, CPU). A coordinated tree (two words or more) of a few hundred matches was
+# a dict merge per union and a Python loop over every overlap and every part of the coordination bonus: arrays win
+# from about 300 matches ("when does damage wear off" 288 -> 233 us, "library top card" 993 -> 326 us); under, the
+# dicts do ("can a traitor win with the leader": 86 against 133 us). One word's union of its fields is a few dict
+# merges in C, cheaper than arrays of every docnum up to thousands of matches ("mana", 489: 38 against 102 us).
+DENSE_FROM = 400
+DENSE_FROM_ONE_WORD = 4000
+
+
+def _dense_pays(m) -> bool:
+    coordinated = type(m) is _Coord or type(m) is CoordMatcher
+    return _postings_under(m) >= (DENSE_FROM if coordinated else DENSE_FROM_ONE_WORD)
+
+
+def _postings_under(m) -> int:
+    """How many postings the leaves under ``m`` hold (the work ``_scores`` does grows with it)."""
+    cls = type(m)
+    if cls is _Leaf or cls is _PhraseLeaf:
+        return len(m.entry.ids)
+    if cls is UnionMatcher or cls is DisjunctionMaxMatcher:
+        return _postings_under(m.a) + _postings_under(m.b)
+    if cls is CoordMatcher or cls is _Coord or cls is WrappingMatcher:
+        return _postings_under(m.child)
+    return 0
+
+
+class Scored(dict):
+    """``scores``' answer: docnum -> score, with the same as arrays (``ids`` ascending, ``vals``) while the dict
+    is unchanged, for ``ranked_above``; a caller removing a document (``pop``, ``del``) drops the arrays."""
+
+    def __init__(self, ids: np.ndarray, vals: np.ndarray):
+        super().__init__(zip(ids.tolist(), vals.tolist(), strict=True))
+        self.arrays: tuple[np.ndarray, np.ndarray] | None = (ids, vals)
+
+    def pop(self, *args):
+        if args and args[0] in self:
+            self.arrays = None
+        return super().pop(*args)
+
+    def __delitem__(self, key) -> None:
+        self.arrays = None
+        super().__delitem__(key)
+
+    def __setitem__(self, key, value) -> None:
+        self.arrays = None
+        super().__setitem__(key, value)
+
+    def popitem(self):
+        self.arrays = None
+        return super().popitem()
+
+    def clear(self) -> None:
+        self.arrays = None
+        super().clear()
+
+    def update(self, *args, **kwargs) -> None:
+        self.arrays = None
+        super().update(*args, **kwargs)
+
+    def setdefault(self, key, default=None):
+        if key not in self:
+            self.arrays = None
+        return super().setdefault(key, default)
+
+
 def scores(postings: Postings, searcher, query, filter_query=None) -> dict[int, float]:
     """docnum -> score for every match of what ``searcher.search(query, limit=None,
-    filter=filter_query)`` finds, computed over cached postings. A new dict: the caller may change it.
+    filter=filter_query)`` finds, computed over cached postings (``_dense`` for a large tree, ``_scores`` for a
+    small one: ``DENSE_FROM``). A new dict: the caller may change it.
 
     Raises ``Unsupported`` for a query it cannot evaluate exactly (see the module docstring).
     """
@@ -587,12 +772,35 @@ def scores(postings: Postings, searcher, query, filter_query=None) -> dict[int, 
             m = query.matcher(view, SearchContext(weighting=postings.weighting))
         except AttributeError as exc:  # the query asked the stand-in for something only a real searcher has
             raise Unsupported(str(exc)) from exc
+    if not _dense_pays(m):
+        return _dict_scores(postings, searcher, m, filter_query)
 
     points: list[list[int]] = []
 
-    def replaced(node, child: dict[int, float]) -> list[int]:
+    def replaced(node, present: np.ndarray) -> list[int]:
         """The docnums at which the collector replaces the matcher: every 10th match."""
         if node is m:  # the top of the tree: its matches are its child's
+            return np.flatnonzero(present)[::REPLACE_EVERY].tolist()
+        if not points:
+            points.append(sorted(_keys(m))[::REPLACE_EVERY])
+        return points[0]
+
+    try:
+        vals, _, present = _dense(m, postings.doc_count, replaced)
+    except _Fallback:
+        return _dict_scores(postings, searcher, m, filter_query)
+    if filter_query is not None:
+        present &= postings.allowed_mask(searcher, filter_query)
+    ids = np.flatnonzero(present)
+    return Scored(ids, vals[ids])
+
+
+def _dict_scores(postings: Postings, searcher, m, filter_query) -> dict[int, float]:
+    """``scores`` of a matcher tree, one document at a time (``_scores``)."""
+    points: list[list[int]] = []
+
+    def replaced(node, child: dict[int, float]) -> list[int]:
+        if node is m:
             return sorted(child)[::REPLACE_EVERY]
         if not points:
             points.append(sorted(_keys(m))[::REPLACE_EVERY])
@@ -611,16 +819,41 @@ def ranked(scored: dict[int, float]) -> list[int]:
     return sorted(sorted(scored), key=scored.__getitem__, reverse=True)  # stable: ties keep docnum order
 
 
+RANK_ARRAYS_FROM = 300  # ranked_above: from this many matches arrays are cheaper than Python's compress and sort
+
+
 def ranked_above(scored: dict[int, float], share: float, least: int) -> tuple[list[int], int]:
     """The start of ``ranked(scored)`` a search reads, and how many documents score above ``share`` x the best.
 
     The start is every document scoring above that cut, or the ``least`` best when fewer do: a search shows the
     matches above its relevance floor and re-ranks its best ``least``, and the rest (a common word's hundreds of
-    matches far below the best) need no order. Filtered in C (``compress`` over the scores compared to the cut),
-    then sorted as ``ranked`` sorts: the same documents in the same order as ``ranked(scored)[:len(start)]``.
+    matches far below the best) need no order. The same documents in the same order as
+    ``ranked(scored)[:len(start)]``: a large answer compared and sorted as arrays (``Scored``'s own when it has
+    them), a small one in Python (``_ranked_above``).
     """
     if not scored:
         return [], 0
+    if isinstance(scored, Scored) and scored.arrays is not None:
+        ids, vals = scored.arrays
+    elif len(scored) < RANK_ARRAYS_FROM:
+        return _ranked_above(scored, share, least)
+    else:
+        ids = np.fromiter(scored, dtype=np.intp, count=len(scored))
+        vals = np.fromiter(scored.values(), dtype=np.float64, count=len(scored))
+    cut = share * float(vals.max())
+    keep = vals > cut
+    count = int(np.count_nonzero(keep))
+    if count < least:  # the ``least`` best: those scoring at least the least-th best score
+        floor = np.partition(vals, len(vals) - least)[len(vals) - least] if len(vals) > least else -inf
+        keep = vals >= floor
+    ids, vals = ids[keep], vals[keep]
+    order = np.lexsort((ids, -vals))  # score descending, equal scores by docnum
+    return ids[order[:max(count, least)]].tolist(), count
+
+
+def _ranked_above(scored: dict[int, float], share: float, least: int) -> tuple[list[int], int]:
+    """``ranked_above`` in Python: filtered in C (``compress`` over the scores compared to the cut), then sorted as
+    ``ranked`` sorts."""
     cut = share * max(scored.values())
     above = list(compress(scored, map(cut.__lt__, scored.values())))  # the scores > cut, in C
     count = len(above)

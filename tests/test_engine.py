@@ -110,6 +110,46 @@ def test_scores_equal_whooshs_with_the_official_rules(cr_store):
     searcher.close()
 
 
+@pytest.mark.parametrize("path", ["arrays", "dicts"])
+def test_both_evaluations_equal_whooshs(store, monkeypatch, path):
+    """``scores`` takes arrays for a large tree and dicts for a small one (engine.DENSE_FROM): each alone, for every
+    tree (number words' array unions, phrases, filters), gives Whoosh's scores to the last bit."""
+    everything, nothing = (0, 0), (10**9, 10**9)
+    monkeypatch.setattr(engine, "DENSE_FROM", (everything if path == "arrays" else nothing)[0])
+    monkeypatch.setattr(engine, "DENSE_FROM_ONE_WORD", (everything if path == "arrays" else nothing)[1])
+    searcher = Searcher(store, cache_size=0)
+    searcher.warm()  # phrases from the build's word sequences (kb.positions) as served
+    queries = broad_queries(store, False, drawn=80) + ["can two players use the same name", "10 poison counters",
+                                                        '"face down" morph', '"special action"']
+    evaluated, fell_back = same_scores(searcher, queries, [(None, None), ("treachery", None), (None, "rule")])
+    assert evaluated > 700 and fell_back == 0, (evaluated, fell_back)
+    query = searcher.candidates.build_query("what happens when a player has ten poison counters")
+    got = engine.scores(searcher.postings, searcher.searcher, query)
+    assert (type(got) is engine.Scored) == (path == "arrays")
+    searcher.close()
+
+
+@pytest.mark.parametrize("share, least", [(0.35, 50), (0.0, 50), (0.99, 50), (0.35, 5000), (1.0, 1)])
+def test_ranked_above_is_the_start_of_whooshs_order_both_ways(cr_store, share, least):
+    """``ranked_above`` from ``Scored``'s arrays, from a plain dict's (over ``RANK_ARRAYS_FROM`` matches), after a
+    caller removed a document, and in Python: the start of ``ranked`` and the count above the cut, equal scores
+    in docnum order."""
+    searcher = Searcher(cr_store, cache_size=0)
+    for text in ["what happens when a player has ten poison counters", "identity card face down", "card",
+                 "legend rule", "tribal"]:
+        scored = engine.scores(searcher.postings, searcher.searcher, searcher.candidates.build_query(text))
+        order = engine.ranked(scored)
+        cut = share * max(scored.values())
+        count = sum(1 for v in scored.values() if v > cut)
+        expected = order[:max(count, least)]
+        assert engine.ranked_above(scored, share, least) == (expected, count), text
+        assert engine.ranked_above(dict(scored), share, least) == (expected, count), text
+        assert engine._ranked_above(dict(scored), share, least) == (expected, count), text
+        scored.pop(order[0])  # a lead's record left out (kb.search.candidates): the arrays are dropped
+        assert engine.ranked_above(scored, share, least) == engine._ranked_above(dict(scored), share, least), text
+    searcher.close()
+
+
 def test_search_answers_are_the_same_as_plain_whoosh(store):
     variants = [{}, {"limit": 30}, {"offset": 10, "limit": 5}, {"kind": "rule"}]
     same_answers(store, broad_queries(store, False, drawn=60), variants)

@@ -151,7 +151,7 @@ class Searcher:
         for doc in [None, *sorted(self.docs)]:  # the docnums each doc:/kind: filter lets through
             for kind in [None, *KINDS]:
                 if doc or kind:
-                    self.postings.allowed(self.searcher, self.tables.filter(doc, kind))
+                    self.postings.allowed_mask(self.searcher, self.tables.filter(doc, kind))
         for text in ("cr 702.19b", "Token Cards j (ii)"):  # the reference patterns, compiled once, not on a query
             parse_ref(text, sections=self.resolver.section_titles, bare_numbers=True, doc_names=self.resolver.doc_names)
         if self.postings.phrases is None:  # phrases from the build's word sequences, not each word's positions
