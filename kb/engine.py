@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import copy
 import threading
+from collections.abc import Iterator, Mapping, MutableMapping
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from itertools import compress
@@ -716,49 +717,56 @@ def _postings_under(m) -> int:
     return 0
 
 
-class Scored(dict):
-    """``scores``' answer: docnum -> score, with the same as arrays (``ids`` ascending, ``vals``) while the dict
-    is unchanged, for ``ranked_above``; a caller removing a document (``pop``, ``del``) drops the arrays."""
+class Scored(MutableMapping):
+    """``scores``' answer for a large tree: docnum -> score read from the arrays ``_dense`` made, not a dict of a
+    thousand or two entries built for the fifty-odd a search reads (that dict cost a question ~100 us).
+    The caller's own to change, as a dict would be."""
 
-    def __init__(self, ids: np.ndarray, vals: np.ndarray):
-        super().__init__(zip(ids.tolist(), vals.tolist(), strict=True))
-        self.arrays: tuple[np.ndarray, np.ndarray] | None = (ids, vals)
+    __slots__ = ("_vals", "_present", "_len")
 
-    def pop(self, *args):
-        if args and args[0] in self:
-            self.arrays = None
-        return super().pop(*args)
+    def __init__(self, vals: np.ndarray, present: np.ndarray):
+        self._vals, self._present = vals, present  # every docnum's score and whether it matched
+        self._len = int(np.count_nonzero(present))
 
-    def __delitem__(self, key) -> None:
-        self.arrays = None
-        super().__delitem__(key)
+    def __contains__(self, docnum) -> bool:
+        return isinstance(docnum, int) and 0 <= docnum < len(self._present) and self._present.item(docnum)
 
-    def __setitem__(self, key, value) -> None:
-        self.arrays = None
-        super().__setitem__(key, value)
+    def __getitem__(self, docnum: int) -> float:
+        if docnum in self:
+            return self._vals.item(docnum)  # a Python float, the same double
+        raise KeyError(docnum)
 
-    def popitem(self):
-        self.arrays = None
-        return super().popitem()
+    def __setitem__(self, docnum: int, score: float) -> None:
+        if docnum not in self:
+            if not (isinstance(docnum, int) and 0 <= docnum < len(self._present)):
+                raise KeyError(docnum)
+            self._present[docnum] = True
+            self._len += 1
+        self._vals[docnum] = score
 
-    def clear(self) -> None:
-        self.arrays = None
-        super().clear()
+    def __delitem__(self, docnum: int) -> None:
+        if docnum not in self:
+            raise KeyError(docnum)
+        self._present[docnum] = False
+        self._vals[docnum] = 0.0
+        self._len -= 1
 
-    def update(self, *args, **kwargs) -> None:
-        self.arrays = None
-        super().update(*args, **kwargs)
+    def __iter__(self) -> Iterator[int]:
+        return iter(np.flatnonzero(self._present).tolist())
 
-    def setdefault(self, key, default=None):
-        if key not in self:
-            self.arrays = None
-        return super().setdefault(key, default)
+    def __len__(self) -> int:
+        return self._len
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        """The matches' docnums, ascending, and their scores."""
+        ids = np.flatnonzero(self._present)
+        return ids, self._vals[ids]
 
 
-def scores(postings: Postings, searcher, query, filter_query=None) -> dict[int, float]:
+def scores(postings: Postings, searcher, query, filter_query=None) -> MutableMapping[int, float]:
     """docnum -> score for every match of what ``searcher.search(query, limit=None,
     filter=filter_query)`` finds, computed over cached postings (``_dense`` for a large tree, ``_scores`` for a
-    small one: ``DENSE_FROM``). A new dict: the caller may change it.
+    small one: ``DENSE_FROM``): a new dict, or a ``Scored`` over the arrays. The caller may change it.
 
     Raises ``Unsupported`` for a query it cannot evaluate exactly (see the module docstring).
     """
@@ -791,8 +799,7 @@ def scores(postings: Postings, searcher, query, filter_query=None) -> dict[int, 
         return _dict_scores(postings, searcher, m, filter_query)
     if filter_query is not None:
         present &= postings.allowed_mask(searcher, filter_query)
-    ids = np.flatnonzero(present)
-    return Scored(ids, vals[ids])
+    return Scored(vals, present)
 
 
 def _dict_scores(postings: Postings, searcher, m, filter_query) -> dict[int, float]:
@@ -814,7 +821,7 @@ def _dict_scores(postings: Postings, searcher, m, filter_query) -> dict[int, flo
     return out
 
 
-def ranked(scored: dict[int, float]) -> list[int]:
+def ranked(scored: Mapping[int, float]) -> list[int]:
     """Docnums in Whoosh's order: score descending, equal scores by docnum."""
     return sorted(sorted(scored), key=scored.__getitem__, reverse=True)  # stable: ties keep docnum order
 
@@ -822,19 +829,19 @@ def ranked(scored: dict[int, float]) -> list[int]:
 RANK_ARRAYS_FROM = 300  # ranked_above: from this many matches arrays are cheaper than Python's compress and sort
 
 
-def ranked_above(scored: dict[int, float], share: float, least: int) -> tuple[list[int], int]:
+def ranked_above(scored: Mapping[int, float], share: float, least: int) -> tuple[list[int], int]:
     """The start of ``ranked(scored)`` a search reads, and how many documents score above ``share`` x the best.
 
     The start is every document scoring above that cut, or the ``least`` best when fewer do: a search shows the
     matches above its relevance floor and re-ranks its best ``least``, and the rest (a common word's hundreds of
     matches far below the best) need no order. The same documents in the same order as
-    ``ranked(scored)[:len(start)]``: a large answer compared and sorted as arrays (``Scored``'s own when it has
-    them), a small one in Python (``_ranked_above``).
+    ``ranked(scored)[:len(start)]``: a large answer compared and sorted as arrays (``Scored``'s own), a small
+    one in Python (``_ranked_above``).
     """
     if not scored:
         return [], 0
-    if isinstance(scored, Scored) and scored.arrays is not None:
-        ids, vals = scored.arrays
+    if isinstance(scored, Scored):
+        ids, vals = scored.arrays()
     elif len(scored) < RANK_ARRAYS_FROM:
         return _ranked_above(scored, share, least)
     else:
@@ -851,7 +858,7 @@ def ranked_above(scored: dict[int, float], share: float, least: int) -> tuple[li
     return ids[order[:max(count, least)]].tolist(), count
 
 
-def _ranked_above(scored: dict[int, float], share: float, least: int) -> tuple[list[int], int]:
+def _ranked_above(scored: Mapping[int, float], share: float, least: int) -> tuple[list[int], int]:
     """``ranked_above`` in Python: filtered in C (``compress`` over the scores compared to the cut), then sorted as
     ``ranked`` sorts."""
     cut = share * max(scored.values())

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from itertools import islice
 from operator import attrgetter, itemgetter
@@ -240,7 +240,7 @@ class Candidates:
             docs[doc] = docs.get(doc, 0) + n
             kinds[kind] = kinds.get(kind, 0) + n
 
-    def _rulings_of(self, cards: frozenset[str], scores: dict[int, float], have: set[int | None]) -> list[Candidate]:
+    def _rulings_of(self, cards: frozenset[str], scores: Mapping[int, float], have: set[int | None]) -> list[Candidate]:
         """Candidates for the rulings of ``cards`` that matched (``scores``) but are not among ``have``: a
         ruling rarely repeats its card's name, so "old ruler mulligan with the extra card" scores The Old
         Ruler's mulligan ruling below fifty records that say "card"."""
@@ -252,7 +252,7 @@ class Candidates:
                     out.append(Candidate(ruling, scores[d], d))
         return out
 
-    def _under_terms(self, terms: dict[str, frozenset[str]], weights: dict[str, float], scores: dict[int, float],
+    def _under_terms(self, terms: dict[str, frozenset[str]], weights: dict[str, float], scores: Mapping[int, float],
                      have: set[int | None]) -> list[Candidate]:
         """Candidates for the records under the rule a question's term leads to (``terms``: Ranker.family_terms)
         that match the rest of the question, wherever Whoosh ranked them: "sba legend" is state-based actions'

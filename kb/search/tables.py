@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import threading
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, MutableMapping
 from pathlib import Path
 
 from whoosh import query as Q
@@ -279,7 +279,7 @@ class Tables:
             out[s] = weight
         return out
 
-    def scores(self, query, filter_query) -> dict[int, float]:
+    def scores(self, query, filter_query) -> MutableMapping[int, float]:
         """docnum -> score for every match: Whoosh's scores over cached postings (kb.engine), or
         plain Whoosh for a query the engine does not evaluate (and when ``fast`` is off)."""
         if self.fast:
