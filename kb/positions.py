@@ -29,7 +29,10 @@ from array import array
 from bisect import bisect_left
 from dataclasses import dataclass, field
 
+import numpy as np
 from whoosh.scoring import WeightLengthScorer
+
+from kb import whoosh_adapter as adapter
 
 __all__ = ["PhraseTable", "MAX_WORDS", "MAX_SCORERS"]
 
@@ -161,11 +164,22 @@ class PhraseTable:
         """``scores`` by word: per word, its score in each of ``docnums``."""
         boost, lengths = self.boost, self.lengths
         columns = []  # per word, its score in each document
+        at = np.array(docnums, dtype=np.intp)
         for w in words:
             scorer, k = self._scorer(searcher, w), self.numbers[w]
             held, counts = self.docs[k], self.counts[k]
+            own = scorer.dfl == lengths.__getitem__ and type(scorer).score is WeightLengthScorer.score
+            if own and docnums:
+                # every document at once: each word's count where it stands in the word's documents (as bisect_left
+                # finds it) times the boost, and BM25F of it (kb.whoosh_adapter: the same doubles as _score)
+                where = np.searchsorted(np.frombuffer(held, dtype=np.intc), at)
+                found = adapter.bm25_scores(scorer, np.frombuffer(counts, dtype=np.intc)[where] * boost,
+                                            np.frombuffer(lengths, dtype=np.intc)[at])
+                if found is not None:
+                    columns.append(found.tolist())
+                    continue
             weights = [counts[bisect_left(held, d)] * boost for d in docnums]
-            if scorer.dfl == lengths.__getitem__ and type(scorer).score is WeightLengthScorer.score:
+            if own:
                 # what WeightLengthScorer.score(matcher) computes, _score(weight, dfl(docnum)), without a matcher
                 # object and two method calls per document: the same function of the same numbers
                 score = scorer._score

@@ -19,15 +19,16 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
+import numpy as np
 import whoosh
 from whoosh.codec.whoosh3 import W3LeafMatcher
 from whoosh.collectors import UnlimitedCollector
 from whoosh.matching.combo import ArrayUnionMatcher
 from whoosh.matching.wrappers import CoordMatcher
-from whoosh.scoring import WeightLengthScorer
+from whoosh.scoring import BM25FScorer, WeightLengthScorer
 
 __all__ = ["RELEASE", "REPLACE_EVERY", "IndexReleaseError", "check_release", "scored_postings",
-           "public_postings", "array_union", "coordination", "coord_scale"]
+           "public_postings", "array_union", "coordination", "coord_scale", "bm25_scores"]
 
 RELEASE: tuple[int, ...] = tuple(whoosh.__version__)
 # The unlimited collector replaces its matcher (dropping exhausted terms) every this many matches.
@@ -108,3 +109,15 @@ def coordination(termcount: int, scale: float) -> tuple[float, float] | None:
     if termcount <= 1 or termcount == scale:
         return 1.0, math.inf
     return (termcount - 1) / termcount, (termcount - scale) ** 2
+
+
+def bm25_scores(scorer, weights: np.ndarray, lengths: np.ndarray) -> np.ndarray | None:
+    """``scorer._score(weight, length)`` of every pair at once (float64 arrays of weights and field lengths) for
+    Whoosh's BM25F scorer: ``whoosh.scoring.bm25``'s expression, the same operations in the same order on every
+    element (numpy's float64 arithmetic rounds each as Python's does), so the same doubles; None for any other
+    scorer, whose ``_score`` the caller calls one pair at a time."""
+    if type(scorer) is not BM25FScorer:
+        return None
+    idf, avgfl, b, k1 = scorer.idf, scorer.avgfl, scorer.B, scorer.K1
+    # bm25(idf, tf, fl, avgfl, B, K1): idf * ((tf * (K1 + 1)) / (tf + K1 * ((1 - B) + B * fl / avgfl)))
+    return idf * ((weights * (k1 + 1)) / (weights + k1 * ((1 - b) + b * lengths / avgfl)))

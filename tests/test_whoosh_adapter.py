@@ -115,6 +115,29 @@ def test_coordination_is_whooshs_coord_matcher(terms, scale):
     assert adapter.coordination(0, scale) is None
 
 
+def test_bm25_scores_are_the_scorers_own_for_every_weight_and_length(plain):
+    """The BM25F expression over arrays gives ``_score(weight, length)``'s doubles, bit for bit, for terms rare and
+    common in each scored field, over every document length the field has and weights up to 40."""
+    import numpy as np
+
+    s = plain.searcher
+    checked = 0
+    for fieldname in ("title", "body", "exact"):
+        lengths = sorted({n for d in range(s.doc_count_all()) if (n := s.doc_field_length(d, fieldname, 1))})
+        terms = list(s.reader().lexicon(fieldname))
+        for btext in terms[:: max(1, len(terms) // 40)]:
+            scorer = s.weighting.scorer(s, fieldname, btext)
+            weights = [w * boost for w in range(1, 41) for boost in (1.0, 2.0)]
+            pairs = [(w, n) for w in weights for n in lengths]
+            got = adapter.bm25_scores(scorer, np.array([w for w, _ in pairs]), np.array([n for _, n in pairs],
+                                                                                      dtype=np.intc))
+            assert got is not None
+            assert got.tolist() == [scorer._score(w, n) for w, n in pairs], (fieldname, btext)
+            checked += len(pairs)
+    assert checked > 10_000
+    assert adapter.bm25_scores(object(), np.zeros(1), np.zeros(1)) is None
+
+
 def test_the_collector_replaces_its_matcher_as_often_as_the_adapter_says():
     from whoosh.collectors import UnlimitedCollector
 
