@@ -691,18 +691,20 @@ def _dense_coord(m: CoordMatcher | _Coord, n: int, replaced) -> tuple[np.ndarray
 
 
 # When ``scores`` takes arrays (``_dense``) over a document at a time (``_scores``): by the postings under the tree,
-# measured on the bench's classes (paired, CPU). A coordinated tree (two words or more) of a few hundred matches was
-# a dict merge per union and a Python loop over every overlap and every part of the coordination bonus: arrays win
-# from about 300 matches ("when does damage wear off" 288 -> 233 us, "library top card" 993 -> 326 us); under, the
-# dicts do ("can a traitor win with the leader": 86 against 133 us). One word's union of its fields is a few dict
-# merges in C, cheaper than arrays of every docnum up to thousands of matches ("mana", 489: 38 against 102 us).
-DENSE_FROM = 400
-DENSE_FROM_ONE_WORD = 4000
+# as a share of the documents (an array holds every docnum, so its cost grows with the build, a dict's with the
+# matches). Measured on the bench's classes with the official rules (5,336 documents; paired, CPU): a coordinated
+# tree (two words or more) of a few hundred matches was a dict merge per union and a Python loop over every overlap
+# and every part of the coordination bonus: arrays win from about 300 matches ("when does damage wear off" 288 ->
+# 233 us, "library top card" 993 -> 326 us); under, the dicts do ("can a traitor win with the leader": 86 against
+# 133 us). One word's union of its fields is a few dict merges in C, cheaper than arrays of every docnum up to
+# thousands of matches ("mana", 489: 38 against 102 us).
+DENSE_FROM = 0.075  # x the documents: 400 postings with the official rules
+DENSE_FROM_ONE_WORD = 0.75
 
 
-def _dense_pays(m) -> bool:
+def _dense_pays(m, documents: int) -> bool:
     coordinated = type(m) is _Coord or type(m) is CoordMatcher
-    return _postings_under(m) >= (DENSE_FROM if coordinated else DENSE_FROM_ONE_WORD)
+    return _postings_under(m) >= documents * (DENSE_FROM if coordinated else DENSE_FROM_ONE_WORD)
 
 
 def _postings_under(m) -> int:
@@ -780,7 +782,7 @@ def scores(postings: Postings, searcher, query, filter_query=None) -> MutableMap
             m = query.matcher(view, SearchContext(weighting=postings.weighting))
         except AttributeError as exc:  # the query asked the stand-in for something only a real searcher has
             raise Unsupported(str(exc)) from exc
-    if not _dense_pays(m):
+    if not _dense_pays(m, postings.doc_count):
         return _dict_scores(postings, searcher, m, filter_query)
 
     points: list[list[int]] = []
