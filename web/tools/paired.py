@@ -1,0 +1,143 @@
+"""Two versions of search timed side by side in one process, per query class, so that a shared machine's load falls
+on both alike: ``python -m web.tools.paired --base DIR --data DIR``.
+
+``--base`` is another checkout of the project (``git archive <commit> | tar -x -C DIR``); ``--data`` a data
+directory (``kb build``). Both versions' packages are imported into this process under their own names (the
+module table swapped before each call, so a function importing lazily gets its own version's modules), each
+opens the build and, per class of the bench's queries (``web.tools.bench.query_classes``), a fresh searcher
+warmed as ``kb serve`` warms one. Each query then runs on both, alternating which goes first: its first run
+(CPU time, ``thread_time``), then ``--repeat`` warm runs, of which the least is kept. The table gives each
+class's median per version and the ratio new / base; the last lines the whole set's median, p99 and sum.
+"""
+from __future__ import annotations
+
+import argparse
+import gc
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from types import ModuleType
+
+__all__ = ["main"]
+
+_PACKAGES = ("kb", "web", "corpus", "ingest")
+_HERE = str(Path(__file__).resolve().parents[2])
+
+
+def _ours(name: str) -> bool:
+    return name.split(".")[0] in _PACKAGES
+
+
+def _load(root: str) -> dict[str, ModuleType]:
+    """The project's modules imported from ``root``, taken out of the module table again."""
+    for name in [n for n in sys.modules if _ours(n)]:
+        del sys.modules[name]
+    sys.path.insert(0, root)
+    try:
+        __import__("kb.search")
+        __import__("kb.store")
+        __import__("web.tools.bench")
+    finally:
+        sys.path.remove(root)
+    return {n: m for n, m in sys.modules.items() if _ours(n)}
+
+
+class _Versions:
+    def __init__(self, roots: dict[str, str]):
+        self.modules = {name: _load(root) for name, root in roots.items()}
+
+    def use(self, name: str) -> dict[str, ModuleType]:
+        for n in [n for n in sys.modules if _ours(n)]:
+            del sys.modules[n]
+        sys.modules.update(self.modules[name])
+        return self.modules[name]
+
+
+def _p99(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[round(0.99 * (len(ordered) - 1))]
+
+
+def _timed(versions: _Versions, searchers: dict, q: str, order: Sequence[str], into: dict[str, list[float]]) -> None:
+    for name in order:
+        versions.use(name)
+        c = time.thread_time()
+        searchers[name].search(q)
+        into[name].append(time.thread_time() - c)
+
+
+def _class(versions: _Versions, stores: dict, queries: list[str], repeat: int) -> dict[str, dict[str, list[float]]]:
+    """One class on a fresh warmed searcher per version: each query's first run, then its least warm run."""
+    names = tuple(stores)
+    searchers = {}
+    for name in names:
+        searchers[name] = versions.use(name)["kb.search"].Searcher(stores[name], cache_size=0)
+        searchers[name].warm()
+    gc.collect()
+    gc.freeze()
+    out: dict[str, dict[str, list[float]]] = {name: {"first": [], "warm": []} for name in names}
+    first: dict[str, list[float]] = {name: [] for name in names}
+    try:
+        for i, q in enumerate(queries):
+            _timed(versions, searchers, q, names if i % 2 == 0 else names[::-1], first)
+        for q in queries:
+            runs: dict[str, list[float]] = {name: [] for name in names}
+            for r in range(repeat):
+                _timed(versions, searchers, q, names if r % 2 == 0 else names[::-1], runs)
+            for name in names:
+                out[name]["warm"].append(min(runs[name]))
+    finally:
+        for name in names:
+            versions.use(name)
+            searchers[name].close()
+        gc.unfreeze()
+    for name in names:
+        out[name]["first"] = first[name]
+    return out
+
+
+def _us(values: list[float]) -> float:
+    return statistics.median(values) * 1e6
+
+
+def run(base: Path, data: Path, repeat: int, only: list[str] | None, say=print) -> dict[str, dict[str, list[float]]]:
+    """Per version ("base", "new"), every query's first-run and least warm CPU seconds, over the classes."""
+    versions = _Versions({"base": str(base.resolve()), "new": _HERE})
+    stores = {name: versions.use(name)["kb.store"].Store.open(data) for name in ("base", "new")}
+    has_cr = any(r.doc == "cr" for r in stores["new"].records.values())
+    classes = versions.use("new")["web.tools.bench"].query_classes(has_cr)
+    out: dict[str, dict[str, list[float]]] = {name: {"first": [], "warm": []} for name in stores}
+    say(f"{'class':14s} {'first base':>10s} {'new':>7s} {'ratio':>6s} | {'warm base':>9s} {'new':>7s} {'ratio':>6s}"
+        "   (CPU us, medians over the class)")
+    for cls, queries in classes.items():
+        if only and cls not in only:
+            continue
+        got = _class(versions, stores, queries, repeat)
+        for name, slots in got.items():
+            for slot, values in slots.items():
+                out[name][slot] += values
+        f, w = {n: _us(got[n]["first"]) for n in got}, {n: _us(got[n]["warm"]) for n in got}
+        say(f"{cls:14s} {f['base']:10.0f} {f['new']:7.0f} {f['new'] / f['base']:6.2f} | "
+            f"{w['base']:9.0f} {w['new']:7.0f} {w['new'] / w['base']:6.2f}")
+    for slot in ("first", "warm"):
+        b, n = out["base"][slot], out["new"][slot]
+        say(f"all, {slot}: p50 {_us(b):.0f} -> {_us(n):.0f} us ({_us(n) / _us(b):.3f}), "
+            f"p99 {_p99(b) * 1e6:.0f} -> {_p99(n) * 1e6:.0f} us ({_p99(n) / _p99(b):.3f}), sum {sum(n) / sum(b):.3f}")
+    versions.use("new")
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--base", type=Path, required=True, help="the other checkout (git archive COMMIT | tar -x)")
+    parser.add_argument("--data", type=Path, required=True, help="a data directory (kb build)")
+    parser.add_argument("--repeat", type=int, default=5, help="warm runs per query and version (the least is kept)")
+    parser.add_argument("--classes", default="", help="comma-separated query classes (default: all)")
+    args = parser.parse_args(argv)
+    run(args.base, args.data, args.repeat, [c for c in args.classes.split(",") if c] or None)
+
+
+if __name__ == "__main__":
+    main()
