@@ -88,8 +88,14 @@ def _page(results) -> dict:
 
 def answers(searcher, qs: Sequence[str], starts: Sequence[str]) -> Iterator[str]:
     """One JSON line per query (its first and second pages) and per autocomplete prefix."""
+    from kb.search import QueryError
+
     for q in qs:
-        pages = [_page(searcher.search(q, limit=10, offset=at)) for at in (0, 10)]
+        try:
+            pages = [_page(searcher.search(q, limit=10, offset=at)) for at in (0, 10)]
+        except QueryError as error:  # a filter naming a document the build lacks: its message is the answer
+            yield json.dumps({"q": q, "error": str(error)}, sort_keys=True, ensure_ascii=False)
+            continue
         yield json.dumps({"q": q, "pages": pages}, sort_keys=True, ensure_ascii=False)
     for s in starts:
         yield json.dumps({"complete": s, "labels": searcher.autocomplete(s)}, sort_keys=True, ensure_ascii=False)
