@@ -122,6 +122,9 @@ _ANSWERS = {asked: f"answers {asked}" for asked in ASKS}  # each signal's reason
 CARD_ASKS_MORE = 0.4  # a card page, for a question that asks more than its name ("bodyguard effect ends when")
 KEYWORD_BELOW = 0.99  # a keyword page's score, as a share of the place it gives the rule it quotes
 CARD_NAMED = 1.5  # a card the question names inside its words, and its rulings
+# A card the question names only in part, by a word that means something else there, and its rulings and notes: "does
+# swords to plowshares exile an indestructible creature" put two rulings of Sword of the Meek in the top three.
+PARTLY_NAMED = 0.5
 HISTORY = 0.5  # a version-history entry mentions a topic; it rarely answers a question about it
 
 # Words that name a document in a question ("how many players in treachery").
@@ -158,6 +161,7 @@ class Named:
     implied: str | None = None
     asks: tuple[str, ...] = ()  # what kind of answer its question words ask for (``ASKS``)
     cards: frozenset[str] = frozenset()  # the cards whose whole name it holds ("does the oneiromancer ...")
+    parts: frozenset[str] = frozenset()  # the cards it names only in part, meaning something else ("swords to ...")
 
 
 def own_rules_cited(store: Store, record: Record) -> list[str]:
@@ -214,6 +218,7 @@ class Ranker:
         self.pointers = self._pointers(store)
         self.families = self._families(store, self.pointers)
         self.quoted = self._quoted(store)
+        self.superseded = self._superseded(store, self.older)
 
     # -- tables --------------------------------------------------------------------
     @staticmethod
@@ -432,6 +437,10 @@ class Ranker:
                 c.score *= ASKS_MORE if row.kind == "keyword" else CARD_ASKS_MORE
                 if explain:
                     c.why.append(f"asks more than the {row.kind}")
+        if "superseded" in on and self.superseded:
+            self._below_todays_text(candidates, rows, named, add, explain)
+            if len(rows) < len(candidates):  # today's text of an older rule was added
+                rows += self._rows_of(candidates[len(rows):])
         if "keyword below its rules" in on:
             self._below_its_rules(candidates, rows, explain)
         candidates.sort(key=attrgetter("score"), reverse=True)  # stable: equal scores keep their order
@@ -464,6 +473,66 @@ class Ranker:
                     if explain:
                         c.why.append(f"says {own:.2f} of the question its siblings do not")
         return changed
+
+    @staticmethod
+    def _superseded(store: Store, older: set[str]) -> dict[str, str]:
+        """An older edition's quoted rule -> today's official rule on the same thing: the heading of the same name
+        (Future Sight 502.62 Aura swap -> 702.65 Aura Swap), and under it the sub-rule sharing most of its words
+        (502.62b -> 702.65b; 502.68b "each triggers separately" -> 702.15f "multiple instances are redundant")."""
+        if not older:
+            return {}
+
+        def words(text: str | None) -> frozenset[str]:
+            return frozenset(w.lower() for w in TOKEN_RE.findall(fold(plain(text or ""))))
+
+        headings: dict[str, Record] = {}
+        for r in store.records.values():
+            if r.doc == "cr" and r.kind == "rule" and r.title and r.children:
+                headings.setdefault(fold(r.title).lower(), r)
+        out = {}
+        for r in store.records.values():
+            if r.doc not in older or r.kind != "rule":
+                continue
+            parent = store.records.get(r.parent) if r.parent else None
+            heading = r if r.children or r.text == r.title else parent
+            today = headings.get(fold(heading.title or "").lower()) if heading is not None else None
+            if today is None:
+                continue
+            if heading is r:
+                out[r.id] = today.id
+                continue
+            said = words(r.text)
+            subs = [store.records[c] for c in today.children if c in store.records]
+            best = max(subs, key=lambda x: len(said & words(x.text)) / (len(said | words(x.text)) or 1), default=None)
+            if best is not None:
+                out[r.id] = best.id
+        return out
+
+    def _below_todays_text(self, candidates: list[Candidate], rows: list[_Row], named: Named,
+                           add: Callable[[str], Candidate | None], explain: bool) -> None:
+        """An older edition's quoted rule ranked above today's official rule on the same thing gives its place to it
+        and comes right after it (today's joins when Whoosh did not return it), unless the question names the older
+        document: "aura swap fails what happens" put the 2007 FAQ's 502.62b first, 702.65b nowhere."""
+        by_id: dict[str, Candidate] | None = None
+        for c, row in zip(list(candidates), rows, strict=False):
+            target = self.superseded.get(c.record.id) if row.kind == "rule" else None
+            if target is None or named.doc == row.doc:
+                continue
+            if by_id is None:
+                by_id = {o.record.id: o for o in candidates}
+            today = by_id.get(target)
+            if today is None:
+                today = add(target)
+                if today is None:
+                    continue
+                today.score = 0.0
+                candidates.append(today)
+                by_id[target] = today
+            if c.score > today.score:
+                today.score, c.score = c.score, c.score * KEYWORD_BELOW
+                if explain:
+                    c.why.append(f"superseded by {target}")
+                    today.why.append(f"today's text of {c.record.id}")
 
     def _below_its_rules(self, candidates: list[Candidate], rows: list[_Row], explain: bool) -> None:
         """A keyword page ranked above every rule it quotes gives its place to the best of them and comes
@@ -549,17 +618,19 @@ class Ranker:
         # Most candidates meet none of these: only those of a document or kind one of them names go on.
         docs = {named_doc, implied, *older} - {None}
         kinds = {named_kind, "history" if history else None} - {None}
-        cards = named.cards
+        cards, parts = named.cards, named.parts if "card named in part" in on else frozenset()
         tops = tuple(family)  # a record under a term's rule starts with the rule's id: most start with none
         for c, row in zip(candidates, rows, strict=True):
             doc, kind = row.doc, row.kind
             variant = row.variant if variants else None
-            if not (asks or family or cards or doc in docs or kind in kinds or variant is not None):
+            if not (asks or family or cards or parts or doc in docs or kind in kinds or variant is not None):
                 continue
             record = c.record
             factors = []
             if cards and (record.id if kind == "card" else record.parent) in cards:
                 factors.append((CARD_NAMED, "card named"))
+            if parts and (record.id if kind == "card" else record.parent) in parts:
+                factors.append((PARTLY_NAMED, "card named in part"))
             if named_doc and doc == named_doc:
                 factors.append((NAMED_DOC, "named document"))
             if named_kind and kind == named_kind:

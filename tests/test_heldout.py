@@ -37,7 +37,7 @@ PINS = {
     "G bundled, with the CR": (H.BUNDLED_G, "cr", (54, 57)),
     "G official": (H.CR_G, "cr", (45, 51)),
     "H bundled": (H.BUNDLED_H, "bundled", (52, 58)),
-    "H bundled, with the CR": (H.BUNDLED_H, "cr", (47, 55)),
+    "H bundled, with the CR": (H.BUNDLED_H, "cr", (47, 56)),
     "H official": (H.CR_H, "cr", (44, 52)),
     "I bundled": (H.BUNDLED_I, "bundled", (53, 59)),
     "I bundled, with the CR": (H.BUNDLED_I, "cr", (52, 58)),

@@ -34,6 +34,31 @@ def test_the_current_official_rule_comes_before_the_2007_text(cr_searcher, word,
     assert found.index(f"keywords/{word}") < found.index(older)
 
 
+def test_an_older_editions_rule_gives_its_place_to_todays_rule_on_the_same_thing(cr_store, cr_searcher, searcher):
+    from kb import rank
+    from kb.learned.data import evaluation_table
+    from kb.search import Searcher
+
+    superseded = cr_searcher.ranker.superseded
+    # the heading of the same name, and under it the sub-rule sharing most of its words
+    assert superseded["futuresight/502.62"] == "cr/702.65" and superseded["futuresight/502.62b"] == "cr/702.65b"
+    assert superseded["futuresight/502.68b"] == "cr/702.15f"  # "each triggers separately": today's "redundant"
+    assert not [rid for rid in superseded if not rid.startswith("futuresight/")]
+    assert searcher.ranker.superseded == {}  # only with today's official rules loaded
+    query = "aura swap fails what happens"  # the FAQ quotes 2007's 502.62b, word for word today's 702.65b
+    s = Searcher(cr_store, cache_size=0)
+    # a new wording: the common questions of neither rule's family are there to match (the split by record's table)
+    s.asked = s.asked_table(evaluation_table(cr_store.manifest["asked"]))
+    try:
+        assert ids(s.search(query), 2) == ["cr/702.65b", "futuresight/502.62b"]
+        with rank.SIGNALS.off("superseded"):
+            assert ids(s.search(query), 1) == ["futuresight/502.62b"]
+        # a question naming the older document asks for its text
+        assert ids(s.search("aura swap fails what happens in future sight"), 1) == ["futuresight/502.62b"]
+    finally:
+        s.close()
+
+
 def test_keyword_pages_open_with_the_current_official_text(cr_store, store):
     shroud = cr_store.get("keywords/shroud")
     assert shroud.refs[0].target == "cr/702.18" and shroud.text == cr_store.get("cr/702.18a").text
@@ -512,6 +537,29 @@ def test_a_card_named_inside_a_question_comes_before_the_general_rules(cr_store,
         assert ids(s.search(query), 1)[0].startswith(card)
         with rank.SIGNALS.off("card named"):
             assert ids(s.search(query), 1)[0].startswith("cr/")  # without it, a general rule of the official rules
+    finally:
+        s.close()
+
+
+def test_a_card_named_only_in_part_by_a_word_meaning_something_else_gives_way(cr_store, cr_searcher):
+    # a well-known card no document holds: "swords" is not Sword of the Meek, "time" is not The Time Bender
+    from kb import rank
+    from kb.search import Searcher
+
+    tables = cr_searcher.tables
+    assert tables.partly_named_cards(["sword", "plowshar"], ["swords", "to", "plowshares"]) == {
+        "futuresight/cards/sword-of-the-meek"}
+    assert "treachery/cards/the-time-bender" in tables.partly_named_cards(["time", "turn"], ["time", "turn"])
+    # the card's own word as written names it, as players do; the whole name is the card named
+    assert not tables.partly_named_cards(["jhoira", "suspend"], ["jhoira", "suspend"])
+    assert not tables.partly_named_cards(["sword", "meek"], ["sword", "of", "the", "meek"])
+    query = "does swords to plowshares exile an indestructible creature"
+    s = Searcher(cr_store, cache_size=0)
+    try:
+        first = ids(s.search(query), 3)
+        assert first[0] == "cr/702.12b" and not [rid for rid in first if "sword-of-the-meek" in rid]
+        with rank.SIGNALS.off("card named in part"):
+            assert [rid for rid in ids(s.search(query), 3) if "sword-of-the-meek" in rid]
     finally:
         s.close()
 
