@@ -59,6 +59,31 @@ def test_an_older_editions_rule_gives_its_place_to_todays_rule_on_the_same_thing
         s.close()
 
 
+@pytest.mark.parametrize("query, opening, heading", [
+    ("how does ward work", "cr/702.21a", "cr/702.21"),
+    ("how does blight work", "cr/701.68a", "cr/701.68"),
+    ("how do rad counters work", "cr/728.1", "cr/728"),
+])
+def test_a_title_asked_how_it_works_opens_with_what_it_is(cr_store, query, opening, heading):
+    from kb import rank
+    from kb.search import Searcher
+
+    s = Searcher(cr_store, cache_size=0)
+    try:
+        results = s.search(query)
+        assert results.matched_by == "title" and ids(results, 2) == [opening, heading]
+        with rank.SIGNALS.off("how it works"):
+            assert ids(s.search(query), 1) == [heading]  # the heading first, as the bare title answers
+    finally:
+        s.close()
+
+
+def test_a_bare_title_still_opens_with_its_heading(cr_searcher):
+    assert ids(cr_searcher.search("ward"), 1) == ["cr/702.21"]
+    assert ids(cr_searcher.search("what does trample do"), 1) == ["cr/702.19"]  # asks what it does: the rules
+    assert ids(cr_searcher.search("what does blight mean"), 1) == ["cr/701.68"]  # asks for the term (define, what is)
+
+
 def test_keyword_pages_open_with_the_current_official_text(cr_store, store):
     shroud = cr_store.get("keywords/shroud")
     assert shroud.refs[0].target == "cr/702.18" and shroud.text == cr_store.get("cr/702.18a").text
