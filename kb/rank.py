@@ -514,8 +514,9 @@ class Ranker:
         and comes right after it (today's joins when Whoosh did not return it), unless the question names the older
         document: "aura swap fails what happens" put the 2007 FAQ's 502.62b first, 702.65b nowhere."""
         by_id: dict[str, Candidate] | None = None
-        for c, row in zip(list(candidates), rows, strict=False):
-            target = self.superseded.get(c.record.id) if row.kind == "rule" else None
+        older = self.older
+        for c, row in zip(candidates[:len(rows)], rows, strict=True):  # not those it adds
+            target = self.superseded.get(c.record.id) if row.doc in older and row.kind == "rule" else None
             if target is None or named.doc == row.doc:
                 continue
             if by_id is None:

@@ -257,17 +257,17 @@ class Tables:
         ("does swords to plowshares exile" is not Sword of the Meek). A piece of a name that is the card's own, as
         written ("jhoira suspend"), names the card as players do: not these."""
         have = frozenset(stems)
+        partly = [(s, cid) for s in have for name, cid in self.card_names.get(s, ()) if not name <= have]
+        if not partly:  # most questions share no word with a card's name
+            return frozenset()
         by_stem: dict[str, set[str]] = {}
         for w in words:
             by_stem.setdefault(stem(w), set()).add(w)
         out = set()
-        for s in have:
-            for name, cid in self.card_names.get(s, ()):
-                if name <= have or cid in out:
-                    continue
-                written, own = self.name_words[cid]
-                if s not in own or not by_stem.get(s, set()) & written:
-                    out.add(cid)
+        for s, cid in partly:
+            written, own = self.name_words[cid]
+            if s not in own or not by_stem.get(s, set()) & written:
+                out.add(cid)
         return frozenset(out)
 
     def knows(self, word: str) -> bool:
