@@ -426,8 +426,20 @@ class Ranker:
             self._glossaries(candidates, rows, add, stems, weights, explain)
             if len(rows) < len(candidates):  # a rule a glossary entry points at was added
                 rows += self._rows_of(candidates[len(rows):])
-        heading_only, asks_more = "heading only" in on, "asks more" in on
-        for c, row in zip(candidates, rows, strict=True):  # both in one pass: each candidate's own factors
+        cards_asked_more = self._own_factors(candidates, rows, stems, weights, total, explain)
+        self._places(candidates, rows, named, add, cards_asked_more, explain)
+        candidates.sort(key=attrgetter("score"), reverse=True)  # stable: equal scores keep their order
+        if "siblings" in on and self._siblings(candidates[:SIBLING_TOP], weights, total, stems, explain):
+            candidates.sort(key=attrgetter("score"), reverse=True)
+        return candidates
+
+    def _own_factors(self, candidates: list[Candidate], rows: list[_Row], stems: frozenset[str],
+                     weights: dict[str, float], total: float, explain: bool) -> list[Candidate]:
+        """Heading only and asks more, in one pass: each candidate's own factors. The card pages a question asks
+        more about than their names."""
+        heading_only, asks_more = "heading only" in SIGNALS, "asks more" in SIGNALS
+        cards_asked_more = []
+        for c, row in zip(candidates, rows, strict=True):
             if heading_only and row.heading_only:
                 self._heading_only(c, stems, explain)
             if asks_more and (row.kind == "keyword" or row.kind == "card") and \
@@ -435,18 +447,25 @@ class Ranker:
                 # a keyword page is its first definition: "menace" more than "menace blocking"; a card page
                 # holds all its rulings, and the question asks for one of them
                 c.score *= ASKS_MORE if row.kind == "keyword" else CARD_ASKS_MORE
+                if row.kind == "card":
+                    cards_asked_more.append(c)
                 if explain:
                     c.why.append(f"asks more than the {row.kind}")
+        return cards_asked_more
+
+    def _places(self, candidates: list[Candidate], rows: list[_Row], named: Named,
+                add: Callable[[str], Candidate | None], cards_asked_more: list[Candidate], explain: bool) -> None:
+        """A record saying what another says better gives its place to it: an older edition's rule to today's, a
+        keyword page to the rule it quotes, a card page to its ruling."""
+        on = SIGNALS
         if "superseded" in on and self.superseded:
             self._below_todays_text(candidates, rows, named, add, explain)
             if len(rows) < len(candidates):  # today's text of an older rule was added
                 rows += self._rows_of(candidates[len(rows):])
         if "keyword below its rules" in on:
             self._below_its_rules(candidates, rows, explain)
-        candidates.sort(key=attrgetter("score"), reverse=True)  # stable: equal scores keep their order
-        if "siblings" in on and self._siblings(candidates[:SIBLING_TOP], weights, total, stems, explain):
-            candidates.sort(key=attrgetter("score"), reverse=True)
-        return candidates
+        if cards_asked_more and "card below its rulings" in on:
+            self._below_its_rulings(candidates, cards_asked_more, explain)
 
     def _siblings(self, best: list[Candidate], weights: dict[str, float], total: float, stems: frozenset[str],
                   explain: bool) -> bool:
@@ -534,6 +553,22 @@ class Ranker:
                 if explain:
                     c.why.append(f"superseded by {target}")
                     today.why.append(f"today's text of {c.record.id}")
+
+    @staticmethod
+    def _below_its_rulings(candidates: list[Candidate], cards: list[Candidate], explain: bool) -> None:
+        """A card page a question asks more about than its name, still ranked above every ruling of it among the
+        candidates, gives its place to the best of them and comes right after it: the page holds all its rulings'
+        words (Whoosh scored "necromancer can i target my own graveyard" 15.0 for The Necromancer's page, 5.2 for
+        the ruling that answers it), the question asks for one of them."""
+        for card in cards:
+            cid = card.record.id
+            ruling = max((o for o in candidates if o.record.parent == cid and o.record.kind == "ruling"),
+                         key=attrgetter("score"), default=None)
+            if ruling is not None and card.score > ruling.score:
+                ruling.score, card.score = card.score, card.score * KEYWORD_BELOW
+                if explain:
+                    card.why.append(f"below its ruling {ruling.record.id}")
+                    ruling.why.append(f"takes the place of its card {cid}")
 
     def _below_its_rules(self, candidates: list[Candidate], rows: list[_Row], explain: bool) -> None:
         """A keyword page ranked above every rule it quotes gives its place to the best of them and comes

@@ -39,8 +39,8 @@ PINS = {
     "H bundled": (H.BUNDLED_H, "bundled", (52, 58)),
     "H bundled, with the CR": (H.BUNDLED_H, "cr", (47, 56)),
     "H official": (H.CR_H, "cr", (44, 52)),
-    "I bundled": (H.BUNDLED_I, "bundled", (53, 59)),
-    "I bundled, with the CR": (H.BUNDLED_I, "cr", (52, 58)),
+    "I bundled": (H.BUNDLED_I, "bundled", (54, 59)),
+    "I bundled, with the CR": (H.BUNDLED_I, "cr", (54, 58)),
     # 45 -> 46 (fifteenth session, measured in aggregate after the judges' fixes: glossary renames, "rule N of
     # <document>", today's rule before 2007's; no question read)
     "I official": (H.CR_I, "cr", (46, 54)),

@@ -598,6 +598,28 @@ def test_a_question_about_a_card_is_answered_by_its_ruling_not_its_page(cr_searc
     assert ids(cr_searcher.search("the bodyguard"), 1) == ["treachery/cards/the-bodyguard"]
 
 
+@pytest.mark.parametrize("query, ruling", [
+    ("necromancer can i target my own graveyard", "treachery/cards/the-necromancer/1"),
+    ("ramosian revivalist return a rebel land", "futuresight/cards/ramosian-revivalist/1"),
+])
+def test_a_card_page_asked_more_than_its_name_comes_after_its_best_ruling(cr_store, query, ruling):
+    # the page holds every ruling's words and Whoosh scores it far above the one ruling that answers
+    from kb import rank
+    from kb.learned.data import evaluation_table
+    from kb.search import Searcher
+
+    card = ruling.rsplit("/", 1)[0]
+    s = Searcher(cr_store, cache_size=0)
+    s.asked = s.asked_table(evaluation_table(cr_store.manifest["asked"]))  # a new wording: not its curated questions
+    try:
+        assert ids(s.search(query), 2) == [ruling, card]
+        with rank.SIGNALS.off("card below its rulings"):
+            assert ids(s.search(query), 1) == [card]
+        assert ids(s.search(card.rsplit("/", 1)[1].replace("-", " ")), 1) == [card]  # the name alone is the card
+    finally:
+        s.close()
+
+
 def test_a_one_word_name_counts_only_when_the_documents_keep_its_word_for_the_card(cr_searcher):
     named = {cid for entries in cr_searcher.card_names.values() for _, cid in entries}
     assert {"futuresight/cards/tarmogoyf", "treachery/cards/the-oneiromancer",

@@ -40,7 +40,8 @@ _PLAIN = {
 _PREFIXED = (("answers ", "answers"), ("points at ", "points at"), ("pointed at by ", "pointed at by"),
              ("asks more than the ", "asks more"), ("gives its place to ", "keyword below its rules"),
              ("in the place of ", "in the place of a keyword"), ("superseded by ", "superseded"),
-             ("today's text of ", "today's text"))
+             ("today's text of ", "today's text"), ("below its ruling ", "card below its rulings"),
+             ("takes the place of its card ", "in the place of its card"))
 _VALUED = ((re.compile(r"coverage (\d+(?:\.\d+)?)$"), "coverage"),
            (re.compile(r"(\d+) word pairs$"), "word pairs"),
            (re.compile(r"asked as .* \((\d+(?:\.\d+)?)\)$", re.S), "asked"),
