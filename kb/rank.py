@@ -150,6 +150,7 @@ NUMBER_ALT = {**{stem(w): str(i) for i, w in enumerate(_NUMBERS) if i != 1},
 _RULE = re.compile(r"\d{3}\.\d+")  # "903.12" of "903.12d"
 _FOLDED = re.compile(r"(?=[^\x00-\x7f])[^\W_]")  # a letter or digit beyond ASCII, which kb.words folds in a word
 _SEE_RULE = re.compile(r"\bSee rules? \d")
+_MORE_INFORMATION = re.compile(r"\bFor more information\b[^.]*\bsee rules? \d")
 
 
 @dataclass(frozen=True)
@@ -276,11 +277,19 @@ class Ranker:
         """Glossary id -> the rule of its own document it sends the reader to ("See rule 702.19")."""
         out = {}
         for r in store.records.values():
-            if r.kind != "glossary" or not r.text or not _SEE_RULE.search(r.text):
+            if r.kind != "glossary" or not r.text:
                 continue
-            rules = own_rules_cited(store, r)
-            if len(rules) == 1:  # "See rules 403.3 and 603.6a" points at no one rule
-                out[r.id] = Ranker._defining(store, r, store.records[rules[0]])
+            if _SEE_RULE.search(r.text):
+                rules = own_rules_cited(store, r)
+                if len(rules) == 1:  # "See rules 403.3 and 603.6a" points at no one rule
+                    out[r.id] = Ranker._defining(store, r, store.records[rules[0]])
+            elif "for more information" in SIGNALS and _MORE_INFORMATION.search(r.text):
+                # "Food Token: A Food token is ... For more information about predefined tokens, see rule 111.10.":
+                # the entry restates the sub-rule that names it (111.10b), which today came after it
+                rules = own_rules_cited(store, r)
+                named = Ranker._naming(store, r, store.records[rules[0]]) if len(rules) == 1 else None
+                if named is not None:
+                    out[r.id] = named
         return out
 
     def _families(self, store: Store, pointers: dict[str, str]) -> dict[str, list[tuple[frozenset[str], str]]]:
@@ -317,6 +326,15 @@ class Ranker:
             if rest and rid.startswith(top) and (rest[0] in "./" or rest[0].isalpha()):
                 return True
         return False
+
+    @staticmethod
+    def _naming(store: Store, entry: Record, rule: Record) -> str | None:
+        """The first sub-rule of ``rule`` whose words hold all of the entry's term, or None."""
+        term = {stem(w.lower()) for w in TOKEN_RE.findall(plain(entry.title or ""))}
+        for child in store.children(rule):
+            if term and term <= {stem(w.lower()) for w in TOKEN_RE.findall(plain(child.text or ""))}:
+                return child.id
+        return None
 
     @staticmethod
     def _defining(store: Store, entry: Record, rule: Record) -> str:

@@ -84,6 +84,26 @@ def test_a_bare_title_still_opens_with_its_heading(cr_searcher):
     assert ids(cr_searcher.search("what does blight mean"), 1) == ["cr/701.68"]  # asks for the term (define, what is)
 
 
+def test_a_glossary_entry_sending_the_reader_to_a_rule_for_more_information_comes_after_the_sub_rule_it_restates(
+        cr_store, cr_searcher):
+    from kb import rank
+    from kb.search import Searcher
+
+    pointers = cr_searcher.ranker.pointers
+    # "A Food token is a colorless artifact token with ... For more information about predefined tokens, see rule
+    # 111.10.": the sub-rule of 111.10 that names a Food token
+    assert pointers["cr/glossary/food-token"] == "cr/111.10b" and pointers["cr/glossary/clue-token"] == "cr/111.10f"
+    assert pointers["cr/glossary/trample"] == "cr/702.19"  # "See rule 702.19", as before
+    assert ids(cr_searcher.search("what does a food token do"), 2) == ["cr/111.10b", "cr/glossary/food-token"]
+    with rank.SIGNALS.off("for more information"):
+        s = Searcher(cr_store, cache_size=0)  # the pointers are the build's, made when its searcher opens
+    try:
+        assert "cr/glossary/food-token" not in s.ranker.pointers
+        assert ids(s.search("what does a food token do"), 1) == ["cr/glossary/food-token"]
+    finally:
+        s.close()
+
+
 def test_keyword_pages_open_with_the_current_official_text(cr_store, store):
     shroud = cr_store.get("keywords/shroud")
     assert shroud.refs[0].target == "cr/702.18" and shroud.text == cr_store.get("cr/702.18a").text
