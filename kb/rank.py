@@ -122,6 +122,9 @@ _ANSWERS = {asked: f"answers {asked}" for asked in ASKS}  # each signal's reason
 CARD_ASKS_MORE = 0.4  # a card page, for a question that asks more than its name ("bodyguard effect ends when")
 KEYWORD_BELOW = 0.99  # a keyword page's score, as a share of the place it gives the rule it quotes
 CARD_NAMED = 1.5  # a card the question names inside its words, and its rulings
+# A card the question names only in part, by a word that means something else there, and its rulings and notes: "does
+# swords to plowshares exile an indestructible creature" put two rulings of Sword of the Meek in the top three.
+PARTLY_NAMED = 0.5
 HISTORY = 0.5  # a version-history entry mentions a topic; it rarely answers a question about it
 
 # Words that name a document in a question ("how many players in treachery").
@@ -147,6 +150,7 @@ NUMBER_ALT = {**{stem(w): str(i) for i, w in enumerate(_NUMBERS) if i != 1},
 _RULE = re.compile(r"\d{3}\.\d+")  # "903.12" of "903.12d"
 _FOLDED = re.compile(r"(?=[^\x00-\x7f])[^\W_]")  # a letter or digit beyond ASCII, which kb.words folds in a word
 _SEE_RULE = re.compile(r"\bSee rules? \d")
+_MORE_INFORMATION = re.compile(r"\bFor more information\b[^.]*\bsee rules? \d")
 
 
 @dataclass(frozen=True)
@@ -158,6 +162,7 @@ class Named:
     implied: str | None = None
     asks: tuple[str, ...] = ()  # what kind of answer its question words ask for (``ASKS``)
     cards: frozenset[str] = frozenset()  # the cards whose whole name it holds ("does the oneiromancer ...")
+    parts: frozenset[str] = frozenset()  # the cards it names only in part, meaning something else ("swords to ...")
 
 
 def own_rules_cited(store: Store, record: Record) -> list[str]:
@@ -214,6 +219,7 @@ class Ranker:
         self.pointers = self._pointers(store)
         self.families = self._families(store, self.pointers)
         self.quoted = self._quoted(store)
+        self.superseded = self._superseded(store, self.older)
 
     # -- tables --------------------------------------------------------------------
     @staticmethod
@@ -271,11 +277,19 @@ class Ranker:
         """Glossary id -> the rule of its own document it sends the reader to ("See rule 702.19")."""
         out = {}
         for r in store.records.values():
-            if r.kind != "glossary" or not r.text or not _SEE_RULE.search(r.text):
+            if r.kind != "glossary" or not r.text:
                 continue
-            rules = own_rules_cited(store, r)
-            if len(rules) == 1:  # "See rules 403.3 and 603.6a" points at no one rule
-                out[r.id] = Ranker._defining(store, r, store.records[rules[0]])
+            if _SEE_RULE.search(r.text):
+                rules = own_rules_cited(store, r)
+                if len(rules) == 1:  # "See rules 403.3 and 603.6a" points at no one rule
+                    out[r.id] = Ranker._defining(store, r, store.records[rules[0]])
+            elif "for more information" in SIGNALS and _MORE_INFORMATION.search(r.text):
+                # "Food Token: A Food token is ... For more information about predefined tokens, see rule 111.10.":
+                # the entry restates the sub-rule that names it (111.10b), which today came after it
+                rules = own_rules_cited(store, r)
+                named = Ranker._naming(store, r, store.records[rules[0]]) if len(rules) == 1 else None
+                if named is not None:
+                    out[r.id] = named
         return out
 
     def _families(self, store: Store, pointers: dict[str, str]) -> dict[str, list[tuple[frozenset[str], str]]]:
@@ -312,6 +326,15 @@ class Ranker:
             if rest and rid.startswith(top) and (rest[0] in "./" or rest[0].isalpha()):
                 return True
         return False
+
+    @staticmethod
+    def _naming(store: Store, entry: Record, rule: Record) -> str | None:
+        """The first sub-rule of ``rule`` whose words hold all of the entry's term, or None."""
+        term = {stem(w.lower()) for w in TOKEN_RE.findall(plain(entry.title or ""))}
+        for child in store.children(rule):
+            if term and term <= {stem(w.lower()) for w in TOKEN_RE.findall(plain(child.text or ""))}:
+                return child.id
+        return None
 
     @staticmethod
     def _defining(store: Store, entry: Record, rule: Record) -> str:
@@ -421,8 +444,20 @@ class Ranker:
             self._glossaries(candidates, rows, add, stems, weights, explain)
             if len(rows) < len(candidates):  # a rule a glossary entry points at was added
                 rows += self._rows_of(candidates[len(rows):])
-        heading_only, asks_more = "heading only" in on, "asks more" in on
-        for c, row in zip(candidates, rows, strict=True):  # both in one pass: each candidate's own factors
+        cards_asked_more = self._own_factors(candidates, rows, stems, weights, total, explain)
+        self._places(candidates, rows, named, add, cards_asked_more, explain)
+        candidates.sort(key=attrgetter("score"), reverse=True)  # stable: equal scores keep their order
+        if "siblings" in on and self._siblings(candidates[:SIBLING_TOP], weights, total, stems, explain):
+            candidates.sort(key=attrgetter("score"), reverse=True)
+        return candidates
+
+    def _own_factors(self, candidates: list[Candidate], rows: list[_Row], stems: frozenset[str],
+                     weights: dict[str, float], total: float, explain: bool) -> list[Candidate]:
+        """Heading only and asks more, in one pass: each candidate's own factors. The card pages a question asks
+        more about than their names."""
+        heading_only, asks_more = "heading only" in SIGNALS, "asks more" in SIGNALS
+        cards_asked_more = []
+        for c, row in zip(candidates, rows, strict=True):
             if heading_only and row.heading_only:
                 self._heading_only(c, stems, explain)
             if asks_more and (row.kind == "keyword" or row.kind == "card") and \
@@ -430,14 +465,25 @@ class Ranker:
                 # a keyword page is its first definition: "menace" more than "menace blocking"; a card page
                 # holds all its rulings, and the question asks for one of them
                 c.score *= ASKS_MORE if row.kind == "keyword" else CARD_ASKS_MORE
+                if row.kind == "card":
+                    cards_asked_more.append(c)
                 if explain:
                     c.why.append(f"asks more than the {row.kind}")
+        return cards_asked_more
+
+    def _places(self, candidates: list[Candidate], rows: list[_Row], named: Named,
+                add: Callable[[str], Candidate | None], cards_asked_more: list[Candidate], explain: bool) -> None:
+        """A record saying what another says better gives its place to it: an older edition's rule to today's, a
+        keyword page to the rule it quotes, a card page to its ruling."""
+        on = SIGNALS
+        if "superseded" in on and self.superseded:
+            self._below_todays_text(candidates, rows, named, add, explain)
+            if len(rows) < len(candidates):  # today's text of an older rule was added
+                rows += self._rows_of(candidates[len(rows):])
         if "keyword below its rules" in on:
             self._below_its_rules(candidates, rows, explain)
-        candidates.sort(key=attrgetter("score"), reverse=True)  # stable: equal scores keep their order
-        if "siblings" in on and self._siblings(candidates[:SIBLING_TOP], weights, total, stems, explain):
-            candidates.sort(key=attrgetter("score"), reverse=True)
-        return candidates
+        if cards_asked_more and "card below its rulings" in on:
+            self._below_its_rulings(candidates, cards_asked_more, explain)
 
     def _siblings(self, best: list[Candidate], weights: dict[str, float], total: float, stems: frozenset[str],
                   explain: bool) -> bool:
@@ -464,6 +510,83 @@ class Ranker:
                     if explain:
                         c.why.append(f"says {own:.2f} of the question its siblings do not")
         return changed
+
+    @staticmethod
+    def _superseded(store: Store, older: set[str]) -> dict[str, str]:
+        """An older edition's quoted rule -> today's official rule on the same thing: the heading of the same name
+        (Future Sight 502.62 Aura swap -> 702.65 Aura Swap), and under it the sub-rule sharing most of its words
+        (502.62b -> 702.65b; 502.68b "each triggers separately" -> 702.15f "multiple instances are redundant")."""
+        if not older:
+            return {}
+
+        def words(text: str | None) -> frozenset[str]:
+            return frozenset(w.lower() for w in TOKEN_RE.findall(fold(plain(text or ""))))
+
+        headings: dict[str, Record] = {}
+        for r in store.records.values():
+            if r.doc == "cr" and r.kind == "rule" and r.title and r.children:
+                headings.setdefault(fold(r.title).lower(), r)
+        out = {}
+        for r in store.records.values():
+            if r.doc not in older or r.kind != "rule":
+                continue
+            parent = store.records.get(r.parent) if r.parent else None
+            heading = r if r.children or r.text == r.title else parent
+            today = headings.get(fold(heading.title or "").lower()) if heading is not None else None
+            if today is None:
+                continue
+            if heading is r:
+                out[r.id] = today.id
+                continue
+            said = words(r.text)
+            subs = [store.records[c] for c in today.children if c in store.records]
+            best = max(subs, key=lambda x: len(said & words(x.text)) / (len(said | words(x.text)) or 1), default=None)
+            if best is not None:
+                out[r.id] = best.id
+        return out
+
+    def _below_todays_text(self, candidates: list[Candidate], rows: list[_Row], named: Named,
+                           add: Callable[[str], Candidate | None], explain: bool) -> None:
+        """An older edition's quoted rule ranked above today's official rule on the same thing gives its place to it
+        and comes right after it (today's joins when Whoosh did not return it), unless the question names the older
+        document: "aura swap fails what happens" put the 2007 FAQ's 502.62b first, 702.65b nowhere."""
+        by_id: dict[str, Candidate] | None = None
+        older = self.older
+        for c, row in zip(candidates[:len(rows)], rows, strict=True):  # not those it adds
+            target = self.superseded.get(c.record.id) if row.doc in older and row.kind == "rule" else None
+            if target is None or named.doc == row.doc:
+                continue
+            if by_id is None:
+                by_id = {o.record.id: o for o in candidates}
+            today = by_id.get(target)
+            if today is None:
+                today = add(target)
+                if today is None:
+                    continue
+                today.score = 0.0
+                candidates.append(today)
+                by_id[target] = today
+            if c.score > today.score:
+                today.score, c.score = c.score, c.score * KEYWORD_BELOW
+                if explain:
+                    c.why.append(f"superseded by {target}")
+                    today.why.append(f"today's text of {c.record.id}")
+
+    @staticmethod
+    def _below_its_rulings(candidates: list[Candidate], cards: list[Candidate], explain: bool) -> None:
+        """A card page a question asks more about than its name, still ranked above every ruling of it among the
+        candidates, gives its place to the best of them and comes right after it: the page holds all its rulings'
+        words (Whoosh scored "necromancer can i target my own graveyard" 15.0 for The Necromancer's page, 5.2 for
+        the ruling that answers it), the question asks for one of them."""
+        for card in cards:
+            cid = card.record.id
+            ruling = max((o for o in candidates if o.record.parent == cid and o.record.kind == "ruling"),
+                         key=attrgetter("score"), default=None)
+            if ruling is not None and card.score > ruling.score:
+                ruling.score, card.score = card.score, card.score * KEYWORD_BELOW
+                if explain:
+                    card.why.append(f"below its ruling {ruling.record.id}")
+                    ruling.why.append(f"takes the place of its card {cid}")
 
     def _below_its_rules(self, candidates: list[Candidate], rows: list[_Row], explain: bool) -> None:
         """A keyword page ranked above every rule it quotes gives its place to the best of them and comes
@@ -549,17 +672,19 @@ class Ranker:
         # Most candidates meet none of these: only those of a document or kind one of them names go on.
         docs = {named_doc, implied, *older} - {None}
         kinds = {named_kind, "history" if history else None} - {None}
-        cards = named.cards
+        cards, parts = named.cards, named.parts if "card named in part" in on else frozenset()
         tops = tuple(family)  # a record under a term's rule starts with the rule's id: most start with none
         for c, row in zip(candidates, rows, strict=True):
             doc, kind = row.doc, row.kind
             variant = row.variant if variants else None
-            if not (asks or family or cards or doc in docs or kind in kinds or variant is not None):
+            if not (asks or family or cards or parts or doc in docs or kind in kinds or variant is not None):
                 continue
             record = c.record
             factors = []
             if cards and (record.id if kind == "card" else record.parent) in cards:
                 factors.append((CARD_NAMED, "card named"))
+            if parts and (record.id if kind == "card" else record.parent) in parts:
+                factors.append((PARTLY_NAMED, "card named in part"))
             if named_doc and doc == named_doc:
                 factors.append((NAMED_DOC, "named document"))
             if named_kind and kind == named_kind:

@@ -35,12 +35,12 @@ PINS = {
     # first, the variant's second ("702.187c", "rule 702.187c": each set's one question was written for Treachery's
     # 702.187c, now at 2; the top 3 holds)
     "G bundled, with the CR": (H.BUNDLED_G, "cr", (54, 57)),
-    "G official": (H.CR_G, "cr", (45, 51)),
+    "G official": (H.CR_G, "cr", (46, 51)),
     "H bundled": (H.BUNDLED_H, "bundled", (52, 58)),
-    "H bundled, with the CR": (H.BUNDLED_H, "cr", (47, 55)),
+    "H bundled, with the CR": (H.BUNDLED_H, "cr", (47, 56)),
     "H official": (H.CR_H, "cr", (44, 52)),
-    "I bundled": (H.BUNDLED_I, "bundled", (53, 59)),
-    "I bundled, with the CR": (H.BUNDLED_I, "cr", (52, 58)),
+    "I bundled": (H.BUNDLED_I, "bundled", (54, 59)),
+    "I bundled, with the CR": (H.BUNDLED_I, "cr", (54, 58)),
     # 45 -> 46 (fifteenth session, measured in aggregate after the judges' fixes: glossary renames, "rule N of
     # <document>", today's rule before 2007's; no question read)
     "I official": (H.CR_I, "cr", (46, 54)),

@@ -34,6 +34,76 @@ def test_the_current_official_rule_comes_before_the_2007_text(cr_searcher, word,
     assert found.index(f"keywords/{word}") < found.index(older)
 
 
+def test_an_older_editions_rule_gives_its_place_to_todays_rule_on_the_same_thing(cr_store, cr_searcher, searcher):
+    from kb import rank
+    from kb.learned.data import evaluation_table
+    from kb.search import Searcher
+
+    superseded = cr_searcher.ranker.superseded
+    # the heading of the same name, and under it the sub-rule sharing most of its words
+    assert superseded["futuresight/502.62"] == "cr/702.65" and superseded["futuresight/502.62b"] == "cr/702.65b"
+    assert superseded["futuresight/502.68b"] == "cr/702.15f"  # "each triggers separately": today's "redundant"
+    assert not [rid for rid in superseded if not rid.startswith("futuresight/")]
+    assert searcher.ranker.superseded == {}  # only with today's official rules loaded
+    query = "aura swap fails what happens"  # the FAQ quotes 2007's 502.62b, word for word today's 702.65b
+    s = Searcher(cr_store, cache_size=0)
+    # a new wording: the common questions of neither rule's family are there to match (the split by record's table)
+    s.asked = s.asked_table(evaluation_table(cr_store.manifest["asked"]))
+    try:
+        assert ids(s.search(query), 2) == ["cr/702.65b", "futuresight/502.62b"]
+        with rank.SIGNALS.off("superseded"):
+            assert ids(s.search(query), 1) == ["futuresight/502.62b"]
+        # a question naming the older document asks for its text
+        assert ids(s.search("aura swap fails what happens in future sight"), 1) == ["futuresight/502.62b"]
+    finally:
+        s.close()
+
+
+@pytest.mark.parametrize("query, opening, heading", [
+    ("how does ward work", "cr/702.21a", "cr/702.21"),
+    ("how does blight work", "cr/701.68a", "cr/701.68"),
+    ("how do rad counters work", "cr/728.1", "cr/728"),
+])
+def test_a_title_asked_how_it_works_opens_with_what_it_is(cr_store, query, opening, heading):
+    from kb import rank
+    from kb.search import Searcher
+
+    s = Searcher(cr_store, cache_size=0)
+    try:
+        results = s.search(query)
+        assert results.matched_by == "title" and ids(results, 2) == [opening, heading]
+        with rank.SIGNALS.off("how it works"):
+            assert ids(s.search(query), 1) == [heading]  # the heading first, as the bare title answers
+    finally:
+        s.close()
+
+
+def test_a_bare_title_still_opens_with_its_heading(cr_searcher):
+    assert ids(cr_searcher.search("ward"), 1) == ["cr/702.21"]
+    assert ids(cr_searcher.search("what does trample do"), 1) == ["cr/702.19"]  # asks what it does: the rules
+    assert ids(cr_searcher.search("what does blight mean"), 1) == ["cr/701.68"]  # asks for the term (define, what is)
+
+
+def test_a_glossary_entry_sending_the_reader_to_a_rule_for_more_information_comes_after_the_sub_rule_it_restates(
+        cr_store, cr_searcher):
+    from kb import rank
+    from kb.search import Searcher
+
+    pointers = cr_searcher.ranker.pointers
+    # "A Food token is a colorless artifact token with ... For more information about predefined tokens, see rule
+    # 111.10.": the sub-rule of 111.10 that names a Food token
+    assert pointers["cr/glossary/food-token"] == "cr/111.10b" and pointers["cr/glossary/clue-token"] == "cr/111.10f"
+    assert pointers["cr/glossary/trample"] == "cr/702.19"  # "See rule 702.19", as before
+    assert ids(cr_searcher.search("what does a food token do"), 2) == ["cr/111.10b", "cr/glossary/food-token"]
+    with rank.SIGNALS.off("for more information"):
+        s = Searcher(cr_store, cache_size=0)  # the pointers are the build's, made when its searcher opens
+    try:
+        assert "cr/glossary/food-token" not in s.ranker.pointers
+        assert ids(s.search("what does a food token do"), 1) == ["cr/glossary/food-token"]
+    finally:
+        s.close()
+
+
 def test_keyword_pages_open_with_the_current_official_text(cr_store, store):
     shroud = cr_store.get("keywords/shroud")
     assert shroud.refs[0].target == "cr/702.18" and shroud.text == cr_store.get("cr/702.18a").text
@@ -516,6 +586,29 @@ def test_a_card_named_inside_a_question_comes_before_the_general_rules(cr_store,
         s.close()
 
 
+def test_a_card_named_only_in_part_by_a_word_meaning_something_else_gives_way(cr_store, cr_searcher):
+    # a well-known card no document holds: "swords" is not Sword of the Meek, "time" is not The Time Bender
+    from kb import rank
+    from kb.search import Searcher
+
+    tables = cr_searcher.tables
+    assert tables.partly_named_cards(["sword", "plowshar"], ["swords", "to", "plowshares"]) == {
+        "futuresight/cards/sword-of-the-meek"}
+    assert "treachery/cards/the-time-bender" in tables.partly_named_cards(["time", "turn"], ["time", "turn"])
+    # the card's own word as written names it, as players do; the whole name is the card named
+    assert not tables.partly_named_cards(["jhoira", "suspend"], ["jhoira", "suspend"])
+    assert not tables.partly_named_cards(["sword", "meek"], ["sword", "of", "the", "meek"])
+    query = "does swords to plowshares exile an indestructible creature"
+    s = Searcher(cr_store, cache_size=0)
+    try:
+        first = ids(s.search(query), 3)
+        assert first[0] == "cr/702.12b" and not [rid for rid in first if "sword-of-the-meek" in rid]
+        with rank.SIGNALS.off("card named in part"):
+            assert [rid for rid in ids(s.search(query), 3) if "sword-of-the-meek" in rid]
+    finally:
+        s.close()
+
+
 def test_a_question_about_a_card_is_answered_by_its_ruling_not_its_page(cr_searcher):
     # the card's page holds every ruling; a question asking more than the name wants the one a judge cites
     assert ids(cr_searcher.search("bodyguard effect ends when"), 1) == ["treachery/cards/the-bodyguard/1"]
@@ -523,6 +616,28 @@ def test_a_question_about_a_card_is_answered_by_its_ruling_not_its_page(cr_searc
     assert "treachery/cards/the-old-ruler/1" in ids(cr_searcher.search("old ruler mulligan with the extra card"), 2)
     # the name alone is the card
     assert ids(cr_searcher.search("the bodyguard"), 1) == ["treachery/cards/the-bodyguard"]
+
+
+@pytest.mark.parametrize("query, ruling", [
+    ("necromancer can i target my own graveyard", "treachery/cards/the-necromancer/1"),
+    ("ramosian revivalist return a rebel land", "futuresight/cards/ramosian-revivalist/1"),
+])
+def test_a_card_page_asked_more_than_its_name_comes_after_its_best_ruling(cr_store, query, ruling):
+    # the page holds every ruling's words and Whoosh scores it far above the one ruling that answers
+    from kb import rank
+    from kb.learned.data import evaluation_table
+    from kb.search import Searcher
+
+    card = ruling.rsplit("/", 1)[0]
+    s = Searcher(cr_store, cache_size=0)
+    s.asked = s.asked_table(evaluation_table(cr_store.manifest["asked"]))  # a new wording: not its curated questions
+    try:
+        assert ids(s.search(query), 2) == [ruling, card]
+        with rank.SIGNALS.off("card below its rulings"):
+            assert ids(s.search(query), 1) == [card]
+        assert ids(s.search(card.rsplit("/", 1)[1].replace("-", " ")), 1) == [card]  # the name alone is the card
+    finally:
+        s.close()
 
 
 def test_a_one_word_name_counts_only_when_the_documents_keep_its_word_for_the_card(cr_searcher):

@@ -31,14 +31,17 @@ FLOOR = -12.0  # log of a score's share of the best, for a candidate scoring not
 
 # Reasons the re-rank gives (kb.rank) -> feature: those without a value count 1 each time they are given.
 _PLAIN = {
-    "heading": "heading", "card named": "card named", "named document": "named document",
+    "heading": "heading", "card named": "card named", "card named in part": "card named in part",
+    "named document": "named document",
     "named kind": "named kind", "document's own words": "implied document", "under a term's rule": "term's rules",
     "history": "history", "older rules": "older rules", "variant not asked about": "variant not asked about",
     "glossary": "glossary", "heading only": "heading only",
 }
 _PREFIXED = (("answers ", "answers"), ("points at ", "points at"), ("pointed at by ", "pointed at by"),
              ("asks more than the ", "asks more"), ("gives its place to ", "keyword below its rules"),
-             ("in the place of ", "in the place of a keyword"))
+             ("in the place of ", "in the place of a keyword"), ("superseded by ", "superseded"),
+             ("today's text of ", "today's text"), ("below its ruling ", "card below its rulings"),
+             ("takes the place of its card ", "in the place of its card"))
 _VALUED = ((re.compile(r"coverage (\d+(?:\.\d+)?)$"), "coverage"),
            (re.compile(r"(\d+) word pairs$"), "word pairs"),
            (re.compile(r"asked as .* \((\d+(?:\.\d+)?)\)$", re.S), "asked"),

@@ -187,7 +187,9 @@ class Candidates:
         cards = self.tables.named_cards(everything + unquoted_stems(query.text)) if "card named" in rank.SIGNALS \
             else frozenset()
         asks = rank.asks(self.typos.said_in(query, query.text))
-        named = rank.Named(query.named_doc, query.named_kind, implied, asks, cards)
+        parts = self.tables.partly_named_cards(everything, exact_words(query.text)) \
+            if "card named in part" in rank.SIGNALS else frozenset()
+        named = rank.Named(query.named_doc, query.named_kind, implied, asks, cards, parts)
         if cards:  # a named card's rulings that match the question join the candidates wherever Whoosh put them
             top += self._rulings_of(cards, scores, {c.docnum for c in top})
         # the rules the question's terms lead to, read once for the candidates under them and the re-rank

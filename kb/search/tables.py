@@ -26,6 +26,7 @@ from kb.index import open_index, plain
 from kb.rank import Ranker
 from kb.resolve import Resolver
 from kb.search.parse import content_stems
+from kb.snippet import stem
 from kb.cross import load as load_cross
 from kb.learned import load as load_learned
 from kb.semantic.vectors import open_stage
@@ -110,6 +111,7 @@ class Tables:
         # Every posting of the fields queries use, scored once per build (kb.engine).
         self.postings = engine.Postings(self.searcher)
         self.card_names = self._card_names(store)
+        self.name_words = self._name_words(store)  # card id -> its name's words as written and its own stems
         # The common questions (corpus/asked), analysed as a question is: rewritten, then stemmed.
         self.asked = self.asked_table(store.manifest.get("asked", ()))
         # The semantic stage (kb.semantic): the model and this build's record vectors, or None (lexical only: the
@@ -236,6 +238,37 @@ class Tables:
         """The cards whose whole name a question's stems hold."""
         have = frozenset(stems)
         return frozenset(cid for s in have for name, cid in self.card_names.get(s, ()) if name <= have)
+
+    def _name_words(self, store: Store) -> dict[str, tuple[frozenset[str], frozenset[str]]]:
+        """Card id -> (its name's words as written, the stems of its name the documents use almost only for that
+        card: "jhoira", "meek"; not "time" of The Time Bender), for the cards a question can name (``card_names``)."""
+        out = {}
+        for cid in {cid for named in self.card_names.values() for _, cid in named}:
+            card = store.records[cid]
+            family = 1 + len(store.children(card)) + CARD_NAME_ELSEWHERE
+            name = frozenset(content_stems(plain(card.title or "")))
+            out[cid] = (frozenset(re.findall(r"[a-z]+", fold(card.title or "").lower())),
+                        frozenset(s for s in name if sum(self.uses(s).values()) <= family))
+        return out
+
+    def partly_named_cards(self, stems: Iterable[str], words: Iterable[str]) -> frozenset[str]:
+        """The cards a question names only in part, by a word that means something else there: a word of the name
+        the documents use beyond its card ("the time bender" for "what time"), or the name's word in another form
+        ("does swords to plowshares exile" is not Sword of the Meek). A piece of a name that is the card's own, as
+        written ("jhoira suspend"), names the card as players do: not these."""
+        have = frozenset(stems)
+        partly = [(s, cid) for s in have for name, cid in self.card_names.get(s, ()) if not name <= have]
+        if not partly:  # most questions share no word with a card's name
+            return frozenset()
+        by_stem: dict[str, set[str]] = {}
+        for w in words:
+            by_stem.setdefault(stem(w), set()).add(w)
+        out = set()
+        for s, cid in partly:
+            written, own = self.name_words[cid]
+            if s not in own or not by_stem.get(s, set()) & written:
+                out.add(cid)
+        return frozenset(out)
 
     def knows(self, word: str) -> bool:
         """The index holds ``word`` as written: some record's title or text uses it."""
