@@ -136,3 +136,70 @@ def test_the_lane_gives_its_searcher_back(app):
     for query in ("q=trample", "q=trample&limit=ten"):
         _answer(lane, _environ("GET", "/api/search", query, {}))
         assert getattr(searcher.tables._local, "searcher", None) is None, query
+
+
+def _records(app, kinds=("rule", "card", "ruling")) -> list[str]:
+    records = app.extensions["kb"].current().store.records.values()
+    return [next(r.id for r in records if r.kind == kind) for kind in kinds]
+
+
+@pytest.mark.parametrize("headers", [
+    {},
+    {"Accept": "text/html,application/xhtml+xml,*/*;q=0.8", "Accept-Encoding": "gzip, br"},
+    {"Accept-Encoding": "gzip"},  # again: from the gzip kept for this address
+    {"Accept-Encoding": "gzip;q=0"},
+    {"Host": "rules.example.org"},
+    {"Host": "rules.example.org", "Accept-Encoding": "gzip"},  # another address: its own gzip
+    {"Host": "xn--bcher-kva.example:8080"},  # werkzeug's host_url reads punycode as Unicode
+    {"Host": "[::1]:8080", "Accept": "*/*"},
+])
+def test_a_kept_record_page_is_answered_as_flask_answers_it(app, headers):
+    lane = app.extensions["lane"]
+    for record_id in _records(app):
+        path = "/" + record_id
+        _answer(lane.app, _environ("GET", path, "", {}))  # rendered and kept by the view
+        flask_says = _answer(lane.app, _environ("GET", path, "", headers))
+        with _flask_requests(app) as dispatched:
+            lane_says = _answer(lane, _environ("GET", path, "", headers))
+        assert dispatched == [], path
+        assert lane_says == flask_says, path
+        assert lane_says[0] == "200 OK" and lane_says[1][0] == ("Content-Type", "text/html; charset=utf-8")
+
+
+def test_a_record_page_says_the_public_address(app):
+    lane = app.extensions["lane"]
+    record_id = _records(app, ("rule",))[0]
+    app.config["KB_PUBLIC_URL"] = "https://rules.example.org/"
+    try:
+        with _flask_requests(app) as dispatched:
+            status, headers, body = _answer(lane, _environ("GET", "/" + record_id, "", {"Host": "evil.example"}))
+        assert dispatched == [] and status == "200 OK"
+        assert b"https://rules.example.org/" in body and b"evil.example" not in body
+        evil = _environ("GET", "/" + record_id, "", {"Host": "evil.example"})
+        assert (status, headers, body) == _answer(lane.app, evil)
+    finally:
+        app.config["KB_PUBLIC_URL"] = None
+
+
+def test_the_lane_leaves_other_pages_to_flask(app):
+    lane = app.extensions["lane"]
+    record_id = _records(app, ("rule",))[0]
+    doc = record_id.split("/")[0]
+    _answer(lane.app, _environ("GET", "/" + record_id, "", {}))
+    _answer(lane.app, _environ("GET", "/" + doc, "", {}))  # the contents page, kept as "contents:<doc>"
+    cases = [
+        ("/" + record_id, "from=1", {}),  # the rename note's query
+        ("/" + record_id, "", {"Accept": "application/json"}),  # the twin
+        ("/" + record_id + "/", "", {}),  # the trailing slash's redirect
+        ("/" + record_id.upper(), "", {}),  # read as the record, by Flask
+        ("/" + doc, "", {}),  # a document's contents
+        ("/contents:" + doc, "", {}),  # no record: the 404, not the kept contents page
+        ("/nope/x", "", {}),
+        ("/cr/all", "", {}),
+        ("/" + record_id, "", {"Host": "a b"}),
+    ]
+    for path, query, headers in cases:
+        with _flask_requests(app) as dispatched:
+            lane_says = _answer(lane, _environ("GET", path, query, headers))
+        assert len(dispatched) == 1, path
+        assert lane_says == _answer(lane.app, _environ("GET", path, query, headers)), path
