@@ -8,9 +8,11 @@ sites call them; web/app.py sends the header); the one POST (linkify) computes a
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Mapping
+from typing import Any
 from urllib.parse import quote, urlencode
 
-from flask import Blueprint, Response, current_app, jsonify, request
+from flask import Blueprint, Flask, Response, current_app, jsonify, request
 from werkzeug.exceptions import BadRequest, UnsupportedMediaType
 
 from kb.cache import ByteLRU
@@ -22,7 +24,7 @@ from web.app import public_url
 from web.compress import MIN_SIZE, accepts_gzip, gzip_bytes, gzipped
 from web.openapi import spec
 
-__all__ = ["api"]
+__all__ = ["api", "FAST", "health_data", "search_answer"]
 
 api = Blueprint("api", __name__, url_prefix="/api")
 
@@ -31,32 +33,45 @@ def _kb():
     return current_app.extensions["kb"].current()
 
 
+def health_data(app: Flask, _args: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """/api/health: alive, the package's version, and which build: its id, the corpus digest it was built from, and
+    whether it is stale (not built from today's corpus, or not the build ``current`` names) with why."""
+    base = app.extensions["kb"]
+    kb = base.current()
+    built_from = kb.store.manifest.get("corpus_digest")
+    want = app.config.get("KB_CORPUS_DIGEST")
+    stale = bool(want and built_from != want) or base.fallback_reason is not None
+    why = (base.fallback_reason or app.config.get("KB_NOT_REBUILT")) if stale else None
+    semantic = kb.searcher.semantic  # None: lexical only (KB_SEMANTIC=0, no model files, or a build without vectors)
+    learned = kb.searcher.learned  # None: the hand-tuned ranking alone (KB_RANKER=0, or no weights file)
+    cross = kb.searcher.cross  # None: no cross-encoder (KB_CROSS=0, the default, or no model files)
+    return {"ok": True, "version": __version__, "build_id": kb.build_id, "built_from": built_from,
+            "stale": stale, "stale_reason": why, "records": len(kb.store.records),
+            "documents": [d["slug"] for d in kb.store.documents],
+            "ranker": learned.version if learned is not None else None, "semantic": semantic is not None,
+            "semantic_model": semantic.version if semantic is not None else None,
+            "cross_model": cross.version if cross is not None else None}
+
+
+def search_answer(app: Flask, args: Mapping[str, str]) -> dict[str, Any]:
+    """/api/search's answer (web.data.search_data)."""
+    return D.search_data(app.extensions["kb"].current(), args)[0]
 
 
 @api.get("/health")
 def health():
-    """Alive, the package's version, and which build: its id, the corpus digest it was built from, and whether it
-    is stale (not built from today's corpus, or not the build ``current`` names) with why."""
-    base = current_app.extensions["kb"]
-    kb = base.current()
-    built_from = kb.store.manifest.get("corpus_digest")
-    want = current_app.config.get("KB_CORPUS_DIGEST")
-    stale = bool(want and built_from != want) or base.fallback_reason is not None
-    why = (base.fallback_reason or current_app.config.get("KB_NOT_REBUILT")) if stale else None
-    semantic = kb.searcher.semantic  # None: lexical only (KB_SEMANTIC=0, no model files, or a build without vectors)
-    learned = kb.searcher.learned  # None: the hand-tuned ranking alone (KB_RANKER=0, or no weights file)
-    cross = kb.searcher.cross  # None: no cross-encoder (KB_CROSS=0, the default, or no model files)
-    return jsonify({"ok": True, "version": __version__, "build_id": kb.build_id, "built_from": built_from,
-                    "stale": stale, "stale_reason": why, "records": len(kb.store.records),
-                    "documents": [d["slug"] for d in kb.store.documents],
-                    "ranker": learned.version if learned is not None else None, "semantic": semantic is not None,
-                    "semantic_model": semantic.version if semantic is not None else None,
-                    "cross_model": cross.version if cross is not None else None})
+    return jsonify(health_data(current_app))
 
 
 @api.get("/search")
 def search():
-    return jsonify(D.search_data(_kb(), request.args)[0])
+    return jsonify(search_answer(current_app, request.args))
+
+
+# The answers web.lane makes without Flask's request machinery, from the same functions as the views above: a GET
+# of exactly this path, its query's arguments (each one's first value) -> the JSON answer's object.
+FAST: dict[str, Callable[[Flask, Mapping[str, str]], dict[str, Any]]] = {
+    "/api/health": health_data, "/api/search": search_answer}
 
 
 # A record's or a document's twin depends only on the build and the id, and the largest carry everything their

@@ -77,12 +77,18 @@ class JSONProvider(DefaultJSONProvider):
         return super().dumps(obj, **kwargs)
 
     def response(self, *args, **kwargs):
-        if self.compact is False or (self.compact is None and self._app.debug):
+        if not self.is_compact():
             return super().response(*args, **kwargs)  # indented, for a person reading a debug server
-        obj = self._prepare_response_obj(args, kwargs)
+        return Response(self.compact_bytes(self._prepare_response_obj(args, kwargs)), mimetype=self.mimetype)
+
+    def is_compact(self) -> bool:
+        """Answers are written compact (``compact_bytes``): always, but on a debug server (indented, for a person)."""
+        return not (self.compact is False or (self.compact is None and self._app.debug))
+
+    def compact_bytes(self, obj) -> bytes:
+        """The body of a compact JSON answer of ``obj`` (jsonify's, web.lane's)."""
         encoded = self._fast(obj)
-        body = encoded + b"\n" if encoded is not None else f"{super().dumps(obj, separators=_COMPACT)}\n"
-        return Response(body, mimetype=self.mimetype)  # the app's response_class
+        return encoded + b"\n" if encoded is not None else f"{super().dumps(obj, separators=_COMPACT)}\n".encode()
 
     def _fast(self, obj) -> bytes | None:
         try:
@@ -163,9 +169,14 @@ def create_app(config: dict | None = None) -> Flask:
 
     app.register_error_handler(HTTPException, http_error)
     # Outermost first: any exception answered in our words (never granian's bare 500), forwarded headers only from a
-    # trusted proxy, then the costly requests' gate (web.gate).
+    # trusted proxy, then the costly requests' gate (web.gate), then the API's most asked answers made without
+    # Flask's request machinery (web.lane), then Flask.
+    from web.api import FAST
+    from web.lane import Lane
+
     serving = Settings.from_env()
-    gated = app.extensions["gated"] = Gated(app.wsgi_app, serving, SECURITY_HEADERS)  # web.gate.heavy_work's
+    lane = app.extensions["lane"] = Lane(app, app.wsgi_app, FAST, SECURITY_HEADERS)
+    gated = app.extensions["gated"] = Gated(lane, serving, SECURITY_HEADERS)  # web.gate.heavy_work's
     app.wsgi_app = Guarded(TrustedProxies(gated, serving.trusted_proxies),  # type: ignore[method-assign]
                            SECURITY_HEADERS)
 
@@ -239,14 +250,18 @@ def _host_is_a_host():
     # address or bracketed IPv6 literal (with a port of 1-65535) is refused, and so is an HTTP/1.1 request
     # without one (RFC 9112 3.2: a server must); an HTTP/1.0 request may lack it (public_url then names the
     # server's own address).
-    host = request.headers.get("Host", "")
+    problem = host_problem(request.environ)
+    return None if problem is None else error_response(400, "bad_request", problem)
+
+
+def host_problem(environ) -> str | None:
+    """Why a request's ``Host`` is refused (``_host_is_a_host``), or None."""
+    host = environ.get("HTTP_HOST", "")
     if not host:
-        if request.environ.get("SERVER_PROTOCOL") == "HTTP/1.1":
-            return error_response(400, "bad_request", "an HTTP/1.1 request needs a Host header")
-        return None
+        return "an HTTP/1.1 request needs a Host header" if environ.get("SERVER_PROTOCOL") == "HTTP/1.1" else None
     m = _HOST.fullmatch(host)
     if m is None or not 0 < int(m.group("port") or 80) < 65536:
-        return error_response(400, "bad_request", "the Host header is not a host name (with a port of 1-65535)")
+        return "the Host header is not a host name (with a port of 1-65535)"
     return None
 
 

@@ -32,7 +32,7 @@ from web.app import Response, prefers_json, public_url
 from web.compress import MIN_SIZE, accepts_gzip, gzip_bytes, gzipped
 from web.render import own_text, preview, render_inline, render_text
 
-__all__ = ["pages", "render_page", "error_page"]
+__all__ = ["pages", "render_page", "error_page", "page_body", "kept_record_page"]
 
 pages = Blueprint("pages", __name__)
 
@@ -390,16 +390,29 @@ def kept_page(key: tuple[Opened, str]) -> Response | None:
 
 
 def _kept(key: tuple[Opened, str], page: _Page, status: int, note: str) -> Response:
-    base = _html.escape(public_url())
     response = Response(status=status, mimetype="text/html")
-    if accepts_gzip() and not note and page.gz and page.base == base:
-        return gzipped(response, page.gz)
-    body = page.html.replace(NOTE_MARK, note).replace(BASE_MARK, base).encode()
-    if accepts_gzip() and not note and len(body) >= MIN_SIZE:
-        page = _pages(key[0]).put(key[1], dataclasses.replace(page, base=base, gz=gzip_bytes(body)))
-        return gzipped(response, page.gz)
+    body, zipped = page_body(key, page, _html.escape(public_url()), note, accepts_gzip())
+    if zipped:
+        return gzipped(response, body)
     response.set_data(body)
     return response  # gzipped after the request (web.compress) when it carries a note
+
+
+def page_body(key: tuple[Opened, str], page: _Page, base: str, note: str, gzip_taken: bool) -> tuple[bytes, bool]:
+    """A kept page's body for the site address ``base`` (escaped) with ``note``, and whether it is gzipped: from the
+    kept gzip when it was made for this address and no note, else filled in (and its gzip kept for this address
+    when the client takes gzip)."""
+    if gzip_taken and not note and page.gz and page.base == base:
+        return page.gz, True
+    body = page.html.replace(NOTE_MARK, note).replace(BASE_MARK, base).encode()
+    if gzip_taken and not note and len(body) >= MIN_SIZE:
+        return _pages(key[0]).put(key[1], dataclasses.replace(page, base=base, gz=gzip_bytes(body))).gz, True
+    return body, False
+
+
+def kept_record_page(kb: Opened, record_id: str) -> _Page | None:
+    """The page ``record`` keeps for the record ``record_id`` (web.lane answers it), or None when none is kept."""
+    return _pages(kb).get(record_id)
 
 
 def _record_page(kb, r, host_url: str, url: str) -> str:
