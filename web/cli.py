@@ -594,6 +594,7 @@ def cmd_train(args: Args) -> int:
     except ImportError:
         return _fail("kb train --semantic needs the train extra: "
                      "pip install torch==2.13.0 && pip install -e '.[train]'")
+    from ingest.build import build_corpus
     from kb.search import Searcher
     from kb.semantic import MODEL_DIR
     from kb.semantic.train import train
@@ -606,7 +607,8 @@ def cmd_train(args: Args) -> int:
     searcher = Searcher(store, cache_size=0, semantic=False)
     made = train(store, searcher, args.corpus, steps=args.steps or 60, seed=args.seed, say=_say)
     searcher.close()
-    write_bundled(list(store.records.values()), MODEL_DIR, say=_say, data_dir=args.data)
+    write_bundled([build_corpus(args.corpus).records, list(store.records.values())], MODEL_DIR, say=_say,
+                  data_dir=args.data)
     print(f"kb train --semantic: model {made['version']} in {MODEL_DIR} ({made['seconds']['all']}s)")
     return 0
 
@@ -616,6 +618,7 @@ def _choose_semantic(args: Args) -> int:
     (kb.semantic.train.rechoose); the build of --data must hold the model's record vectors."""
     if sys.flags.hash_randomization:
         return _again_with_one_hash_seed(args, "--semantic", "--choose")
+    from ingest.build import build_corpus
     from kb.search import Searcher
     from kb.semantic import MODEL_DIR
     from kb.semantic.train import rechoose
@@ -632,7 +635,8 @@ def _choose_semantic(args: Args) -> int:
         return _fail(f"kb train --semantic --choose: {exc}")
     finally:
         searcher.close()
-    write_bundled(list(store.records.values()), MODEL_DIR, say=_say, data_dir=args.data)  # from the build's cache
+    write_bundled([build_corpus(args.corpus).records, list(store.records.values())], MODEL_DIR, say=_say,
+                  data_dir=args.data)  # what the build's cache holds is not embedded again
     print(f"kb train --semantic --choose: model {made['version']}, settings {made['settings']} in "
           f"{MODEL_DIR / 'manifest.json'}; pays: {made['pays']}")
     print(json.dumps(made["figures"]))

@@ -15,7 +15,7 @@ import hashlib
 import json
 import os
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -98,13 +98,17 @@ def write_build_vectors(build_dir: Path, data_dir: Path, records: list[Record],
     return len(missing)
 
 
-def write_bundled(records: list[Record], folder: Path = MODEL_DIR, say: Callable[[str], None] = lambda _: None,
-                  threads: int = 2, data_dir: Path | None = None) -> int:
-    """The vectors shipped beside the model (``kb train --semantic`` writes them): the bundled corpus's and the
-    official rules' the model was measured with, so that a first build of either embeds nothing. Texts already in
+def write_bundled(builds: Sequence[Sequence[Record]], folder: Path = MODEL_DIR,
+                  say: Callable[[str], None] = lambda _: None, threads: int = 2, data_dir: Path | None = None) -> int:
+    """The vectors shipped beside the model (``kb train --semantic`` writes them): every record text of each of
+    ``builds`` (the bundled corpus's, and the build with the official rules the model was measured on; a record's
+    text can depend on the build it is in), so that a first build of either embeds nothing. Texts already in
     ``data_dir``'s cache for this model (a build that embedded them) are not embedded again. Returns how many."""
-    by_id: Mapping[str, Record] = {r.id: r for r in records}
-    texts = sorted({text_key(t): t for t in (record_text(r, by_id) for r in records)}.items())
+    found: dict[str, str] = {}
+    for records in builds:
+        by_id: Mapping[str, Record] = {r.id: r for r in records}
+        found.update({text_key(t): t for t in (record_text(r, by_id) for r in records)})
+    texts = sorted(found.items())
     version = model_id(folder)
     cache = Path(data_dir) / "embeddings" / str(version) if data_dir is not None else None
     known = _read(cache / "vectors.npy", cache / "keys.json") if cache is not None else {}
