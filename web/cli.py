@@ -573,6 +573,8 @@ def cmd_serve(args: Args) -> int:
 @click.option("--steps", type=int, default=None, help="training batches (--semantic: 60 of 24 pairs; --cross: 200 "
                                                        "of 8 groups)")
 @click.option("--seed", type=int, default=0, show_default=True, help="(--semantic, --cross)")
+@click.option("--choose", is_flag=True, help="with --semantic: no training; measure the shipped model on the split by "
+                                              "record, choose its blend on dev and rewrite its manifest (no PyTorch)")
 @_body
 def cmd_train(args: Args) -> int:
     """``kb train`` (or ``--ranker``): the learned ranker (kb.learned.train, scikit-learn); ``kb train --semantic``:
@@ -580,10 +582,14 @@ def cmd_train(args: Args) -> int:
     build of --data, which should hold the official rules."""
     if args.semantic + args.ranker + args.cross > 1:
         return _fail("kb train: one at a time: --ranker, --semantic or --cross")
+    if args.choose and not args.semantic:
+        return _fail("kb train: --choose goes with --semantic")
     if args.cross:
         return _train_cross(args)
     if not args.semantic:
         return _train_ranker(args)
+    if args.choose:
+        return _choose_semantic(args)
     try:
         import torch  # noqa: F401 -- only to say what is missing before anything is read
     except ImportError:
@@ -602,8 +608,39 @@ def cmd_train(args: Args) -> int:
     searcher = Searcher(store, cache_size=0, semantic=False)
     made = train(store, searcher, args.corpus, steps=args.steps or 60, seed=args.seed, say=_say)
     searcher.close()
-    write_bundled(build_corpus(args.corpus).records, MODEL_DIR, say=_say)
+    write_bundled([build_corpus(args.corpus).records, list(store.records.values())], MODEL_DIR, say=_say,
+                  data_dir=args.data)
     print(f"kb train --semantic: model {made['version']} in {MODEL_DIR} ({made['seconds']['all']}s)")
+    return 0
+
+
+def _choose_semantic(args: Args) -> int:
+    """``kb train --semantic --choose``: the shipped model's blend chosen again on the honest dev split, its figures
+    (kb.semantic.train.rechoose); the build of --data must hold the model's record vectors."""
+    if sys.flags.hash_randomization:
+        return _again_with_one_hash_seed(args, "--semantic", "--choose")
+    from ingest.build import build_corpus
+    from kb.search import Searcher
+    from kb.semantic import MODEL_DIR
+    from kb.semantic.train import rechoose
+    from kb.semantic.vectors import write_bundled
+    from kb.store import Store
+
+    store = Store.open(args.data)
+    if not store.manifest.get("cr"):
+        print("kb train: this build holds no official rules; most curated questions are about them", file=sys.stderr)
+    searcher = Searcher(store, cache_size=0)
+    try:
+        made = rechoose(store, searcher, say=_say)
+    except RuntimeError as exc:
+        return _fail(f"kb train --semantic --choose: {exc}")
+    finally:
+        searcher.close()
+    write_bundled([build_corpus(args.corpus).records, list(store.records.values())], MODEL_DIR, say=_say,
+                  data_dir=args.data)  # what the build's cache holds is not embedded again
+    print(f"kb train --semantic --choose: model {made['version']}, settings {made['settings']} in "
+          f"{MODEL_DIR / 'manifest.json'}; pays: {made['pays']}")
+    print(json.dumps(made["figures"]))
     return 0
 
 

@@ -12,6 +12,7 @@ records once (kb.semantic.vectors); the opened build reads them, read-only, with
 """
 from __future__ import annotations
 
+import ctypes
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -60,6 +61,16 @@ class Settings:
                    int(given.get("min_words", cls.min_words)))
 
 
+def _give_back_freed_memory() -> None:
+    """glibc's malloc_trim: heap pages freed while a model loaded go back to the system instead of staying in the
+    worker's resident memory until something else reuses them (nothing elsewhere: other C libraries, macOS)."""
+    try:
+        trim = ctypes.CDLL(None).malloc_trim  # the process's own C library
+    except (OSError, AttributeError):
+        return
+    trim(0)
+
+
 class Encoder:
     """Texts -> unit vectors, with onnxruntime and the model's own tokenizer (one thread by default: a
     serving worker per core)."""
@@ -69,9 +80,15 @@ class Encoder:
         from tokenizers import Tokenizer
 
         options = ort.SessionOptions()
-        options.intra_op_num_threads = threads
+        options.intra_op_num_threads = threads  # one: no pool of intra-op threads in a serving worker
         options.inter_op_num_threads = 1
+        options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL  # no inter-op pool either
+        # A question is one short run: no arena kept for the largest one, no plan of its buffers kept per shape
+        # (~1 MB a worker, and no slower: docs/semantic.md, Memory).
+        options.enable_cpu_mem_arena = False
+        options.enable_mem_pattern = False
         self.session = ort.InferenceSession(str(folder / model_file), options, providers=["CPUExecutionProvider"])
+        _give_back_freed_memory()  # loading parsed the 23 MB protobuf and freed it: ~10 MB to the system
         self.tokenizer = Tokenizer.from_file(str(folder / TOKENIZER_FILE))
         self.tokenizer.enable_truncation(RECORD_TOKENS)
         self.tokenizer.enable_padding()

@@ -11,7 +11,9 @@ straddle two splits trains on its train-split answers only and is measured nowhe
 blend's weight; ``test`` only reports.
 
 Each training pair carries one hard negative: the best-ranked record of our own lexical search that does not
-answer the question and is itself a train-split record (what the lexical ranking confuses the question with).
+answer the question and is itself a train-split record (what the lexical ranking confuses the question with);
+``kb train --semantic`` searches it without the question's own fold of the common questions
+(kb.semantic.train.lexical_without_own_fold), so that a question never finds its own wording.
 """
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ import hashlib
 import json
 import os
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -98,16 +98,27 @@ def write_build_vectors(build_dir: Path, data_dir: Path, records: list[Record],
     return len(missing)
 
 
-def write_bundled(records: list[Record], folder: Path = MODEL_DIR, say: Callable[[str], None] = lambda _: None,
-                  threads: int = 2) -> int:
-    """The bundled corpus's vectors, shipped beside the model (``kb train --semantic`` writes them): its first
-    build embeds nothing. Returns how many."""
-    by_id: Mapping[str, Record] = {r.id: r for r in records}
-    texts = sorted({text_key(t): t for t in (record_text(r, by_id) for r in records)}.items())
-    say(f"embedding the bundled corpus's {len(texts):,} record texts to ship beside the model ...")
-    vectors = Encoder(folder, threads=threads).embed([t for _, t in texts])
-    _write(folder / BUNDLED_VECTORS, folder / BUNDLED_KEYS, {k: v for (k, _), v in zip(texts, vectors, strict=True)})
-    return len(texts)
+def write_bundled(builds: Sequence[Sequence[Record]], folder: Path = MODEL_DIR,
+                  say: Callable[[str], None] = lambda _: None, threads: int = 2, data_dir: Path | None = None) -> int:
+    """The vectors shipped beside the model (``kb train --semantic`` writes them): every record text of each of
+    ``builds`` (the bundled corpus's, and the build with the official rules the model was measured on; a record's
+    text can depend on the build it is in), so that a first build of either embeds nothing. Texts already in
+    ``data_dir``'s cache for this model (a build that embedded them) are not embedded again. Returns how many."""
+    found: dict[str, str] = {}
+    for records in builds:
+        by_id: Mapping[str, Record] = {r.id: r for r in records}
+        found.update({text_key(t): t for t in (record_text(r, by_id) for r in records)})
+    texts = sorted(found.items())
+    version = model_id(folder)
+    cache = Path(data_dir) / "embeddings" / str(version) if data_dir is not None else None
+    known = _read(cache / "vectors.npy", cache / "keys.json") if cache is not None else {}
+    missing = [(k, t) for k, t in texts if k not in known]
+    say(f"{len(texts):,} record texts to ship beside the model: embedding {len(missing):,} ...")
+    if missing:
+        vectors = Encoder(folder, threads=threads).embed([t for _, t in missing])
+        known.update({k: v.astype(np.float16).astype(np.float32) for (k, _), v in zip(missing, vectors, strict=True)})
+    _write(folder / BUNDLED_VECTORS, folder / BUNDLED_KEYS, {k: known[k] for k, _ in texts})
+    return len(missing)
 
 
 def _cached_keys(cache: Path) -> list[str]:

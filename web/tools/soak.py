@@ -366,7 +366,9 @@ def history_memory(port: int, server_pid: int) -> dict:
     random.Random(2).shuffle(pairs)
     ids = [r["id"] for r in answer("/api/documents/cr/records")][:5000]
     workers = _children(server_pid)
-    out: dict = {"releases": len(releases), "rss_mb_warm": [_rss_mb(p) for p in workers]}
+    health = answer("/api/health")  # which stages the workers serve with (KB_SEMANTIC, KB_RANKER, KB_CROSS)
+    out: dict = {"releases": len(releases), "rss_mb_warm": [_rss_mb(p) for p in workers],
+                 "stages": {name: health.get(name) for name in ("semantic_model", "ranker", "cross_model")}}
     out["searches_and_pages"] = _mixed(port, 25_000, "ssssp", ids, pairs)
     out["rss_mb_after_searches_and_pages"] = [_rss_mb(p) for p in _children(server_pid)]
     out["diffs"] = _mixed(port, 2_000, "dsp", ids, pairs)
@@ -450,4 +452,4 @@ def print_soak(result: dict) -> None:
               f"unique searches and 5,000 unique pages {h['rss_mb_after_searches_and_pages']} MB "
               f"({h['searches_and_pages']['seconds']} s, {h['searches_and_pages']['statuses']}); after 2,000 more "
               f"with distinct diffs {h['rss_mb_after_diffs']} MB ({h['diffs']['statuses']}); workers replaced on "
-              f"the way: {h['workers_replaced']}")
+              f"the way: {h['workers_replaced']}; stages {h['stages']}")
