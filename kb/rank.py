@@ -556,16 +556,9 @@ class Ranker:
             target = self.superseded.get(c.record.id) if row.doc in older and row.kind == "rule" else None
             if target is None or named.doc == row.doc:
                 continue
-            if by_id is None:
-                by_id = {o.record.id: o for o in candidates}
-            today = by_id.get(target)
+            today, by_id = _found_or_added(target, candidates, by_id, add)
             if today is None:
-                today = add(target)
-                if today is None:
-                    continue
-                today.score = 0.0
-                candidates.append(today)
-                by_id[target] = today
+                continue
             if c.score > today.score:
                 today.score, c.score = c.score, c.score * KEYWORD_BELOW
                 if explain:
@@ -757,16 +750,9 @@ class Ranker:
                 if explain:
                     c.why.append("asks more than the term")
             if target is not None and not more and title and stems and (title <= stems or stems <= title):  # about
-                if by_id is None:
-                    by_id = {c.record.id: c for c in candidates}
-                rule = by_id.get(target)
+                rule, by_id = _found_or_added(target, candidates, by_id, add)
                 if rule is None:
-                    rule = add(target)
-                    if rule is None:
-                        continue
-                    rule.score = 0.0
-                    candidates.append(rule)
-                    by_id[target] = rule
+                    continue
                 rule.score = max(rule.score, c.score)
                 c.score *= POINTER
                 if explain:
@@ -776,6 +762,22 @@ class Ranker:
                 c.score *= GLOSSARY
                 if explain:
                     c.why.append("glossary")
+
+
+def _found_or_added(target: str, candidates: list[Candidate], by_id: dict[str, Candidate] | None,
+                    add: Callable[[str], Candidate | None]) -> tuple[Candidate | None, dict[str, Candidate]]:
+    """The candidate for record ``target``: one already ranked, or one ``add`` makes (scored 0 and appended), or None
+    when the build has no such record; ``by_id`` (made on first need) indexes ``candidates`` by record id."""
+    if by_id is None:
+        by_id = {c.record.id: c for c in candidates}
+    found = by_id.get(target)
+    if found is None:
+        found = add(target)
+        if found is not None:
+            found.score = 0.0
+            candidates.append(found)
+            by_id[target] = found
+    return found, by_id
 
 
 def _add_asked(candidates: list[Candidate], matches: dict, add: Callable[[str], Candidate | None],
