@@ -25,7 +25,7 @@ from kb.ids import fold
 from kb.index import open_index, plain
 from kb.rank import Ranker
 from kb.resolve import Resolver
-from kb.search.parse import content_stems
+from kb.search.parse import content_stems, exact_words
 from kb.snippet import stem
 from kb.cross import load as load_cross
 from kb.learned import load as load_learned
@@ -247,7 +247,7 @@ class Tables:
             card = store.records[cid]
             family = 1 + len(store.children(card)) + CARD_NAME_ELSEWHERE
             name = frozenset(content_stems(plain(card.title or "")))
-            out[cid] = (frozenset(re.findall(r"[a-z]+", fold(card.title or "").lower())),
+            out[cid] = (frozenset(exact_words(card.title or "")),
                         frozenset(s for s in name if sum(self.uses(s).values()) <= family))
         return out
 
