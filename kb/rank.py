@@ -670,31 +670,30 @@ class Ranker:
         for c, row in zip(candidates, rows, strict=True):
             doc, kind = row.doc, row.kind
             variant = row.variant if variants else None
-            if not (asks or family or cards or parts or doc in docs or kind in kinds or variant is not None):
+            placed = doc in docs or kind in kinds  # a named or implied document or kind, history, an older edition
+            if not (asks or family or cards or parts or placed or variant is not None):
                 continue
             record = c.record
-            factors = []
-            if cards and (record.id if kind == "card" else record.parent) in cards:
-                factors.append((CARD_NAMED, "card named"))
-            if parts and (record.id if kind == "card" else record.parent) in parts:
-                factors.append((PARTLY_NAMED, "card named in part"))
-            if named_doc and doc == named_doc:
-                factors.append((NAMED_DOC, "named document"))
-            if named_kind and kind == named_kind:
-                factors.append((NAMED_KIND, "named kind"))
-            if implied and doc == implied:
-                factors.append((IMPLIED_DOC, "document's own words"))
+            factors = _card_factors(record, cards, parts) if cards or parts else []
+            if placed:
+                if named_doc and doc == named_doc:
+                    factors.append((NAMED_DOC, "named document"))
+                if named_kind and kind == named_kind:
+                    factors.append((NAMED_KIND, "named kind"))
+                if implied and doc == implied:
+                    factors.append((IMPLIED_DOC, "document's own words"))
             if family and record.id.startswith(tops) and self._in_family(record, family):
                 factors.append((FAMILY, "under a term's rule"))
-            if history and kind == "history":
-                factors.append((HISTORY, "history"))
-            if doc in older and (kind == "rule" or older_rulings and self._general(record, stems)):
-                factors.append((OLDER_RULES, "older rules"))
+            if placed:
+                if history and kind == "history":
+                    factors.append((HISTORY, "history"))
+                if doc in older and (kind == "rule" or older_rulings and self._general(record, stems)):
+                    factors.append((OLDER_RULES, "older rules"))
             if variant:
                 factors += [(VARIANT, "variant not asked about") for heading in variant if not heading & stems]
-            if asks:  # what the record says that the question's words ask for (its row's, once per record)
+            if asks and row.says:  # what the record says that the question's words ask for (its row's, once per record)
                 factors += [(ASKS[asked][2], _ANSWERS[asked]) for asked in asks if asked in row.says]
-            for factor, reason in factors:
+            for factor, reason in factors:  # in this order: a product's last digit depends on it
                 c.score *= factor
                 if explain:
                     c.why.append(reason)
@@ -762,6 +761,18 @@ class Ranker:
                 c.score *= GLOSSARY
                 if explain:
                     c.why.append("glossary")
+
+
+def _card_factors(record: Record, cards: frozenset[str], parts: frozenset[str]) -> list[tuple[float, str]]:
+    """A candidate's factors for the cards a question names, whole (``cards``) or in part (``parts``): a card's
+    own page and its rulings and notes."""
+    owner = record.id if record.kind == "card" else record.parent
+    factors = []
+    if cards and owner in cards:
+        factors.append((CARD_NAMED, "card named"))
+    if parts and owner in parts:
+        factors.append((PARTLY_NAMED, "card named in part"))
+    return factors
 
 
 def _found_or_added(target: str, candidates: list[Candidate], by_id: dict[str, Candidate] | None,
