@@ -584,11 +584,18 @@ class Ranker:
     def _below_its_rules(self, candidates: list[Candidate], rows: list[_Row], explain: bool) -> None:
         """A keyword page ranked above every rule it quotes gives its place to the best of them and comes
         right after it: the same text twice, the gathered page first, read to judges as a fifth document."""
+        at: dict[str, list[int]] | None = None  # record id -> its places among the candidates, made on first need
         for c, row in zip(candidates, rows, strict=True):
             if row.kind != "keyword":
                 continue
             quoted = self.quoted.get(c.record.id, frozenset())
-            rule = max((o for o in candidates if o.record.id in quoted), key=attrgetter("score"), default=None)
+            if at is None:
+                at = {}
+                for i, o in enumerate(candidates):
+                    at.setdefault(o.record.id, []).append(i)
+            # the quoted rules among the candidates in the candidates' order (max keeps the first of equal scores)
+            places = sorted(i for rid in at.keys() & quoted for i in at[rid])
+            rule = max((candidates[i] for i in places), key=attrgetter("score"), default=None)
             if rule is not None and c.score > rule.score:
                 rule.score, c.score = c.score, c.score * KEYWORD_BELOW
                 if explain:
