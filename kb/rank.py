@@ -48,7 +48,7 @@ import math
 import re
 from dataclasses import dataclass, field
 from collections.abc import Callable
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 
 from kb.ids import fold
 from kb.index import plain
@@ -186,7 +186,8 @@ class _Row:
     without touching the record itself (fifty candidates per query, each a few cache misses in a
     serving worker). Built once per record and never changed."""
 
-    __slots__ = ("stems", "title_stems", "words", "ascii", "doc", "kind", "variant", "heading_only", "says")
+    __slots__ = ("stems", "title_stems", "words", "ascii", "doc", "kind", "variant", "heading_only", "says",
+                 "superseded")
 
     def __init__(self, ranker: Ranker, record: Record):
         self.stems = ranker.stems(record)
@@ -199,6 +200,9 @@ class _Row:
         self.variant = ranker.variant_of.get(record.id)  # its variant's (and option's) heading stems, or None
         self.heading_only = not record.text and bool(record.children)
         self.says = frozenset(asked for asked in ASKS if ranker.says(record, asked))  # what a question asks for
+        # today's official rule that an older edition's quoted rule gives its place to (Ranker._below_todays_text)
+        self.superseded = ranker.superseded.get(record.id) \
+            if record.doc in ranker.older and record.kind == "rule" else None
 
 
 class Ranker:
@@ -397,6 +401,11 @@ class Ranker:
 
     def _rows_of(self, candidates: list[Candidate]) -> list[_Row]:
         rows, size = self._rows, len(self._rows)
+        docnums = [d for c in candidates if (d := c.docnum) is not None]
+        if len(docnums) == len(candidates) > 1 and min(docnums) >= 0 and max(docnums) < size:
+            found = list(itemgetter(*docnums)(rows))  # every row made already (kb serve warms them): read in C
+            if None not in found:
+                return found
         out = []
         for c in candidates:
             d = c.docnum
@@ -551,9 +560,8 @@ class Ranker:
         and comes right after it (today's joins when Whoosh did not return it), unless the question names the older
         document: "aura swap fails what happens" put the 2007 FAQ's 502.62b first, 702.65b nowhere."""
         by_id: dict[str, Candidate] | None = None
-        older = self.older
         for c, row in zip(candidates[:len(rows)], rows, strict=True):  # not those it adds
-            target = self.superseded.get(c.record.id) if row.doc in older and row.kind == "rule" else None
+            target = row.superseded
             if target is None or named.doc == row.doc:
                 continue
             today, by_id = _found_or_added(target, candidates, by_id, add)
@@ -571,10 +579,13 @@ class Ranker:
         candidates, gives its place to the best of them and comes right after it: the page holds all its rulings'
         words (Whoosh scored "necromancer can i target my own graveyard" 15.0 for The Necromancer's page, 5.2 for
         the ruling that answers it), the question asks for one of them."""
+        rulings: dict[str | None, list[Candidate]] = {}  # a card's rulings among the candidates, in their order
+        for o in candidates:
+            if o.record.kind == "ruling":
+                rulings.setdefault(o.record.parent, []).append(o)
         for card in cards:
             cid = card.record.id
-            ruling = max((o for o in candidates if o.record.parent == cid and o.record.kind == "ruling"),
-                         key=attrgetter("score"), default=None)
+            ruling = max(rulings.get(cid, ()), key=attrgetter("score"), default=None)
             if ruling is not None and card.score > ruling.score:
                 ruling.score, card.score = card.score, card.score * KEYWORD_BELOW
                 if explain:
@@ -674,21 +685,22 @@ class Ranker:
         kinds = {named_kind, "history" if history else None} - {None}
         cards, parts = named.cards, named.parts if "card named in part" in on else frozenset()
         tops = tuple(family)  # a record under a term's rule starts with the rule's id: most start with none
+        every = bool(asks or cards or parts)  # what any candidate may meet
         for c, row in zip(candidates, rows, strict=True):
             doc, kind = row.doc, row.kind
             variant = row.variant if variants else None
             placed = doc in docs or kind in kinds  # a named or implied document or kind, history, an older edition
-            if not (asks or family or cards or parts or placed or variant is not None):
+            if not (every or placed or variant is not None):
+                # most candidates: at most the term's rules' factor (the same product as in the list below)
+                if family and c.record.id.startswith(tops) and self._in_family(c.record, family):
+                    c.score *= FAMILY
+                    if explain:
+                        c.why.append("under a term's rule")
                 continue
             record = c.record
             factors = _card_factors(record, cards, parts) if cards or parts else []
             if placed:
-                if named_doc and doc == named_doc:
-                    factors.append((NAMED_DOC, "named document"))
-                if named_kind and kind == named_kind:
-                    factors.append((NAMED_KIND, "named kind"))
-                if implied and doc == implied:
-                    factors.append((IMPLIED_DOC, "document's own words"))
+                factors += _named_factors(doc, kind, named_doc, named_kind, implied)
             if family and record.id.startswith(tops) and self._in_family(record, family):
                 factors.append((FAMILY, "under a term's rule"))
             if placed:
@@ -768,6 +780,19 @@ class Ranker:
                 c.score *= GLOSSARY
                 if explain:
                     c.why.append("glossary")
+
+
+def _named_factors(doc: str, kind: str, named_doc: str | None, named_kind: str | None,
+                   implied: str | None) -> list[tuple[float, str]]:
+    """A candidate's factors for the document or kind a question names, or the document whose own words it uses."""
+    factors = []
+    if named_doc and doc == named_doc:
+        factors.append((NAMED_DOC, "named document"))
+    if named_kind and kind == named_kind:
+        factors.append((NAMED_KIND, "named kind"))
+    if implied and doc == implied:
+        factors.append((IMPLIED_DOC, "document's own words"))
+    return factors
 
 
 def _card_factors(record: Record, cards: frozenset[str], parts: frozenset[str]) -> list[tuple[float, str]]:

@@ -242,7 +242,9 @@ class Candidates:
         results worth showing (the re-ranked ``head``, then the ``tail``'s docnums) counted in ranked order (a
         Counter keeps first appearances first), then each side summed."""
         code = self.tables.facet_code
-        codes = [code[c.docnum] if c.docnum is not None else (c.record.doc, c.record.kind) for c in head]
+        docnums = [c.docnum for c in head]
+        codes = list(itemgetter(*docnums)(code)) if len(docnums) > 1 and None not in docnums else \
+            [code[c.docnum] if c.docnum is not None else (c.record.doc, c.record.kind) for c in head]
         if tail:  # a long list is looked up in C
             codes += itemgetter(*tail)(code) if len(tail) > 1 else [code[tail[0]]]
         docs, kinds = facets["doc"], facets["kind"]
