@@ -466,7 +466,9 @@ class Ranker:
         more about than their names."""
         heading_only, asks_more = "heading only" in SIGNALS, "asks more" in SIGNALS
         cards_asked_more = []
-        for c, row in zip(candidates, rows, strict=True):
+        # the candidates either can touch: a heading without text of its own, a keyword or card page
+        own = [(c, row) for c, row in zip(candidates, rows, strict=True) if row.heading_only or row.kind in _PAGES]
+        for c, row in own:
             if heading_only and row.heading_only:
                 self._heading_only(c, stems, explain)
             if asks_more and (row.kind == "keyword" or row.kind == "card") and \
@@ -595,17 +597,16 @@ class Ranker:
     def _below_its_rules(self, candidates: list[Candidate], rows: list[_Row], explain: bool) -> None:
         """A keyword page ranked above every rule it quotes gives its place to the best of them and comes
         right after it: the same text twice, the gathered page first, read to judges as a fifth document."""
-        at: dict[str, list[int]] | None = None  # record id -> its places among the candidates, made on first need
-        for c, row in zip(candidates, rows, strict=True):
-            if row.kind != "keyword":
-                continue
+        pages = [c for c, row in zip(candidates, rows, strict=True) if row.kind == "keyword"]
+        if not pages:
+            return
+        at = {o.record.id: i for i, o in enumerate(candidates)}  # record id -> its place among the candidates
+        once = len(at) == len(candidates)  # each record once among them (else each place is looked at)
+        for c in pages:
             quoted = self.quoted.get(c.record.id, frozenset())
-            if at is None:
-                at = {}
-                for i, o in enumerate(candidates):
-                    at.setdefault(o.record.id, []).append(i)
             # the quoted rules among the candidates in the candidates' order (max keeps the first of equal scores)
-            places = sorted(i for rid in at.keys() & quoted for i in at[rid])
+            places = sorted(at[rid] for rid in at.keys() & quoted) if once else \
+                [i for i, o in enumerate(candidates) if o.record.id in quoted]
             rule = max((candidates[i] for i in places), key=attrgetter("score"), default=None)
             if rule is not None and c.score > rule.score:
                 rule.score, c.score = c.score, c.score * KEYWORD_BELOW
@@ -620,6 +621,10 @@ class Ranker:
         covering = "coverage" in SIGNALS and len(weights) >= 2
         heading = "heading" in SIGNALS
         pairing = bool(pairs) and "word pairs" in SIGNALS
+        if not covering and not pairing:  # one word: the heading alone
+            if heading:
+                self._by_heading(candidates, rows, stems, explain)
+            return
         items = list(weights.items())
         # Coverage depends only on which of the question's stems a record has (and which kinds of permanent it
         # names instead): one factor per such pair of sets.
@@ -667,6 +672,18 @@ class Ranker:
                         c.why.append(f"{n} word pairs")
             c.score = score
 
+    @staticmethod
+    def _by_heading(candidates: list[Candidate], rows: list[_Row], stems: frozenset[str], explain: bool) -> None:
+        """``_by_words``' heading factor alone (a question of one word has no coverage nor word pairs)."""
+        if not stems:
+            return
+        for c, row in zip(candidates, rows, strict=True):
+            title = row.title_stems
+            if title and (title <= stems or stems <= title):  # Ranker.about
+                c.score *= TITLED
+                if explain:
+                    c.why.append("heading")
+
     def _by_place(self, candidates: list[Candidate], rows: list[_Row], named: Named, family: set[str],
                   stems: frozenset[str], explain: bool) -> None:
         """The document or kind the question names (or whose own words it uses), the term's rules,
@@ -687,16 +704,16 @@ class Ranker:
         tops = tuple(family)  # a record under a term's rule starts with the rule's id: most start with none
         every = bool(asks or cards or parts)  # what any candidate may meet
         for c, row in zip(candidates, rows, strict=True):
-            doc, kind = row.doc, row.kind
-            variant = row.variant if variants else None
-            placed = doc in docs or kind in kinds  # a named or implied document or kind, history, an older edition
-            if not (every or placed or variant is not None):
+            if not (every or row.doc in docs or row.kind in kinds or variants and row.variant is not None):
                 # most candidates: at most the term's rules' factor (the same product as in the list below)
                 if family and c.record.id.startswith(tops) and self._in_family(c.record, family):
                     c.score *= FAMILY
                     if explain:
                         c.why.append("under a term's rule")
                 continue
+            doc, kind = row.doc, row.kind
+            variant = row.variant if variants else None
+            placed = doc in docs or kind in kinds  # a named or implied document or kind, history, an older edition
             record = c.record
             factors = _card_factors(record, cards, parts) if cards or parts else []
             if placed:
@@ -780,6 +797,9 @@ class Ranker:
                 c.score *= GLOSSARY
                 if explain:
                     c.why.append("glossary")
+
+
+_PAGES = ("keyword", "card")  # the pages a question may ask more about than their term (Ranker._own_factors)
 
 
 def _named_factors(doc: str, kind: str, named_doc: str | None, named_kind: str | None,
