@@ -562,9 +562,10 @@ class Ranker:
         and comes right after it (today's joins when Whoosh did not return it), unless the question names the older
         document: "aura swap fails what happens" put the 2007 FAQ's 502.62b first, 702.65b nowhere."""
         by_id: dict[str, Candidate] | None = None
-        for c, row in zip(candidates[:len(rows)], rows, strict=True):  # not those it adds
-            target = row.superseded
-            if target is None or named.doc == row.doc:
+        older = [(c, row, target) for c, row in zip(candidates[:len(rows)], rows, strict=True)  # not those it adds
+                 if (target := row.superseded) is not None]
+        for c, row, target in older:
+            if named.doc == row.doc:
                 continue
             today, by_id = _found_or_added(target, candidates, by_id, add)
             if today is None:
