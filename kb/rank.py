@@ -48,7 +48,7 @@ import math
 import re
 from dataclasses import dataclass, field
 from collections.abc import Callable
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 
 from kb.ids import fold
 from kb.index import plain
@@ -186,7 +186,8 @@ class _Row:
     without touching the record itself (fifty candidates per query, each a few cache misses in a
     serving worker). Built once per record and never changed."""
 
-    __slots__ = ("stems", "title_stems", "words", "ascii", "doc", "kind", "variant", "heading_only", "says")
+    __slots__ = ("stems", "title_stems", "words", "ascii", "doc", "kind", "variant", "heading_only", "says",
+                 "superseded")
 
     def __init__(self, ranker: Ranker, record: Record):
         self.stems = ranker.stems(record)
@@ -199,6 +200,9 @@ class _Row:
         self.variant = ranker.variant_of.get(record.id)  # its variant's (and option's) heading stems, or None
         self.heading_only = not record.text and bool(record.children)
         self.says = frozenset(asked for asked in ASKS if ranker.says(record, asked))  # what a question asks for
+        # today's official rule that an older edition's quoted rule gives its place to (Ranker._below_todays_text)
+        self.superseded = ranker.superseded.get(record.id) \
+            if record.doc in ranker.older and record.kind == "rule" else None
 
 
 class Ranker:
@@ -397,6 +401,11 @@ class Ranker:
 
     def _rows_of(self, candidates: list[Candidate]) -> list[_Row]:
         rows, size = self._rows, len(self._rows)
+        docnums = [d for c in candidates if (d := c.docnum) is not None]
+        if len(docnums) == len(candidates) > 1 and min(docnums) >= 0 and max(docnums) < size:
+            found = list(itemgetter(*docnums)(rows))  # every row made already (kb serve warms them): read in C
+            if None not in found:
+                return found
         out = []
         for c in candidates:
             d = c.docnum
@@ -457,7 +466,9 @@ class Ranker:
         more about than their names."""
         heading_only, asks_more = "heading only" in SIGNALS, "asks more" in SIGNALS
         cards_asked_more = []
-        for c, row in zip(candidates, rows, strict=True):
+        # the candidates either can touch: a heading without text of its own, a keyword or card page
+        own = [(c, row) for c, row in zip(candidates, rows, strict=True) if row.heading_only or row.kind in _PAGES]
+        for c, row in own:
             if heading_only and row.heading_only:
                 self._heading_only(c, stems, explain)
             if asks_more and (row.kind == "keyword" or row.kind == "card") and \
@@ -551,10 +562,10 @@ class Ranker:
         and comes right after it (today's joins when Whoosh did not return it), unless the question names the older
         document: "aura swap fails what happens" put the 2007 FAQ's 502.62b first, 702.65b nowhere."""
         by_id: dict[str, Candidate] | None = None
-        older = self.older
-        for c, row in zip(candidates[:len(rows)], rows, strict=True):  # not those it adds
-            target = self.superseded.get(c.record.id) if row.doc in older and row.kind == "rule" else None
-            if target is None or named.doc == row.doc:
+        older = [(c, row, target) for c, row in zip(candidates[:len(rows)], rows, strict=True)  # not those it adds
+                 if (target := row.superseded) is not None]
+        for c, row, target in older:
+            if named.doc == row.doc:
                 continue
             today, by_id = _found_or_added(target, candidates, by_id, add)
             if today is None:
@@ -571,10 +582,13 @@ class Ranker:
         candidates, gives its place to the best of them and comes right after it: the page holds all its rulings'
         words (Whoosh scored "necromancer can i target my own graveyard" 15.0 for The Necromancer's page, 5.2 for
         the ruling that answers it), the question asks for one of them."""
+        rulings: dict[str | None, list[Candidate]] = {}  # a card's rulings among the candidates, in their order
+        for o in candidates:
+            if o.record.kind == "ruling":
+                rulings.setdefault(o.record.parent, []).append(o)
         for card in cards:
             cid = card.record.id
-            ruling = max((o for o in candidates if o.record.parent == cid and o.record.kind == "ruling"),
-                         key=attrgetter("score"), default=None)
+            ruling = max(rulings.get(cid, ()), key=attrgetter("score"), default=None)
             if ruling is not None and card.score > ruling.score:
                 ruling.score, card.score = card.score, card.score * KEYWORD_BELOW
                 if explain:
@@ -584,11 +598,17 @@ class Ranker:
     def _below_its_rules(self, candidates: list[Candidate], rows: list[_Row], explain: bool) -> None:
         """A keyword page ranked above every rule it quotes gives its place to the best of them and comes
         right after it: the same text twice, the gathered page first, read to judges as a fifth document."""
-        for c, row in zip(candidates, rows, strict=True):
-            if row.kind != "keyword":
-                continue
+        pages = [c for c, row in zip(candidates, rows, strict=True) if row.kind == "keyword"]
+        if not pages:
+            return
+        at = {o.record.id: i for i, o in enumerate(candidates)}  # record id -> its place among the candidates
+        once = len(at) == len(candidates)  # each record once among them (else each place is looked at)
+        for c in pages:
             quoted = self.quoted.get(c.record.id, frozenset())
-            rule = max((o for o in candidates if o.record.id in quoted), key=attrgetter("score"), default=None)
+            # the quoted rules among the candidates in the candidates' order (max keeps the first of equal scores)
+            places = sorted(at[rid] for rid in at.keys() & quoted) if once else \
+                [i for i, o in enumerate(candidates) if o.record.id in quoted]
+            rule = max((candidates[i] for i in places), key=attrgetter("score"), default=None)
             if rule is not None and c.score > rule.score:
                 rule.score, c.score = c.score, c.score * KEYWORD_BELOW
                 if explain:
@@ -602,6 +622,10 @@ class Ranker:
         covering = "coverage" in SIGNALS and len(weights) >= 2
         heading = "heading" in SIGNALS
         pairing = bool(pairs) and "word pairs" in SIGNALS
+        if not covering and not pairing:  # one word: the heading alone
+            if heading:
+                self._by_heading(candidates, rows, stems, explain)
+            return
         items = list(weights.items())
         # Coverage depends only on which of the question's stems a record has (and which kinds of permanent it
         # names instead): one factor per such pair of sets.
@@ -649,6 +673,18 @@ class Ranker:
                         c.why.append(f"{n} word pairs")
             c.score = score
 
+    @staticmethod
+    def _by_heading(candidates: list[Candidate], rows: list[_Row], stems: frozenset[str], explain: bool) -> None:
+        """``_by_words``' heading factor alone (a question of one word has no coverage nor word pairs)."""
+        if not stems:
+            return
+        for c, row in zip(candidates, rows, strict=True):
+            title = row.title_stems
+            if title and (title <= stems or stems <= title):  # Ranker.about
+                c.score *= TITLED
+                if explain:
+                    c.why.append("heading")
+
     def _by_place(self, candidates: list[Candidate], rows: list[_Row], named: Named, family: set[str],
                   stems: frozenset[str], explain: bool) -> None:
         """The document or kind the question names (or whose own words it uses), the term's rules,
@@ -667,34 +703,34 @@ class Ranker:
         kinds = {named_kind, "history" if history else None} - {None}
         cards, parts = named.cards, named.parts if "card named in part" in on else frozenset()
         tops = tuple(family)  # a record under a term's rule starts with the rule's id: most start with none
+        every = bool(asks or cards or parts)  # what any candidate may meet
         for c, row in zip(candidates, rows, strict=True):
+            if not (every or row.doc in docs or row.kind in kinds or variants and row.variant is not None):
+                # most candidates: at most the term's rules' factor (the same product as in the list below)
+                if family and c.record.id.startswith(tops) and self._in_family(c.record, family):
+                    c.score *= FAMILY
+                    if explain:
+                        c.why.append("under a term's rule")
+                continue
             doc, kind = row.doc, row.kind
             variant = row.variant if variants else None
-            if not (asks or family or cards or parts or doc in docs or kind in kinds or variant is not None):
-                continue
+            placed = doc in docs or kind in kinds  # a named or implied document or kind, history, an older edition
             record = c.record
-            factors = []
-            if cards and (record.id if kind == "card" else record.parent) in cards:
-                factors.append((CARD_NAMED, "card named"))
-            if parts and (record.id if kind == "card" else record.parent) in parts:
-                factors.append((PARTLY_NAMED, "card named in part"))
-            if named_doc and doc == named_doc:
-                factors.append((NAMED_DOC, "named document"))
-            if named_kind and kind == named_kind:
-                factors.append((NAMED_KIND, "named kind"))
-            if implied and doc == implied:
-                factors.append((IMPLIED_DOC, "document's own words"))
+            factors = _card_factors(record, cards, parts) if cards or parts else []
+            if placed:
+                factors += _named_factors(doc, kind, named_doc, named_kind, implied)
             if family and record.id.startswith(tops) and self._in_family(record, family):
                 factors.append((FAMILY, "under a term's rule"))
-            if history and kind == "history":
-                factors.append((HISTORY, "history"))
-            if doc in older and (kind == "rule" or older_rulings and self._general(record, stems)):
-                factors.append((OLDER_RULES, "older rules"))
+            if placed:
+                if history and kind == "history":
+                    factors.append((HISTORY, "history"))
+                if doc in older and (kind == "rule" or older_rulings and self._general(record, stems)):
+                    factors.append((OLDER_RULES, "older rules"))
             if variant:
                 factors += [(VARIANT, "variant not asked about") for heading in variant if not heading & stems]
-            if asks:  # what the record says that the question's words ask for (its row's, once per record)
+            if asks and row.says:  # what the record says that the question's words ask for (its row's, once per record)
                 factors += [(ASKS[asked][2], _ANSWERS[asked]) for asked in asks if asked in row.says]
-            for factor, reason in factors:
+            for factor, reason in factors:  # in this order: a product's last digit depends on it
                 c.score *= factor
                 if explain:
                     c.why.append(reason)
@@ -762,6 +798,34 @@ class Ranker:
                 c.score *= GLOSSARY
                 if explain:
                     c.why.append("glossary")
+
+
+_PAGES = ("keyword", "card")  # the pages a question may ask more about than their term (Ranker._own_factors)
+
+
+def _named_factors(doc: str, kind: str, named_doc: str | None, named_kind: str | None,
+                   implied: str | None) -> list[tuple[float, str]]:
+    """A candidate's factors for the document or kind a question names, or the document whose own words it uses."""
+    factors = []
+    if named_doc and doc == named_doc:
+        factors.append((NAMED_DOC, "named document"))
+    if named_kind and kind == named_kind:
+        factors.append((NAMED_KIND, "named kind"))
+    if implied and doc == implied:
+        factors.append((IMPLIED_DOC, "document's own words"))
+    return factors
+
+
+def _card_factors(record: Record, cards: frozenset[str], parts: frozenset[str]) -> list[tuple[float, str]]:
+    """A candidate's factors for the cards a question names, whole (``cards``) or in part (``parts``): a card's
+    own page and its rulings and notes."""
+    owner = record.id if record.kind == "card" else record.parent
+    factors = []
+    if cards and owner in cards:
+        factors.append((CARD_NAMED, "card named"))
+    if parts and owner in parts:
+        factors.append((PARTLY_NAMED, "card named in part"))
+    return factors
 
 
 def _found_or_added(target: str, candidates: list[Candidate], by_id: dict[str, Candidate] | None,

@@ -166,7 +166,8 @@ class Resolver:
         low, high = lengths if lengths is not None else (0, self._longest_key)
         tables = [self._cards_with] if lengths is None else \
             [t for n in range(low, high + 1) if (t := self._with_length.get(n)) is not None]
-        shared = Counter(chain.from_iterable(t.get(g, ()) for t in tables for g in grams))
+        # each table's lists for the pairs it holds (the pairs it lacks skipped in C, not looked up one by one)
+        shared = Counter(chain.from_iterable(chain.from_iterable(map(t.__getitem__, t.keys() & grams)) for t in tables))
         counts, length = self._gram_counts, self._key_length
         if len(grams) <= slack:  # names sharing no pair pass too when both have few enough pairs
             for i in self._few_grams:

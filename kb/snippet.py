@@ -11,6 +11,7 @@ import re
 from array import array
 from bisect import bisect_left
 from collections.abc import Callable, Mapping, Sequence
+from itertools import chain
 from operator import attrgetter
 from typing import TypeVar
 
@@ -119,7 +120,7 @@ class Positions:
                 parts.append(zip(pairs, pairs, strict=True))
         if len(parts) == 1:  # one key's spans are distinct (a word adds its spans once to a key)
             return sorted(parts[0])
-        return sorted({span for part in parts for span in part})  # a stem and a phrase word share spans
+        return sorted(set(chain.from_iterable(parts)))  # a stem and a phrase word share spans
 
 
 def snippet(body: str | Positions, terms: set[str], width: int = 220) -> str:
@@ -155,15 +156,33 @@ def snippet(body: str | Positions, terms: set[str], width: int = 220) -> str:
 
 
 def _marked(body: str, spans: list[tuple[int, int]], start: int, end: int, escape) -> str:
-    """``body[start:end]`` escaped, with the spans (in text order, none before ``start``) in <mark>."""
-    out, pos = [], start
+    """``body[start:end]`` escaped, with the spans (in text order, none before ``start``) in <mark>.
+
+    The marks go in as two control characters no record's text holds (checked: else each piece is escaped on its
+    own), the window is escaped once, then they become the tags: the same string as escaping each piece between
+    the marks (html.escape maps each character alone and leaves those two be), with one escape per snippet, not
+    two per mark."""
+    if _OPEN in body or _CLOSE in body:
+        out, pos = [], start
+        for a, b in spans:
+            if b > end:
+                break
+            out.append(escape(body[pos:a]) + "<mark>" + escape(body[a:b]) + "</mark>")
+            pos = b
+        out.append(escape(body[pos:end]))
+        return "".join(out)
+    pieces: list[str] = []
+    pos = start
     for a, b in spans:
         if b > end:
             break
-        out.append(escape(body[pos:a]) + "<mark>" + escape(body[a:b]) + "</mark>")
+        pieces += (body[pos:a], _OPEN, body[a:b], _CLOSE)
         pos = b
-    out.append(escape(body[pos:end]))
-    return "".join(out)
+    pieces.append(body[pos:end])
+    return escape("".join(pieces)).replace(_OPEN, "<mark>").replace(_CLOSE, "</mark>")
+
+
+_OPEN, _CLOSE = "\x00", "\x01"  # where a mark opens and closes, while a snippet is escaped (_marked)
 
 
 def matched(passages: Sequence[Positions], terms: set[str]) -> Positions:

@@ -17,7 +17,7 @@ import math
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from itertools import islice
+from itertools import filterfalse, islice
 from operator import attrgetter, itemgetter
 
 from whoosh import query as Q
@@ -170,7 +170,8 @@ class Candidates:
         record_of = self.record_of
         # The same best hits are re-ranked for every page: a window that grew with the page re-ranked each page's
         # list anew, so page 6 repeated hits of pages 1-5 and left others out (105 of 291 records over all pages).
-        top = [Candidate(record_of[d], scores[d], d) for d in order[:rank.WINDOW]]
+        best = order[:rank.WINDOW]
+        top = list(map(Candidate, [record_of[d] for d in best], engine.values_at(scores, best), best))
         naming = naming_stems(query.text)
         stems = [s for s in everything if s not in naming] or [s for s in unquoted_stems(text) if s not in naming]
         weights = self.tables.weights(stems)  # document frequencies from memory, as Whoosh counts them
@@ -190,13 +191,18 @@ class Candidates:
         parts = self.tables.partly_named_cards(everything, exact_words(query.text)) \
             if "card named in part" in rank.SIGNALS else frozenset()
         named = rank.Named(query.named_doc, query.named_kind, implied, asks, cards, parts)
+        have: set[int | None] = set(best)  # the candidates' docnums, each a match (in ``scores``)
         if cards:  # a named card's rulings that match the question join the candidates wherever Whoosh put them
-            top += self._rulings_of(cards, scores, {c.docnum for c in top})
+            rulings = self._rulings_of(cards, scores, have)
+            top += rulings
+            have.update(c.docnum for c in rulings)
         # the rules the question's terms lead to, read once for the candidates under them and the re-rank
         terms = self.ranker.family_terms(weights, sum(weights.values()) or 1.0) if "term's rules" in rank.SIGNALS \
             else None
         if terms is not None and "under a term" in rank.SIGNALS:
-            top += self._under_terms(terms, weights, scores, {c.docnum for c in top})
+            under = self._under_terms(terms, weights, scores, have)
+            top += under
+            have.update(c.docnum for c in under)
         matches, least = None, rank.ASKED_MIN
         if "asked" in rank.SIGNALS and len(self.tables.asked) and len(stems) >= rank.ASKED_WORDS:
             asked = weights if len(everything) == len(stems) else self.tables.weights(everything)
@@ -207,15 +213,18 @@ class Candidates:
                                  minimum=least, terms=terms)
         if learned is not None:
             top = learned.reorder(top, scores)
-        joined = sum(1 for c in top if c.docnum not in scores)  # added by the re-rank: Whoosh did not count them
+        # added by the re-rank (a common question's record, a rule a glossary entry points at), and of those the
+        # ones Whoosh did not count
+        added = [c.docnum for c in top if c.docnum not in have]
+        joined = sum(1 for d in added if d not in scores)
+        have.update(added)
         # The results worth showing: the matches scoring at least RELEVANCE_FLOOR of the best one (with those the
         # re-rank added), in the re-ranked order; not every record sharing a word (an ordinary question counted
         # 1,000-2,263 "results"). Every page, the count and the facets are of these.
         shown = above + joined
-        have = {c.docnum for c in top}
         # past the re-ranked window: the rest in Whoosh's order, each record once (docnums; a hit made of the few a
         # page shows)
-        tail = list(islice((d for d in order[rank.WINDOW:] if d not in have), max(0, shown - len(top))))
+        tail = list(islice(filterfalse(have.__contains__, islice(order, rank.WINDOW, None)), max(0, shown - len(top))))
         head = top[:shown]
         semantic = self.tables.semantic  # the semantic stage (kb.semantic): re-orders a question's best results,
         if semantic is not None:
@@ -233,7 +242,9 @@ class Candidates:
         results worth showing (the re-ranked ``head``, then the ``tail``'s docnums) counted in ranked order (a
         Counter keeps first appearances first), then each side summed."""
         code = self.tables.facet_code
-        codes = [code[c.docnum] if c.docnum is not None else (c.record.doc, c.record.kind) for c in head]
+        docnums = [c.docnum for c in head]
+        codes = list(itemgetter(*docnums)(code)) if len(docnums) > 1 and None not in docnums else \
+            [code[c.docnum] if c.docnum is not None else (c.record.doc, c.record.kind) for c in head]
         if tail:  # a long list is looked up in C
             codes += itemgetter(*tail)(code) if len(tail) > 1 else [code[tail[0]]]
         docs, kinds = facets["doc"], facets["kind"]

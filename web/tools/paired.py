@@ -8,6 +8,11 @@ opens the build and, per class of the bench's queries (``web.tools.bench.query_c
 warmed as ``kb serve`` warms one. Each query then runs on both, alternating which goes first: its first run
 (CPU time, ``thread_time``), then ``--repeat`` warm runs, of which the least is kept. The table gives each
 class's median per version and the ratio new / base; the last lines the whole set's median, p99 and sum.
+
+``--bytecodes`` counts instead of timing: the Python bytecodes each version executes per query of each class (a
+warm run, counted through ``sys.settrace``'s opcode events). On a loaded machine CPU times move by 5-10% between
+two runs of the same code; the count does not move at all, so a change of a few percent in the Python work shows
+(what runs in C, numpy's or a regex's, is not counted: read it with the times).
 """
 from __future__ import annotations
 
@@ -98,6 +103,57 @@ def _class(versions: _Versions, stores: dict, queries: list[str], repeat: int) -
     return out
 
 
+def _count(run) -> int:
+    """The bytecodes Python executes while ``run()`` runs (this thread)."""
+    count = 0
+
+    def tracer(frame, event, arg):
+        nonlocal count
+        frame.f_trace_opcodes = True
+        if event == "opcode":
+            count += 1
+        return tracer
+
+    previous = sys.gettrace()
+    sys.settrace(tracer)
+    try:
+        run()
+    finally:
+        sys.settrace(previous)
+    return count
+
+
+def bytecodes(base: Path, data: Path, only: list[str] | None, say=print) -> dict[str, dict[str, int]]:
+    """Per class, the bytecodes per query each version ("base", "new") executes, each query's warm run counted."""
+    versions = _Versions({"base": str(base.resolve()), "new": _HERE})
+    searchers = {}
+    for name in ("base", "new"):
+        modules = versions.use(name)
+        searchers[name] = modules["kb.search"].Searcher(modules["kb.store"].Store.open(data), cache_size=0)
+        searchers[name].warm()
+    has_cr = any(r.doc == "cr" for r in searchers["new"].store.records.values())
+    classes = versions.use("new")["web.tools.bench"].query_classes(has_cr)
+    out: dict[str, dict[str, int]] = {}
+    say(f"{'class':14s} {'base':>8s} {'new':>8s} {'ratio':>6s}   (bytecodes per query, warm)")
+    for cls, queries in classes.items():
+        if only and cls not in only:
+            continue
+        got = out[cls] = {}
+        for name, searcher in searchers.items():
+            versions.use(name)
+            for q in queries:
+                searcher.search(q)
+            got[name] = _count(lambda s=searcher, qs=queries: [s.search(q) for q in qs]) // len(queries)
+        say(f"{cls:14s} {got['base']:8d} {got['new']:8d} {got['new'] / got['base']:6.3f}")
+    total = {name: sum(c[name] for c in out.values()) for name in ("base", "new")}
+    say(f"all classes: {total['new'] / total['base']:.3f}")
+    for name, searcher in searchers.items():
+        versions.use(name)
+        searcher.close()
+    versions.use("new")
+    return out
+
+
 def _us(values: list[float]) -> float:
     return statistics.median(values) * 1e6
 
@@ -135,8 +191,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--data", type=Path, required=True, help="a data directory (kb build)")
     parser.add_argument("--repeat", type=int, default=5, help="warm runs per query and version (the least is kept)")
     parser.add_argument("--classes", default="", help="comma-separated query classes (default: all)")
+    parser.add_argument("--bytecodes", action="store_true", help="count the Python bytecodes per query, not CPU time")
     args = parser.parse_args(argv)
-    run(args.base, args.data, args.repeat, [c for c in args.classes.split(",") if c] or None)
+    only = [c for c in args.classes.split(",") if c] or None
+    if args.bytecodes:
+        bytecodes(args.base, args.data, only)
+    else:
+        run(args.base, args.data, args.repeat, only)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,33 @@
+"""web.tools.paired's count of the Python work: two versions in one process, each query's bytecodes counted.
+
+Counting, unlike timing, is exact: the same code asked the same queries executes the same bytecodes, so a
+checkout compared with itself gives the ratio 1 to the last digit, and a change of a few percent in the Python
+work shows on a loaded machine where CPU times move by more (docs/performance.md)."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from web.tools import paired
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_a_checkout_against_itself_executes_the_same_bytecodes(data_dir):
+    said: list[str] = []
+    tracing = sys.gettrace()  # a debugger's or coverage's, if any
+    got = paired.bytecodes(ROOT, data_dir, ["one word", "typo"], say=said.append)
+    assert set(got) == {"one word", "typo"}
+    for cls, counts in got.items():
+        assert counts["base"] == counts["new"] > 1000, (cls, counts)  # a search runs thousands of bytecodes
+    assert said[-1] == "all classes: 1.000"
+    assert sys.gettrace() is tracing  # the counter is taken off again
+
+
+def test_the_count_grows_with_the_work():
+    def work(n: int) -> None:
+        total = 0
+        for i in range(n):
+            total += i
+
+    assert paired._count(lambda: work(1000)) > paired._count(lambda: work(10)) > 0
