@@ -520,8 +520,9 @@ def search_data(kb: Opened, args) -> tuple[dict[str, Any], dict[str, Any]]:
             raise BadRequest(f"page must be between 1 and {MAX_OFFSET // limit + 1} (with limit {limit})")
         results = replace(results, hits=[], offset=offset, redirect=None)  # a copy: the searcher keeps answers
     data = results.to_json()
+    flagged = kb.obsolete
     for hit in data["results"]:  # a 2007 ruling that no longer holds says so in the list too
-        hit["obsolete"] = obsolete(kb, hit["id"])
+        hit["obsolete"] = obsolete(kb, hit["id"]) if hit["id"] in flagged else None
     # "716.2@2016-07-22" typed in the box: the rule as it stood that day, as its short link opens; "702.19c
     # history", "702.19b 2019": every version of the rule, with its dates
     across, why = time_page(kb, q, args.get("doc")) if offset == 0 and not past else (None, None)
@@ -707,8 +708,7 @@ def _filters(kb: Opened, facets: dict[str, dict[str, int]], asked: dict[str, str
              base: str | None = None) -> dict[str, list[dict[str, Any]]]:
     """Each facet's values as the page lists them: ``{value, label, count, url, current}``; a filter in use
     comes with its way out (value null: every document, every kind)."""
-    # Keywords gathers every document's: titled as a document, not by its slug beside the documents' titles.
-    titles = {d["slug"]: d["title"] for d in kb.store.documents} | {"keywords": "Keywords (all documents)"}
+    titles = kb.derived.get("facet titles", lambda: _facet_titles(kb))
     out: dict[str, list[dict[str, Any]]] = {}
     for name in FACETS:
         everything = "all documents" if name == "doc" else "all kinds"
@@ -721,6 +721,12 @@ def _filters(kb: Opened, facets: dict[str, dict[str, int]], asked: dict[str, str
                     for value, n in facets.get(name, {}).items()]
         out[name] = entries
     return out
+
+
+def _facet_titles(kb: Opened) -> dict[str, str]:
+    """A document facet's labels, once per build: each document's title by its slug."""
+    # Keywords gathers every document's: titled as a document, not by its slug beside the documents' titles.
+    return {d["slug"]: d["title"] for d in kb.store.documents} | {"keywords": "Keywords (all documents)"}
 
 
 _CHAPTER_DIGIT = re.compile(r"\s*\d\s*")

@@ -30,14 +30,16 @@ from __future__ import annotations
 import html
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
-from urllib.parse import parse_qsl
+from urllib.parse import unquote
 
 from flask import Flask
 from werkzeug.exceptions import HTTPException, SecurityError
 from werkzeug.wsgi import get_current_url
 
+from web import data as D
 from web.app import JSONProvider, host_problem
 from web.compress import MIN_SIZE, gzip_answer, takes_gzip
+from web.pages import kept_record_page, page_body
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication as App, WSGIEnvironment
@@ -45,6 +47,20 @@ if TYPE_CHECKING:
 __all__ = ["Lane"]
 
 Answer = Callable[[Flask, Mapping[str, str]], Any]
+
+
+def query_args(query: str) -> dict[str, str]:
+    """A query string's arguments as werkzeug's ``request.args.get`` reads them: each one's first value, the string's
+    bytes as UTF-8 (a UnicodeError when they are not), ``+`` a space, undecodable percent-escapes left as they are.
+    ``urllib.parse.parse_qsl(query, keep_blank_values=True)`` then ``setdefault``, without its per-call checks."""
+    args: dict[str, str] = {}
+    for part in query.encode("latin-1").decode().split("&"):
+        if part:
+            name, _, value = part.partition("=")
+            name = unquote(name.replace("+", " "), errors="werkzeug.url_quote")
+            if name not in args:
+                args[name] = unquote(value.replace("+", " "), errors="werkzeug.url_quote")
+    return args
 
 
 class Lane:
@@ -57,6 +73,8 @@ class Lane:
         # web.compress adds Vary (JSON is compressed when asked)
         self.security = list(security.items())
         self.headers = [*self.security, ("Access-Control-Allow-Origin", "*"), ("Vary", "Accept-Encoding")]
+        # bound once, not per request (Flask binds one per request); matching reads it only
+        self.urls = flask.url_map.bind("localhost")
 
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         if environ.get("REQUEST_METHOD") != "GET" or environ.get("CONTENT_LENGTH", "0") != "0" \
@@ -69,11 +87,7 @@ class Lane:
         if not isinstance(json, JSONProvider) or not json.is_compact():
             return self.app(environ, start_response)
         try:
-            # werkzeug's request.args: the query string's bytes as UTF-8, undecodable bytes left percent-encoded
-            query = environ.get("QUERY_STRING", "").encode("latin-1").decode()
-            args: dict[str, str] = {}
-            for name, value in parse_qsl(query, keep_blank_values=True, errors="werkzeug.url_quote"):
-                args.setdefault(name, value)
+            args = query_args(environ.get("QUERY_STRING", ""))
         except (UnicodeError, ValueError):  # Flask reads it its own way (and says what is wrong)
             return self.app(environ, start_response)
         try:
@@ -92,9 +106,6 @@ class Lane:
     def _page(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         """A record's page that ``web.pages.record`` rendered and keeps (the rest of the site's pages to Flask): the
         kept HTML with the site's address filled in, or its kept gzip, as ``web.pages._kept`` answers it."""
-        from web import data as D
-        from web.pages import kept_record_page, page_body
-
         path = environ.get("PATH_INFO", "")
         # a query (?from= adds a note), JSON asked for (the twin), no Host (the server's own address), a trailing
         # slash or capitals (no record's id; Flask's redirect or reading): Flask's
@@ -125,7 +136,7 @@ class Lane:
     def _routed_to_record(self, path: str, record_id: str) -> bool:
         """The app's URL map sends ``path`` to the record page (no other rule takes it: /cr/releases, /cr/all)."""
         try:
-            endpoint, args = self.flask.url_map.bind("localhost").match(path, method="GET")
+            endpoint, args = self.urls.match(path, method="GET")
         except HTTPException:  # a redirect, 404 or 405: Flask's
             return False
         return endpoint == "pages.record" and args == {"record_id": record_id}
