@@ -87,7 +87,7 @@ def open_checked(path: Path, search_cache: int = SEARCH_CACHE, semantic: bool = 
                  cross: bool = False) -> Opened:
     """Open one build and prove it answers: every failure becomes a StoreError naming the build.
     ``search_cache``: answers its searcher keeps (0: none, every query does its work, as kb bench measures);
-    ``semantic``: the semantic stage on (KB_SEMANTIC=1; kb.semantic, off by default: docs/semantic.md);
+    ``semantic``: the semantic stage on (KB_SEMANTIC, on by default; kb.semantic: docs/semantic.md);
     ``learned``: the learned ranker on (KB_RANKER=1; kb.learned, docs/ranker.md); ``cross``: the cross-encoder on
     (KB_CROSS=1; kb.cross, off by default: docs/semantic.md)."""
     store = Store.open_build(path)

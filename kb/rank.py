@@ -179,6 +179,7 @@ class Candidate:
     docnum: int | None = None
     why: list[str] = field(default_factory=list)  # signals applied, when Ranker.rerank is asked to explain
     asked: str | None = None  # the common question it answers that the question matched (kb.asked)
+    closeness: float = 0.0  # how close that match is (kb.asked.Match.score; the semantic stage reads it)
 
 
 class _Row:
@@ -865,7 +866,7 @@ def _add_asked(candidates: list[Candidate], matches: dict, add: Callable[[str], 
         if m is not None:
             c.score += ASKED_WEIGHT * ((m.score - minimum) / (1 - minimum)) ** ASKED_POWER * best
             if m.score >= ASKED_SHOWN:
-                c.asked = m.asked
+                c.asked, c.closeness = m.asked, m.score
             if explain:
                 c.why.append(f"asked as {m.asked!r} ({m.score:.2f})")
 

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from web.settings import setting
+
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "corpus"
 SHARED_CR = ROOT.parent / "shared" / "cr"
@@ -183,11 +185,16 @@ def store(data_dir):
     return Store.open(data_dir)
 
 
+# Search as served: the semantic stage as KB_SEMANTIC's default has it (on since session 20). The pinned suites
+# (test_search_quality, test_official, test_heldout) measure this; the lexical core's own tests open Searcher(store).
+SEMANTIC = setting("KB_SEMANTIC").default
+
+
 @pytest.fixture(scope="session")
 def searcher(store):
     from kb.search import Searcher
 
-    s = Searcher(store)
+    s = Searcher(store, semantic=SEMANTIC)
     yield s
     s.close()
 

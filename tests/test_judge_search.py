@@ -7,13 +7,14 @@ import pytest
 from bs4 import BeautifulSoup
 
 from kb.search import candidates as search_module
+from tests.conftest import SEMANTIC
 
 
 @pytest.fixture(scope="module")
 def cr_searcher(cr_store):
     from kb.search import Searcher
 
-    s = Searcher(cr_store)
+    s = Searcher(cr_store, semantic=SEMANTIC)  # as served
     yield s
     s.close()
 

@@ -138,3 +138,14 @@ def test_hard_negatives_are_searched_without_the_questions_own_fold(cr_store, cu
     first = sum(ranked[e.question][:1] == own[:1] for e, own in common)
     first_as_served = sum(as_served[e.question][:1] == own[:1] for e, own in common)
     assert first_as_served > 0.8 * len(common) and first < first_as_served - 0.2 * len(common)
+
+
+def test_the_stage_is_on_by_default_only_when_it_pays():
+    """KB_SEMANTIC's default follows the shipped manifest's ``pays`` (more test questions first on the split by
+    record, the curated suites together no fewer first): retraining or choosing another blend that does not pay
+    turns the stage off by default, or this fails."""
+    from web.settings import setting
+
+    shipped = manifest()
+    assert shipped is not None and isinstance(shipped["pays"], bool)
+    assert setting("KB_SEMANTIC").default is shipped["pays"]

@@ -112,8 +112,8 @@ SETTINGS: tuple[Setting, ...] = (
     # -- search ----------------------------------------------------------------------------------------
     Setting("KB_SEARCH_CACHE", int, 2048, "Answers each build's search keeps (0: none, so every query does its "
             "work, as `kb bench` measures).", "Search", valid=lambda n: n >= 0, expect="a whole number, 0 or more"),
-    Setting("KB_SEMANTIC", bool, False, "1: the semantic stage re-ranks a question's best lexical hits, and builds "
-            "embed new text for it (kb.semantic; off by default: docs/semantic.md); `kb serve --no-semantic` is 0.",
+    Setting("KB_SEMANTIC", bool, True, "1: the semantic stage re-ranks a question's best lexical hits, and builds "
+            "embed new text for it (kb.semantic: docs/semantic.md); 0 (or `kb serve --no-semantic`): lexical only.",
             "Search"),
     Setting("KB_RANKER", bool, False, "1: the learned ranker re-orders full-text search's candidate window by its "
             "trained weights (kb.learned; off by default: docs/ranker.md).", "Search"),

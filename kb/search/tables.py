@@ -114,8 +114,8 @@ class Tables:
         self.name_words = self._name_words(store)  # card id -> its name's words as written and its own stems
         # The common questions (corpus/asked), analysed as a question is: rewritten, then stemmed.
         self.asked = self.asked_table(store.manifest.get("asked", ()))
-        # The semantic stage (kb.semantic): the model and this build's record vectors, or None (lexical only: the
-        # default, until a model pays on the split by record; docs/semantic.md).
+        # The semantic stage (kb.semantic): the model and this build's record vectors, or None (lexical only; served
+        # on by default, KB_SEMANTIC: docs/semantic.md).
         self.semantic = open_stage(store.path) if semantic else None
         # The learned ranker (kb.learned): re-orders the re-ranked window by trained weights, or None (by hand).
         self.learned = load_learned() if learned else None

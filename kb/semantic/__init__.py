@@ -53,12 +53,16 @@ class Settings:
     weight: float = 2.0  # of the cosine, against the lexical score divided by the best candidate's
     depth: int = 30  # best lexical candidates re-ranked
     min_words: int = 3  # words of letters a query needs to be question-shaped
+    # A record the common-questions table answers the question with, matched at least this closely
+    # (kb.rank.Candidate.closeness: 1 for a curated wording's own words), never goes below its lexical place: the
+    # blend only moves others around it. 0: none kept.
+    keep_asked: float = 0.0
 
     @classmethod
     def from_manifest(cls, found: Mapping[str, Any]) -> Self:
         given = found.get("settings", {})
         return cls(float(given.get("weight", cls.weight)), int(given.get("depth", cls.depth)),
-                   int(given.get("min_words", cls.min_words)))
+                   int(given.get("min_words", cls.min_words)), float(given.get("keep_asked", cls.keep_asked)))
 
 
 def _give_back_freed_memory() -> None:
@@ -140,4 +144,24 @@ class Stage:
         blended = [(c.score / best + self.settings.weight * (float(cos) if row >= 0 else 0.0), -i)
                    for i, (c, cos, row) in enumerate(zip(head, cosines, rows, strict=True))]
         order = sorted(range(depth), key=lambda i: blended[i], reverse=True)
+        if self.settings.keep_asked:
+            least = self.settings.keep_asked
+            order = _not_below(order, [i for i, c in enumerate(head) if c.asked is not None and c.closeness >= least])
         return [head[i] for i in order] + top[depth:]
+
+
+def _not_below(order: list[int], kept: list[int]) -> list[int]:
+    """``order`` (the blend's, of places 0..n-1) changed so that each place of ``kept`` (ascending) ends at that
+    place or above: filling places in turn, a kept one whose own place has come goes there, else the blend's next."""
+    out: list[int] = []
+    placed: set[int] = set()
+    due = iter(kept)
+    waiting = next(due, None)
+    blend = iter(order)
+    while len(out) < len(order):
+        while waiting is not None and waiting in placed:
+            waiting = next(due, None)
+        chosen = waiting if waiting == len(out) else next(i for i in blend if i not in placed)
+        out.append(chosen)
+        placed.add(chosen)
+    return out

