@@ -16,7 +16,7 @@ from corpus.questions import CR_FRESH, CR_FRESH_2, CR_TABLE_TALK, FRESH, FRESH_2
 # host-and-augment/h first by a hair, the wanted /d second; no other question moved, in any set. 147 -> 148 in the
 # fourteenth session: a player who dies has lost the game, not gone to a graveyard (corpus/vocabulary.toml).
 # Session 20: searched as served, the semantic stage on by default (148 / 159 lexical alone).
-RANK_1, TOP_3 = 153, 159
+RANK_1, TOP_3 = 153, 160
 # The fresh batches, kept apart: FRESH was written before the second round of tuning (52 / 62 before it)
 # and then tuned on; FRESH_2 was written later and never tuned on (14 / 18 with the ranking before the round;
 # 16 / 19 when first measured, before the last change, a lower coverage floor, chosen on the other sets).
