@@ -155,6 +155,19 @@ def snippet(body: str | Positions, terms: set[str], width: int = 220) -> str:
     return ("… " if start else "") + marked + (" …" if end < len(body) else "")
 
 
+def _marked_piece_by_piece(body: str, spans: list[tuple[int, int]], start: int, end: int, escape) -> str:
+    """``_marked``'s answer with each piece between the marks escaped on its own: for a text that holds one of the
+    two control characters ``_marked`` marks with."""
+    out, pos = [], start
+    for a, b in spans:
+        if b > end:
+            break
+        out.append(escape(body[pos:a]) + "<mark>" + escape(body[a:b]) + "</mark>")
+        pos = b
+    out.append(escape(body[pos:end]))
+    return "".join(out)
+
+
 def _marked(body: str, spans: list[tuple[int, int]], start: int, end: int, escape) -> str:
     """``body[start:end]`` escaped, with the spans (in text order, none before ``start``) in <mark>.
 
@@ -163,14 +176,7 @@ def _marked(body: str, spans: list[tuple[int, int]], start: int, end: int, escap
     the marks (html.escape maps each character alone and leaves those two be), with one escape per snippet, not
     two per mark."""
     if _OPEN in body or _CLOSE in body:
-        out, pos = [], start
-        for a, b in spans:
-            if b > end:
-                break
-            out.append(escape(body[pos:a]) + "<mark>" + escape(body[a:b]) + "</mark>")
-            pos = b
-        out.append(escape(body[pos:end]))
-        return "".join(out)
+        return _marked_piece_by_piece(body, spans, start, end, escape)
     pieces: list[str] = []
     pos = start
     for a, b in spans:

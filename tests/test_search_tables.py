@@ -150,25 +150,13 @@ def test_a_text_that_fits_is_shown_whole_with_every_match_marked():
     assert cut.startswith("… ") and "<mark>part</mark>" in cut and len(cut) < len(long)
 
 
-def marked_piece_by_piece(body: str, spans: list[tuple[int, int]], start: int, end: int, escape) -> str:
-    """kb.snippet._marked as it was: each piece between the marks escaped on its own."""
-    out, pos = [], start
-    for a, b in spans:
-        if b > end:
-            break
-        out.append(escape(body[pos:a]) + "<mark>" + escape(body[a:b]) + "</mark>")
-        pos = b
-    out.append(escape(body[pos:end]))
-    return "".join(out)
-
-
 def test_a_snippet_escaped_once_is_the_snippet_escaped_piece_by_piece(cr_store):
     """``_marked`` escapes a snippet's window once, the marks held by two control characters while it does: the
     same string as escaping each piece, for every record's text (quotes, apostrophes, ampersands, angle
     brackets) with its own words marked, and for a text that holds one of those characters (the pieces then)."""
     import html
 
-    from kb.snippet import Positions, _marked
+    from kb.snippet import Positions, _marked, _marked_piece_by_piece
 
     rng = random.Random(20)
     texts = [r.text for r in cr_store.records.values() if r.text]
@@ -181,4 +169,4 @@ def test_a_snippet_escaped_once_is_the_snippet_escaped_piece_by_piece(cr_store):
             inside = [s for s in spans if s[0] >= start]
             for escape in (where.escape, html.escape):
                 assert _marked(text, inside, start, end, escape) == \
-                    marked_piece_by_piece(text, inside, start, end, escape), text
+                    _marked_piece_by_piece(text, inside, start, end, escape), text
