@@ -308,8 +308,10 @@ class _InProcess:
     def __init__(self, data: Path, cache: int):
         from kb.kbase import KnowledgeBase
         from web.app import App, JSONProvider
+        from web.settings import read
 
-        self.opened = KnowledgeBase(data, search_cache=cache).current()
+        # the semantic stage as the server has it (KB_SEMANTIC, on by default): the same work on both sides
+        self.opened = KnowledgeBase(data, search_cache=cache, semantic=read("KB_SEMANTIC")).current()
         self.searcher = self.opened.searcher
         self.json = JSONProvider(App(__name__))  # the app's JSON provider
         self.searcher.warm()
