@@ -159,3 +159,17 @@ def test_kb_bench_with_scale_carries_the_fair_figures_under_their_names():
                 for name in ("semantic.p50_us", "semantic.p99_us"):
                     assert isinstance(_at(figures["classes"][cls], name), float), (cls, name)
     assert "fts5" not in result and "search_vs_fts5" not in result  # the raw-words comparison is gone
+
+
+@pytest.mark.parametrize(("value", "on"), [("1", True), ("0", False)])
+def test_the_http_floor_searches_with_the_semantic_stage_as_the_server_does(data_dir, monkeypatch, value, on):
+    """``http.search_cpu_ms`` is compared with the same queries searched in process: with the stage on by default the
+    server embeds every question-shaped query, so the floor must too (KB_SEMANTIC, read as kb serve reads it)."""
+    from web.tools.bench import _InProcess
+
+    monkeypatch.setenv("KB_SEMANTIC", value)
+    floor = _InProcess(data_dir, cache=0)
+    try:
+        assert (floor.searcher.semantic is not None) is on
+    finally:
+        floor.close()
