@@ -115,11 +115,15 @@ def _count(run) -> int:
         return tracer
 
     previous = sys.gettrace()
+    collecting = gc.isenabled()
+    gc.disable()  # a collection runs finalizers' bytecodes wherever allocations happen to trigger it, not the query's
     sys.settrace(tracer)
     try:
         run()
     finally:
         sys.settrace(previous)
+        if collecting:
+            gc.enable()
     return count
 
 
