@@ -15,15 +15,18 @@ from corpus.questions import CR_FRESH, CR_FRESH_2, CR_TABLE_TALK, FRESH, FRESH_2
 # two texts longer, and BM25's average length with them: "can I augment without a host" (UnCommander) now has
 # host-and-augment/h first by a hair, the wanted /d second; no other question moved, in any set. 147 -> 148 in the
 # fourteenth session: a player who dies has lost the game, not gone to a graveyard (corpus/vocabulary.toml).
-# Session 20: searched as served, the semantic stage on by default (148 / 159 lexical alone).
-RANK_1, TOP_3 = 153, 160
+# Session 20: searched as served, the semantic stage on by default (148 / 159 lexical alone). 153 -> 152 in
+# session 21, the model trained again with corpus/asked/cr_judged.toml (640f5f1104ec): "my secret identity" has
+# its record second.
+RANK_1, TOP_3 = 152, 160
 # The fresh batches, kept apart: FRESH was written before the second round of tuning (52 / 62 before it)
 # and then tuned on; FRESH_2 was written later and never tuned on (14 / 18 with the ranking before the round;
 # 16 / 19 when first measured, before the last change, a lower coverage floor, chosen on the other sets).
 # FRESH lost one top-3 place to the vocabulary's plural "board wipes" (-> destroy all creatures, as "board wipe"
 # already was): "do board wipes hit identity cards" found 372.2 at 2 only because it knew none of those words.
-# With the semantic stage on by default (session 20; lexical alone 72 / 77 and 21 / 22).
-FRESH_PINS = {"fresh": (FRESH, (74, 78)), "fresh 2": (FRESH_2, (23, 23))}
+# With the semantic stage on by default (session 20; lexical alone 72 / 77 and 21 / 22). FRESH 74 -> 73 in session
+# 21 (the model trained again): "does turning an identity face up with an effect count as unveiling" second.
+FRESH_PINS = {"fresh": (FRESH, (73, 78)), "fresh 2": (FRESH_2, (23, 23))}
 
 
 def rank_of(searcher, question: str, expected: set[str]) -> int | None:
