@@ -8,9 +8,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import kb.model
 from web.tools import paired
 
 ROOT = Path(__file__).resolve().parents[1]
+MODEL = kb.model  # the module this process imported: a test that swapped in a checkout's copies puts it back
 
 
 def test_a_checkout_against_itself_executes_the_same_bytecodes(data_dir):
@@ -22,6 +24,7 @@ def test_a_checkout_against_itself_executes_the_same_bytecodes(data_dir):
         assert counts["base"] == counts["new"] > 1000, (cls, counts)  # a search runs thousands of bytecodes
     assert said[-1] == "all classes: 1.000"
     assert sys.gettrace() is tracing  # the counter is taken off again
+    assert sys.modules["kb.model"] is MODEL  # this process's own modules again, not a checkout's copy
 
 
 def test_the_count_grows_with_the_work():
@@ -45,3 +48,4 @@ def test_timed_with_the_fts5_floor_between_two_of_ours(data_dir):
     assert 0 < len(got["fts5"]["first"]) == len(got["fts5"]["warm"]) <= queries
     assert all(t > 0 for t in got["fts5"]["first"])
     assert any(line.startswith("full text / FTS5 same terms, first: p50 base ") for line in said)
+    assert sys.modules["kb.model"] is MODEL

@@ -57,7 +57,15 @@ def _load(root: str) -> dict[str, ModuleType]:
 
 class _Versions:
     def __init__(self, roots: dict[str, str]):
+        # the modules this process had imported: put back when done (``restore``), else whatever imported them before
+        # (a test module's ``Record``, ``Store``) would meet another copy's classes afterwards
+        self.original = {n: m for n, m in sys.modules.items() if _ours(n)}
         self.modules = {name: _load(root) for name, root in roots.items()}
+
+    def restore(self) -> None:
+        for n in [n for n in sys.modules if _ours(n)]:
+            del sys.modules[n]
+        sys.modules.update(self.original)
 
     def use(self, name: str) -> dict[str, ModuleType]:
         for n in [n for n in sys.modules if _ours(n)]:
@@ -201,7 +209,7 @@ def bytecodes(base: Path, data: Path, only: list[str] | None, say=print) -> dict
     for name, searcher in searchers.items():
         versions.use(name)
         searcher.close()
-    versions.use("new")
+    versions.restore()
     return out
 
 
@@ -258,7 +266,7 @@ def run(base: Path, data: Path, repeat: int, only: list[str] | None, say=print,
                 f"p99 base {_p99(b) / _p99(fts):.3f} new {_p99(n) / _p99(fts):.3f}")
     if floor is not None:
         floor.close()
-    versions.use("new")
+    versions.restore()
     return out
 
 
