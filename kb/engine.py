@@ -601,9 +601,10 @@ class _Fallback(Exception):
     """A tree ``_dense`` does not evaluate (a coordination bonus scoring every document 0): ``_scores`` does."""
 
 
-def _dense(m, n: int, replaced) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _dense(m, n: int, replaced) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """``_scores`` over arrays of every docnum (``n``): each document's score, how many of its terms match (the
-    ``matching`` count, 1 for a plain term) and whether the matcher yields it. New arrays, the caller's to change.
+    ``matching`` count, 1 for a plain term) and whether the matcher yields it, or None for "where the count is above
+    0" (every node but an array union, whose count is 0: ``_yielded``). New arrays, the caller's to change.
 
     Each node is the same floating-point operation on every document at once (in C) that ``_scores`` does on
     each document in Python, in the tree's order, so the floats are the same: a union adds its two children's
@@ -611,17 +612,18 @@ def _dense(m, n: int, replaced) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     multiplies, a coordination bonus is ``(score + (matching - 1) / gap) * factor`` with each document's term
     count (``adapter.coordination``; for one matching term the bonus is 0.0, and ``(s + 0.0) * f`` is ``s * f``).
     A question's tree of unions over a thousand matches walked its overlaps and merged dicts in Python: about a
-    third of a question's CPU."""
+    third of a question's CPU. Which documents a node yields is its count above 0 except under an array union, so
+    it is not kept in an array of its own per node (a third of a question's array operations, each a few
+    microseconds when the caches hold another query's work)."""
     cls = type(m)
     if cls is _Leaf or cls is _PhraseLeaf:
         entry = m.entry
-        vals, count, present = np.zeros(n), np.zeros(n, dtype=np.int32), np.zeros(n, dtype=bool)
+        vals, count = np.zeros(n), np.zeros(n, dtype=np.int32)
         vals[entry.id_array] = entry.score_array
         count[entry.id_array] = m.words if cls is _PhraseLeaf else 1  # a phrase counts as its words
-        present[entry.id_array] = True
-        return vals, count, present
+        return vals, count, None
     if isinstance(m, M.NullMatcherClass):
-        return np.zeros(n), np.zeros(n, dtype=np.int32), np.zeros(n, dtype=bool)
+        return np.zeros(n), np.zeros(n, dtype=np.int32), None
     if cls is UnionMatcher:
         # UnionMatcher.score: a.score() + b.score() where both match, either's score elsewhere (and a + b is b + a)
         leaf, other = (m.b, m.a) if type(m.b) in _LEAVES else (m.a, m.b)
@@ -630,15 +632,17 @@ def _dense(m, n: int, replaced) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             entry = leaf.entry
             a[entry.id_array] += entry.score_array
             ca[entry.id_array] += leaf.words if type(leaf) is _PhraseLeaf else 1
-            pa[entry.id_array] = True
+            if pa is not None:
+                pa[entry.id_array] = True
             return a, ca, pa
         (a, ca, pa), (b, cb, pb) = _dense(m.a, n, replaced), _dense(m.b, n, replaced)
         a += b
+        yielded = None if pa is None and pb is None else _yielded(ca, pa) | _yielded(cb, pb)
         ca += cb
-        pa |= pb
-        return a, ca, pa
+        return a, ca, yielded
     if cls is DisjunctionMaxMatcher:
         (a, ca, pa), (b, cb, pb) = _dense(m.a, n, replaced), _dense(m.b, n, replaced)
+        pa, pb = _yielded(ca, pa), _yielded(cb, pb)
         a = np.where(pa & pb, np.maximum(a, b), a + b)
         ca += cb
         pa |= pb
@@ -655,19 +659,25 @@ def _dense(m, n: int, replaced) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             raise Unsupported("an unscored array union")
         acc, seen = np.zeros(n), np.zeros(n, dtype=bool)
         for sub in children:  # per document 0 + s1 * boost + s2 * boost + ... in its children's order
-            vals, _, present = _dense(sub, n, lambda node, present: [])  # its children are never replaced
+            vals, count, present = _dense(sub, n, lambda node, present: [])  # its children are never replaced
             acc += vals * boost
-            seen |= present
+            seen |= _yielded(count, present)
         present = seen & (acc > 0)
         acc[~present] = 0.0
         return acc, np.zeros(n, dtype=np.int32), present  # it names no matching term (_array_union)
     raise Unsupported(cls.__name__)
 
 
+def _yielded(count: np.ndarray, present: np.ndarray | None) -> np.ndarray:
+    """Whether a node yields each document: ``present``, or where its count is above 0 (``_dense``)."""
+    return count > 0 if present is None else present
+
+
 def _dense_coord(m: CoordMatcher | _Coord, n: int, replaced) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``_coord`` over arrays: each document's term count is the tree's after the collector's last replacement
     before it. Worked out for the documents the child yields only (the rest stay 0.0)."""
     vals, count, present = _dense(m.child, n, replaced)
+    present = _yielded(count, present)
     units = _units(m.child)
     points = replaced(m, present)
     drops = sorted({points[i] for last in {last for _, last in units}
@@ -804,9 +814,10 @@ def scores(postings: Postings, searcher, query, filter_query=None) -> MutableMap
         return points[0]
 
     try:
-        vals, _, present = _dense(m, postings.doc_count, replaced)
+        vals, count, yielded = _dense(m, postings.doc_count, replaced)
     except _Fallback:
         return _dict_scores(postings, searcher, m, filter_query)
+    present = _yielded(count, yielded)
     if filter_query is not None:
         present &= postings.allowed_mask(searcher, filter_query)
     return Scored(vals, present)

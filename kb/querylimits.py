@@ -32,6 +32,8 @@ def _key(words: list[str]) -> str:
 
 def limit_query(text: str) -> tuple[str, str | None]:
     """The query within the caps, and a note saying what was left out (None when nothing was)."""
+    if '"' not in text and len(text.split()) <= MAX_WORDS:
+        return text, None  # no phrase and too few words to pass a cap: most queries, answered without a word loop
     phrases: list[list[str]] = []
     seen: set[str] = set()
     found = _PHRASE.findall(text)

@@ -698,20 +698,23 @@ class Ranker:
         older = self.older if "older rules" in on else ()
         older_rulings = "older rulings" in on
         variants = "variants" in on
-        asks = named.asks  # what the question's words ask for: every candidate is looked at
+        asks = named.asks  # what the question's words ask for: looked for in every candidate's row
         # Most candidates meet none of these: only those of a document or kind one of them names go on.
         docs = {named_doc, implied, *older} - {None}
         kinds = {named_kind, "history" if history else None} - {None}
         cards, parts = named.cards, named.parts if "card named in part" in on else frozenset()
         tops = tuple(family)  # a record under a term's rule starts with the rule's id: most start with none
-        every = bool(asks or cards or parts)  # what any candidate may meet
+        every = bool(cards or parts)  # what any candidate may meet
         for c, row in zip(candidates, rows, strict=True):
             if not (every or row.doc in docs or row.kind in kinds or variants and row.variant is not None):
-                # most candidates: at most the term's rules' factor (the same product as in the list below)
+                # most candidates: at most the term's rules' factor, then what the question asks for (the same
+                # product, in the same order, as the list below): no list of factors made for them
                 if family and c.record.id.startswith(tops) and self._in_family(c.record, family):
                     c.score *= FAMILY
                     if explain:
                         c.why.append("under a term's rule")
+                if asks and row.says:
+                    _answers(c, row.says, asks, explain)
                 continue
             doc, kind = row.doc, row.kind
             variant = row.variant if variants else None
@@ -729,12 +732,12 @@ class Ranker:
                     factors.append((OLDER_RULES, "older rules"))
             if variant:
                 factors += [(VARIANT, "variant not asked about") for heading in variant if not heading & stems]
-            if asks and row.says:  # what the record says that the question's words ask for (its row's, once per record)
-                factors += [(ASKS[asked][2], _ANSWERS[asked]) for asked in asks if asked in row.says]
             for factor, reason in factors:  # in this order: a product's last digit depends on it
                 c.score *= factor
                 if explain:
                     c.why.append(reason)
+            if asks and row.says:  # last: what the record says that the question's words ask for (its row's)
+                _answers(c, row.says, asks, explain)
 
     def _general(self, record: Record, stems: frozenset[str]) -> bool:
         """A ruling or note whose card or topic the question does not name: what it says in general
@@ -802,6 +805,16 @@ class Ranker:
 
 
 _PAGES = ("keyword", "card")  # the pages a question may ask more about than their term (Ranker._own_factors)
+
+
+def _answers(c: Candidate, says: frozenset[str], asks: tuple[str, ...], explain: bool) -> None:
+    """A candidate's factors for what the question's words ask for (``ASKS``) and its record says (``says``, its
+    row's), in the question's order: the last of ``Ranker._by_place``'s."""
+    for asked in asks:
+        if asked in says:
+            c.score *= ASKS[asked][2]
+            if explain:
+                c.why.append(_ANSWERS[asked])
 
 
 def _named_factors(doc: str, kind: str, named_doc: str | None, named_kind: str | None,

@@ -156,7 +156,8 @@ class Candidates:
         known = tuple(s for s in everything if self.tables.used(s))
         unknown = frozenset(everything) - frozenset(known) if known else frozenset()
         everything = known or everything
-        whoosh_query = self.build_query(text, extra, naming_stems(query.text), unknown)
+        naming = naming_stems(query.text)  # the words naming a document: a preference, searched only when alone
+        whoosh_query = self.build_query(text, extra, naming, unknown)
         if whoosh_query is None:
             return
         # Every match, scored as Whoosh scores it (what searcher.search(limit=None) returns).
@@ -172,7 +173,6 @@ class Candidates:
         # list anew, so page 6 repeated hits of pages 1-5 and left others out (105 of 291 records over all pages).
         best = order[:rank.WINDOW]
         top = list(map(Candidate, [record_of[d] for d in best], engine.values_at(scores, best), best))
-        naming = naming_stems(query.text)
         stems = [s for s in everything if s not in naming] or [s for s in unquoted_stems(text) if s not in naming]
         weights = self.tables.weights(stems)  # document frequencies from memory, as Whoosh counts them
 

@@ -269,7 +269,7 @@ class Leader:
         after; when the words around it say more than a citation does, the full-text search follows them. The
         words around it were searched alone, and the rules citing it came first, the rule itself not in the
         first three."""
-        if not any(c.isdigit() for c in text):
+        if not any(map(str.isdigit, text)):
             return None  # most questions: no number to cite, no reference scan
         refs = [r for r in find_refs(text, doc_names=self.resolver.doc_names) if r.query.numbers and not r.query.date]
         # cited: after "see", "per", "as in", a bracket, or inside a sentence; "702.9 trample" is a number mistyped

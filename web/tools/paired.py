@@ -9,6 +9,11 @@ warmed as ``kb serve`` warms one. Each query then runs on both, alternating whic
 (CPU time, ``thread_time``), then ``--repeat`` warm runs, of which the least is kept. The table gives each
 class's median per version and the ratio new / base; the last lines the whole set's median, p99 and sum.
 
+``--fts5`` times them as ``kb bench`` does: after each of our searches, the FTS5 floor (web.tools.bench_fair) runs
+the same analysed terms our search sent Whoosh, so each of ours runs with the floor's work in the processor's caches
+(a one-word query costs about twice its back-to-back CPU so); the table then also gives, per version, the ratio of
+our median to the floor's over the queries that reach the index (the floor has nothing to do for the rest).
+
 ``--bytecodes`` counts instead of timing: the Python bytecodes each version executes per query of each class (a
 warm run, counted through ``sys.settrace``'s opcode events). On a loaded machine CPU times move by 5-10% between
 two runs of the same code; the count does not move at all, so a change of a few percent in the Python work shows
@@ -20,6 +25,7 @@ import argparse
 import gc
 import statistics
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -51,7 +57,15 @@ def _load(root: str) -> dict[str, ModuleType]:
 
 class _Versions:
     def __init__(self, roots: dict[str, str]):
+        # the modules this process had imported: put back when done (``restore``), else whatever imported them before
+        # (a test module's ``Record``, ``Store``) would meet another copy's classes afterwards
+        self.original = {n: m for n, m in sys.modules.items() if _ours(n)}
         self.modules = {name: _load(root) for name, root in roots.items()}
+
+    def restore(self) -> None:
+        for n in [n for n in sys.modules if _ours(n)]:
+            del sys.modules[n]
+        sys.modules.update(self.original)
 
     def use(self, name: str) -> dict[str, ModuleType]:
         for n in [n for n in sys.modules if _ours(n)]:
@@ -65,16 +79,49 @@ def _p99(values: list[float]) -> float:
     return ordered[round(0.99 * (len(ordered) - 1))]
 
 
-def _timed(versions: _Versions, searchers: dict, q: str, order: Sequence[str], into: dict[str, list[float]]) -> None:
+class _Floor:
+    """The FTS5 floor of ``kb bench`` (web.tools.bench_fair) over the build's records, asked the terms our search
+    sends for each query (captured once, from the new version); ``run`` times one query on a connection."""
+
+    def __init__(self, store, queries: list[str]):
+        from kb.search import Searcher
+        from web.tools import bench_fair
+
+        capturing = Searcher(store, cache_size=0)
+        self.sent = {q: bench_fair.capture(capturing, q)[0] for q in queries}
+        capturing.close()
+        self._tmp = tempfile.TemporaryDirectory()
+        self.fts = bench_fair.FTS5Floor(Path(self._tmp.name) / "fair.fts5", list(store.records.values()))
+
+    def close(self) -> None:
+        self._tmp.cleanup()
+
+    def run(self, db, q: str) -> float | None:
+        """The CPU seconds of the floor's query for ``q``, or None when our search sends the index nothing."""
+        if not self.sent[q]:
+            return None
+        c = time.thread_time()
+        self.fts.run(db, self.sent[q])
+        return time.thread_time() - c
+
+
+def _timed(versions: _Versions, searchers: dict, q: str, order: Sequence[str], into: dict[str, list[float]],
+           floor: tuple[_Floor, object] | None = None) -> None:
     for name in order:
         versions.use(name)
         c = time.thread_time()
         searchers[name].search(q)
         into[name].append(time.thread_time() - c)
+        if floor is not None:  # between two of ours, as kb bench runs it
+            took = floor[0].run(floor[1], q)
+            if took is not None:
+                into.setdefault("fts5", []).append(took)
 
 
-def _class(versions: _Versions, stores: dict, queries: list[str], repeat: int) -> dict[str, dict[str, list[float]]]:
-    """One class on a fresh warmed searcher per version: each query's first run, then its least warm run."""
+def _class(versions: _Versions, stores: dict, queries: list[str], repeat: int,
+           floor: _Floor | None = None) -> dict[str, dict[str, list[float]]]:
+    """One class on a fresh warmed searcher per version: each query's first run, then its least warm run; with
+    ``floor``, its FTS5 query after each of ours (under "fts5": the first of each query's, then its least)."""
     names = tuple(stores)
     searchers = {}
     for name in names:
@@ -82,21 +129,29 @@ def _class(versions: _Versions, stores: dict, queries: list[str], repeat: int) -
         searchers[name].warm()
     gc.collect()
     gc.freeze()
-    out: dict[str, dict[str, list[float]]] = {name: {"first": [], "warm": []} for name in names}
+    db = floor.fts.connect() if floor is not None else None
+    at = (floor, db) if floor is not None else None
+    out: dict[str, dict[str, list[float]]] = {name: {"first": [], "warm": []} for name in (*names, "fts5")}
     first: dict[str, list[float]] = {name: [] for name in names}
     try:
         for i, q in enumerate(queries):
-            _timed(versions, searchers, q, names if i % 2 == 0 else names[::-1], first)
-        for q in queries:
             runs: dict[str, list[float]] = {name: [] for name in names}
-            for r in range(repeat):
-                _timed(versions, searchers, q, names if r % 2 == 0 else names[::-1], runs)
+            _timed(versions, searchers, q, names if i % 2 == 0 else names[::-1], runs, at)
             for name in names:
-                out[name]["warm"].append(min(runs[name]))
+                first[name] += runs[name]
+            out["fts5"]["first"] += runs.get("fts5", [])[:1]
+        for q in queries:
+            runs = {name: [] for name in names}
+            for r in range(repeat):
+                _timed(versions, searchers, q, names if r % 2 == 0 else names[::-1], runs, at)
+            for name, values in runs.items():
+                out[name]["warm"].append(min(values))
     finally:
         for name in names:
             versions.use(name)
             searchers[name].close()
+        if db is not None:
+            db.close()
         gc.unfreeze()
     for name in names:
         out[name]["first"] = first[name]
@@ -154,7 +209,7 @@ def bytecodes(base: Path, data: Path, only: list[str] | None, say=print) -> dict
     for name, searcher in searchers.items():
         versions.use(name)
         searcher.close()
-    versions.use("new")
+    versions.restore()
     return out
 
 
@@ -162,30 +217,56 @@ def _us(values: list[float]) -> float:
     return statistics.median(values) * 1e6
 
 
-def run(base: Path, data: Path, repeat: int, only: list[str] | None, say=print) -> dict[str, dict[str, list[float]]]:
-    """Per version ("base", "new"), every query's first-run and least warm CPU seconds, over the classes."""
+def _floor_ratios(got: dict[str, dict[str, list[float]]], reach: list[bool]) -> str:
+    """Each version's median over the queries reaching the index, as a ratio to the floor's (first, warm)."""
+    parts = []
+    for slot in ("first", "warm"):
+        floor = _us(got["fts5"][slot])
+        ours = {name: _us([t for t, r in zip(got[name][slot], reach, strict=True) if r]) for name in ("base", "new")}
+        parts.append(f"{ours['base'] / floor:5.2f} {ours['new'] / floor:5.2f}")
+    return " | ".join(parts)
+
+
+def run(base: Path, data: Path, repeat: int, only: list[str] | None, say=print,
+        fts5: bool = False) -> dict[str, dict[str, list[float]]]:
+    """Per version ("base", "new"), every query's first-run and least warm CPU seconds, over the classes; with
+    ``fts5`` the floor's too ("fts5"), its query run after each of ours."""
     versions = _Versions({"base": str(base.resolve()), "new": _HERE})
     stores = {name: versions.use(name)["kb.store"].Store.open(data) for name in ("base", "new")}
     has_cr = any(r.doc == "cr" for r in stores["new"].records.values())
     classes = versions.use("new")["web.tools.bench"].query_classes(has_cr)
-    out: dict[str, dict[str, list[float]]] = {name: {"first": [], "warm": []} for name in stores}
+    chosen = {cls: queries for cls, queries in classes.items() if not only or cls in only}
+    floor = _Floor(stores["new"], [q for qs in chosen.values() for q in qs]) if fts5 else None
+    out: dict[str, dict[str, list[float]]] = {name: {"first": [], "warm": []} for name in (*stores, "fts5")}
+    reach: list[bool] = []
     say(f"{'class':14s} {'first base':>10s} {'new':>7s} {'ratio':>6s} | {'warm base':>9s} {'new':>7s} {'ratio':>6s}"
-        "   (CPU us, medians over the class)")
-    for cls, queries in classes.items():
-        if only and cls not in only:
-            continue
-        got = _class(versions, stores, queries, repeat)
+        + ("   | / FTS5 first: base new | warm: base new" if fts5 else "") + "   (CPU us, medians over the class)")
+    for cls, queries in chosen.items():
+        got = _class(versions, stores, queries, repeat, floor)
         for name, slots in got.items():
             for slot, values in slots.items():
                 out[name][slot] += values
-        f, w = {n: _us(got[n]["first"]) for n in got}, {n: _us(got[n]["warm"]) for n in got}
-        say(f"{cls:14s} {f['base']:10.0f} {f['new']:7.0f} {f['new'] / f['base']:6.2f} | "
-            f"{w['base']:9.0f} {w['new']:7.0f} {w['new'] / w['base']:6.2f}")
+        f, w = {n: _us(got[n]["first"]) for n in stores}, {n: _us(got[n]["warm"]) for n in stores}
+        line = (f"{cls:14s} {f['base']:10.0f} {f['new']:7.0f} {f['new'] / f['base']:6.2f} | "
+                f"{w['base']:9.0f} {w['new']:7.0f} {w['new'] / w['base']:6.2f}")
+        if floor is not None:
+            reached = [bool(floor.sent[q]) for q in queries]
+            reach += reached
+            line += "   | " + (_floor_ratios(got, reached) if any(reached) else "(no query reaches the index)")
+        say(line)
     for slot in ("first", "warm"):
         b, n = out["base"][slot], out["new"][slot]
         say(f"all, {slot}: p50 {_us(b):.0f} -> {_us(n):.0f} us ({_us(n) / _us(b):.3f}), "
             f"p99 {_p99(b) * 1e6:.0f} -> {_p99(n) * 1e6:.0f} us ({_p99(n) / _p99(b):.3f}), sum {sum(n) / sum(b):.3f}")
-    versions.use("new")
+    if floor is not None and any(reach):
+        for slot in ("first", "warm"):
+            fts = out["fts5"][slot]
+            b, n = ([t for t, r in zip(out[name][slot], reach, strict=True) if r] for name in ("base", "new"))
+            say(f"full text / FTS5 same terms, {slot}: p50 base {_us(b) / _us(fts):.3f} new {_us(n) / _us(fts):.3f}, "
+                f"p99 base {_p99(b) / _p99(fts):.3f} new {_p99(n) / _p99(fts):.3f}")
+    if floor is not None:
+        floor.close()
+    versions.restore()
     return out
 
 
@@ -196,12 +277,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--repeat", type=int, default=5, help="warm runs per query and version (the least is kept)")
     parser.add_argument("--classes", default="", help="comma-separated query classes (default: all)")
     parser.add_argument("--bytecodes", action="store_true", help="count the Python bytecodes per query, not CPU time")
+    parser.add_argument("--fts5", action="store_true", help="run the FTS5 floor's query between two of ours, as kb "
+                        "bench does, and give each version's ratio to it")
     args = parser.parse_args(argv)
     only = [c for c in args.classes.split(",") if c] or None
     if args.bytecodes:
         bytecodes(args.base, args.data, only)
     else:
-        run(args.base, args.data, args.repeat, only)
+        run(args.base, args.data, args.repeat, only, fts5=args.fts5)
 
 
 if __name__ == "__main__":
