@@ -47,7 +47,7 @@ from kb.index import SCHEMA, _body
 from kb.index import plain as _plain
 from kb.semantic import Stage
 
-__all__ = ["Sent", "capture", "fts5_match", "FTS5Floor", "TantivyFloor", "tantivy_available", "measure",
+__all__ = ["Sent", "capture", "capture_all", "fts5_match", "FTS5Floor", "TantivyFloor", "tantivy_available", "measure",
            "semantic_costs", "print_fair", "print_targets", "targets", "summary", "percentile"]
 
 COLUMNS = ("number", "title", "body", "exact")  # the scored fields a query can name, in the FTS5 table's order
@@ -92,6 +92,17 @@ def capture(searcher, text: str) -> tuple[list[Sent], list[list[str]]]:
     finally:
         del tables.scores
     return sent, tops
+
+
+def capture_all(store, queries) -> dict[str, tuple[list[Sent], list[list[str]]]]:
+    """``capture`` for each query, on a searcher of its own (no answer cache, closed afterwards)."""
+    from kb.search import Searcher
+
+    capturing = Searcher(store, cache_size=0)
+    try:
+        return {q: capture(capturing, q) for q in queries}
+    finally:
+        capturing.close()
 
 
 # -- analysed text, as the index holds it ------------------------------------------
@@ -394,12 +405,7 @@ def measure(store, records, classes: dict[str, list[str]], tmp: Path, repeat: in
             semantic: bool = False) -> dict:
     """The ``fair`` figures (see the module docstring) for one published build; with ``semantic`` also the
     semantic stage's own cost per class (``classes.<class>.semantic``), when the stage can open."""
-    from kb.search import Searcher
-
-    capturing = Searcher(store, cache_size=0)
-    captured = {q: capture(capturing, q) for qs in classes.values() for q in qs}
-    capturing.close()
-    del capturing
+    captured = capture_all(store, [q for qs in classes.values() for q in qs])
     fts = FTS5Floor(tmp / "fair.fts5", records)
     tan = TantivyFloor(tmp / "fair.tantivy", records) if tantivy_available() else None
     out: dict[str, Any] = {"classes": {}, "fts5_build_ms": round(fts.build_s * 1e3, 1)}

@@ -84,12 +84,9 @@ class _Floor:
     sends for each query (captured once, from the new version); ``run`` times one query on a connection."""
 
     def __init__(self, store, queries: list[str]):
-        from kb.search import Searcher
         from web.tools import bench_fair
 
-        capturing = Searcher(store, cache_size=0)
-        self.sent = {q: bench_fair.capture(capturing, q)[0] for q in queries}
-        capturing.close()
+        self.sent = {q: sent for q, (sent, _) in bench_fair.capture_all(store, queries).items()}
         self._tmp = tempfile.TemporaryDirectory()
         self.fts = bench_fair.FTS5Floor(Path(self._tmp.name) / "fair.fts5", list(store.records.values()))
 

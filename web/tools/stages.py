@@ -61,9 +61,8 @@ def measure(store, classes: dict[str, list[str]], repeat: int = 3, floor: bool =
     from kb.search import Searcher
     from web.tools import bench_fair
 
-    capturing = Searcher(store, cache_size=0)
-    sent = {q: bench_fair.capture(capturing, q)[0] for qs in classes.values() for q in qs}
-    capturing.close()
+    asked = [q for qs in classes.values() for q in qs]
+    sent = {q: terms for q, (terms, _) in bench_fair.capture_all(store, asked).items()}
     with tempfile.TemporaryDirectory() as tmp:
         fts = bench_fair.FTS5Floor(Path(tmp) / "fair.fts5", list(store.records.values())) if floor else None
         out: dict[str, dict] = {}
