@@ -811,3 +811,20 @@ def test_discord_s_signature_checks_hold_over_the_wire(served):
     for body, headers in refused:
         status, answer = _discord(served.port, body, headers)
         assert status == 401 and answer["error"]["code"] == "invalid_signature", (body, headers)
+
+
+# -- Done when: kb bench --json reports the server's figures beside the search's in process ----------------------
+@pytest.mark.slow  # a kb serve of its own, warmed, then short timed rounds
+def test_the_bench_reports_the_server_s_rates_and_its_cpu_per_search_beside_the_search_in_process(tmp_path, data_dir):
+    from tests.conftest import CORPUS
+    from web.tools.bench import run_http
+
+    http = run_http(copy_data(data_dir, tmp_path / "data"), CORPUS, clients=2, seconds=0.6, workers=1)
+    for name in ("health", "search", "record_page"):
+        assert http[name]["requests"] > 0 and http[name]["errors"] == 0, name  # every request answered 200
+    assert (http["health_rps"], http["search_rps"], http["page_rps"]) == tuple(
+        http[name]["rps"] for name in ("health", "search", "record_page"))
+    assert http["search_cpu_ms"] == http["search"]["cpu_ms"] > 0  # the server's CPU (main process and worker)
+    assert http["search_cpu_ms_in_process"] > 0 and http["search_cpu_ms_api_in_process"] > 0
+    assert http["search_cpu_vs_in_process"] == round(http["search_cpu_ms"] / http["search_cpu_ms_in_process"], 2)
+    assert http["unique_queries"] > 0
