@@ -255,7 +255,7 @@ def _kill_twice_under_load(served: Served) -> None:
     assert all(0 not in f for f in failures)  # nothing failed before the first kill
 
 
-@pytest.mark.slow  # replaces both workers, one after the other, 15 s apart
+@pytest.mark.slow  # replaces both workers, one after the other, 30 s apart (web.serve.RESPAWN_INTERVAL)
 def test_workers_replaced_on_purpose_under_load_refuse_no_connection(tmp_path, data_dir):
     # over the RSS bound (or on SIGHUP) granian starts a worker's replacement and stops the old one
     # --respawn-interval later; at 0.5 s the new one was still loading the app, and both replaced left none listening
