@@ -28,7 +28,8 @@ PUBLIC = "http://kb.test"
 class Served:
     """``kb serve`` in a subprocess, its stderr kept in a file for the test to read."""
 
-    def __init__(self, data: Path, tmp: Path, corpus: Path = CORPUS, workers: int = 2, env: dict | None = None):
+    def __init__(self, data: Path, tmp: Path, corpus: Path = CORPUS, workers: int = 2, env: dict | None = None,
+                 wait: float = 90):
         self.port = free_port()
         self.data = data
         self.log = tmp / f"serve-{self.port}.log"
@@ -38,7 +39,7 @@ class Served:
              "--port", str(self.port), "--workers", str(workers)],
             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=self._err, env={**os.environ, **(env or {})},
         )
-        deadline = time.monotonic() + 90
+        deadline = time.monotonic() + wait  # seconds to answer: longer when kb serve first builds
         while time.monotonic() < deadline:
             try:
                 if self.get("/api/health", timeout=1)[0] == 200:
@@ -548,3 +549,36 @@ def test_workers_run_with_two_memory_arenas(server):
             if b"granian" in cmdline:
                 found.append(b"MALLOC_ARENA_MAX=2" in environ)
     assert found and all(found)
+
+
+@pytest.mark.slow  # kb serve rebuilding on a small tmpfs, full
+def test_serve_on_a_full_disk_serves_the_last_good_build_stale_without_a_traceback(tmp_path, data_dir):
+    # issue 31, fault 6: on a 30 MB tmpfs kb serve exited 1 with sqlite3.OperationalError's traceback; the README
+    # promises one warning and the last good build (of the same sources) served
+    from tests.test_reliability_data import _tmpfs
+
+    data = tmp_path / "small"
+    if not _tmpfs(data, "32m"):
+        pytest.skip("needs root to mount a small tmpfs (a real full disk)")
+    corpus = tmp_path / "corpus"
+    shutil.copytree(CORPUS, corpus)
+    served = None
+    try:
+        shutil.copytree(data_dir, data, symlinks=True, dirs_exist_ok=True)  # built from this corpus
+        good = os.readlink(data / "current").rsplit("/", 1)[-1]
+        notes = corpus / "treachery.toml"  # the corpus changes: kb serve must rebuild, and cannot
+        notes.write_text(notes.read_text(encoding="utf-8") + "\n# one line more\n", encoding="utf-8")
+        free = os.statvfs(data)
+        with open(data / "filler", "wb") as f:  # leave 512 KB: less than any build needs
+            f.write(b"\0" * (free.f_bavail * free.f_frsize - 512 * 1024))
+        served = Served(data, tmp_path, corpus=corpus, workers=1, wait=300)  # it tries the whole build first
+        health = served.health()
+        assert health["build_id"] == good and health["stale"] is True
+        assert "the disk is full" in health["stale_reason"]
+        stderr = served.stderr()
+        assert "NOT REBUILT" in stderr and "Traceback" not in stderr and "OperationalError" not in stderr
+        assert served.get("/treachery/907.4b")[0] == 200
+    finally:
+        if served is not None:
+            served.stop()
+        subprocess.run(["umount", "-l", str(data)], capture_output=True)

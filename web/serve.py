@@ -49,7 +49,11 @@ MAX_RSS_MB = 400
 # replaced, closing them); two workers' 32,768 are more than one client address can open to one port (28,232
 # ephemeral ports, Linux's default range).
 MAX_CONNECTIONS = 16_384
-RESPAWN_INTERVAL = 15  # seconds (granian_argv)
+# Seconds a replaced worker keeps serving after its replacement starts (granian_argv): granian waits this long, not
+# for the new worker to listen. 15 s covered the bundled build; with the 62 releases and the semantic stage a
+# worker's app took 19 s (wall) to load at load 5-7, and when both workers passed MAX_RSS_MB under a broad load
+# (session 22) none was listening for a moment: 3,000 requests refused in 1.3 s.
+RESPAWN_INTERVAL = 30
 FILES_RESERVED = 512  # descriptors a worker keeps for its own files (the build, logs) beyond its connections
 
 
@@ -243,8 +247,9 @@ def granian_argv(host: str, port: int, workers: int, settings: Settings, access_
         "--http1-header-read-timeout", str(int(settings.head_timeout * 1000)),
         "--respawn-failed-workers",  # kill -9 of a worker: replaced, not fatal
         # a worker replaced on purpose (over MAX_RSS_MB, or SIGHUP) is stopped this long after its replacement
-        # starts: a new worker listens only once the app is loaded (5-9 s under load on 2 cores); at 0.5 s a
-        # SIGHUP under load left no worker listening for ~3 s (286 connections refused of 52,061)
+        # starts: a new worker listens only once the app is loaded (5-9 s under load on 2 cores, the bundled build;
+        # ~19 s with the 62 releases and the semantic stage); at 0.5 s a SIGHUP under load left no worker listening
+        # for ~3 s (286 connections refused of 52,061)
         "--respawn-interval", str(RESPAWN_INTERVAL),
         "--workers-kill-timeout", str(max(1, round(settings.grace))),
         "--workers-max-rss", str(MAX_RSS_MB), "--rss-sample-interval", "10", "--rss-samples", "2",

@@ -401,6 +401,7 @@ def run_http(data: Path, corpus: Path, clients: int = 4, seconds: float = 3.0, w
     otherwise rebuild without them). With ``cache`` the search answer cache stays on, as in
     service; by default it is off so the figures are the work itself. Every search request asks
     a different query (``unique_queries``), so even a cache could not answer from memory."""
+    import contextlib
     import http.client
     import itertools
     import subprocess
@@ -429,11 +430,11 @@ def run_http(data: Path, corpus: Path, clients: int = 4, seconds: float = 3.0, w
         cold = None
         while time.perf_counter() - started < 60:
             try:
-                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-                conn.request("GET", "/api/search?q=unveil")
-                if conn.getresponse().status == 200:
-                    cold = time.perf_counter() - started
-                    break
+                with contextlib.closing(http.client.HTTPConnection("127.0.0.1", port, timeout=5)) as probe:
+                    probe.request("GET", "/api/search?q=unveil")
+                    if probe.getresponse().status == 200:
+                        cold = time.perf_counter() - started
+                        break
             except OSError:
                 time.sleep(0.02)
         if cold is None:
@@ -471,20 +472,20 @@ def run_http(data: Path, corpus: Path, clients: int = 4, seconds: float = 3.0, w
 
                 def client(k: int, template: str, deadline: float, lock: threading.Lock,
                            latencies: list[float], errors: list[int]) -> None:
-                    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
                     i = k
                     mine, bad = [], []
-                    while time.perf_counter() < deadline:
-                        q = queries[next(unique) % len(queries)] if "{q}" in template else ""
-                        path = template.format(q=quote(q), id=ids[i % len(ids)])
-                        t = time.perf_counter()
-                        conn.request("GET", path)
-                        response = conn.getresponse()
-                        response.read()
-                        mine.append(time.perf_counter() - t)
-                        if response.status != 200:
-                            bad.append(response.status)
-                        i += clients
+                    with contextlib.closing(http.client.HTTPConnection("127.0.0.1", port, timeout=10)) as conn:
+                        while time.perf_counter() < deadline:
+                            q = queries[next(unique) % len(queries)] if "{q}" in template else ""
+                            path = template.format(q=quote(q), id=ids[i % len(ids)])
+                            t = time.perf_counter()
+                            conn.request("GET", path)
+                            response = conn.getresponse()
+                            response.read()
+                            mine.append(time.perf_counter() - t)
+                            if response.status != 200:
+                                bad.append(response.status)
+                            i += clients
                     with lock:
                         latencies.extend(mine)
                         errors.extend(bad)
