@@ -78,7 +78,7 @@ FAST: dict[str, Callable[[Flask, Mapping[str, str]], dict[str, Any]]] = {
 # page shows (/api/records/cr/702: every rule of 702 with its text, about 290 KB and 20 ms to make): made once
 # per build, like the pages, and kept within a byte budget.
 # Its gzip is kept beside it, made the first time a client takes gzip (/api/records/cr/702: ~6 ms).
-TWIN_CACHE_BYTES = 16 * 1024 * 1024
+TWIN_CACHE_BYTES = 8 * 1024 * 1024
 
 
 def _twins(kb: Opened) -> ByteLRU[tuple[bytes, bytes]]:

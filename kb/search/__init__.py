@@ -55,7 +55,7 @@ __all__ = ["Searcher", "Results", "Hit", "QueryError", "Rewrite", "MAX_QUERY", "
 _Query, _Lead, _Found = Query, Lead, Found
 _content_stems, _naming_stems, _named_words = content_stems, naming_stems, named_words
 
-ANSWER_CACHE_BYTES = 16 * 1024 * 1024
+ANSWER_CACHE_BYTES = 8 * 1024 * 1024  # web/serve.py: what a worker's caches may hold together
 
 
 def _answer_bytes(results: Results) -> int:
