@@ -33,10 +33,17 @@ class Titles:
         self.store, self.ranker, self.recency = tables.store, tables.ranker, tables.recency
         self.by_stems = self._by_stems(tables.store)
         self.see_also = self._see_entries(tables.store)
+        # each title's records in the order a query of any document lists them, worked out here once, not per query
+        # (a title or a mistyped one is looked up two to four times a query; its glossary pointers compared records)
+        self.ordered = {key: tuple(self.today_first(self.pointed_first(records)))
+                        for key, records in self.by_stems.items()}
 
     def titled(self, text: str, doc: str | None) -> list[Record]:
         """The records titled ``text`` (by its stems), of ``doc`` when given, in order."""
-        records = [r for r in self.by_stems.get(" ".join(content_stems(text)), ()) if doc is None or r.doc == doc]
+        key = " ".join(content_stems(text))
+        if doc is None and "glossary" in rank.SIGNALS:
+            return list(self.ordered.get(key, ()))
+        records = [r for r in self.by_stems.get(key, ()) if doc is None or r.doc == doc]
         return self.today_first(self.pointed_first(records)) if "glossary" in rank.SIGNALS else records
 
     def _by_stems(self, store: Store) -> dict[str, list[Record]]:
