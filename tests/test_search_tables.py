@@ -164,9 +164,9 @@ def test_a_snippet_escaped_once_is_the_snippet_escaped_piece_by_piece(cr_store):
     assert len(special) > 100
     for text in rng.sample(texts, 400) + special[:300] + ['A "word" & <b>x</b> \x00 it\'s \x01 here, word again']:
         where = Positions(text)
-        spans = where.find({k for k in list(where.spans)[:6]})
+        spans = where.packed({k for k in list(where.spans)[:6]})
         for start, end in [(0, len(text)), (min(len(text), 5), min(len(text), 120))]:
-            inside = [s for s in spans if s[0] >= start]
+            inside = [s for s in spans if s >> 32 >= start]
             for escape in (where.escape, html.escape):
                 assert _marked(text, inside, start, end, escape) == \
                     _marked_piece_by_piece(text, inside, start, end, escape), text
