@@ -105,13 +105,16 @@ class Titles:
         Order: See Active Player, Nonactive Player Order.") after that entry and the rule it cites
         first (101.4)."""
         out: list[Record] = []
+        listed: set[str] = set()  # their ids: a record id is one record of the store (not a field-by-field compare)
         for r in records:
             target = self.store.records.get(self.ranker.pointers.get(r.id, ""))
             for first in ([target] if target is not None else []) + self.see_also.get(r.id, []):
-                if first not in out:
+                if first.id not in listed:
                     out.append(first)
-            if r not in out:
+                    listed.add(first.id)
+            if r.id not in listed:
                 out.append(r)
+                listed.add(r.id)
         return out
 
     def _see_entries(self, store: Store) -> dict[str, list[Record]]:
