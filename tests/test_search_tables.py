@@ -164,9 +164,34 @@ def test_a_snippet_escaped_once_is_the_snippet_escaped_piece_by_piece(cr_store):
     assert len(special) > 100
     for text in rng.sample(texts, 400) + special[:300] + ['A "word" & <b>x</b> \x00 it\'s \x01 here, word again']:
         where = Positions(text)
-        spans = where.find({k for k in list(where.spans)[:6]})
+        spans = where.packed({k for k in list(where.spans)[:6]})
         for start, end in [(0, len(text)), (min(len(text), 5), min(len(text), 120))]:
-            inside = [s for s in spans if s[0] >= start]
+            inside = [s for s in spans if s >> 32 >= start]
             for escape in (where.escape, html.escape):
                 assert _marked(text, inside, start, end, escape) == \
                     _marked_piece_by_piece(text, inside, start, end, escape), text
+
+
+def test_a_phrase_words_spans_are_among_its_stems_so_marking_leaves_every_snippet_as_it_was(cr_store):
+    """``marking`` drops a phrase word (``=word``) whose stem the query holds: every record files the word's spans
+    under its stem too, so each snippet is the same string with the word looked up or not."""
+    from kb.snippet import Positions, marking, snippet, stem
+    from kb.words import plain
+
+    rng = random.Random(22)
+    records = [r for r in cr_store.records.values() if r.text]
+    left_out = 0
+    for record in rng.sample(records, 600):
+        body = plain(record.text)
+        words = [w.strip(".,;:()\"'").lower() for w in body.split()]
+        words = [w for w in words if w.isalpha()]
+        if not words:
+            continue
+        said = rng.sample(words, min(3, len(words)))
+        terms = {"=" + w for w in said} | {stem(w) for w in said if stem(w)} | {"damag"}
+        marks = marking(terms)
+        left_out += len(terms) - len(marks)
+        where = Positions(body)
+        assert where.find(marks) == where.find(terms), record.id
+        assert snippet(where, marks) == snippet(where, terms), record.id
+    assert left_out > 500  # most phrase words' stems were there to leave them out

@@ -89,3 +89,37 @@ def test_a_warmed_searcher_has_its_hit_tables_before_the_first_query(store):
         assert s.assembler._labels == labels and s.assembler._aside_positions == asides
     finally:
         s.close()
+
+
+def _one_edit_texts(key: str) -> list[str]:
+    """Every text one edit from ``key`` over its own letters and a few others: each letter taken out, replaced,
+    doubled or swapped with the next."""
+    out = []
+    for i in range(len(key)):
+        out.append(key[:i] + key[i + 1:])
+        out += [key[:i] + c + key[i + 1:] for c in "aeoz"]
+        out.append(key[:i] + key[i] + key[i:])
+        if i + 1 < len(key):
+            out.append(key[:i] + key[i + 1] + key[i] + key[i + 2:])
+    return out
+
+
+def test_the_one_edit_table_finds_the_name_the_letter_pair_scan_finds(searcher):
+    """A name one edit away (the only one a query of the documents' own words may mean, and every name of five
+    letters or fewer may be) comes from the one-edit table: the same card as the letter-pair scan's first nearest
+    name, for every text one edit from a name and for the documents' own words (which mostly mean no card)."""
+    resolver = searcher.resolver
+    resolver.words  # noqa: B018 -- the documents' words, which decide when the table answers
+    texts = [t for key in resolver.card_keys for t in _one_edit_texts(key)]
+    texts += sorted(resolver.words)[::7]
+    found = 0
+    for text in texts:
+        key = _name_key(text)
+        if not key or key in resolver.cards or len(key) < 4:
+            continue
+        card, distance = resolver._nearest(key, 1)
+        assert resolver._one_edit(key) == (card, distance), text
+        found += card is not None
+    assert found > 1000  # most texts one edit from a name find it
+    assert resolver.card("sacrifce") == (None, 0)  # a word of the documents mistyped is no card
+    assert resolver.card("tarmogyof")[0].title == "Tarmogoyf"

@@ -19,7 +19,7 @@ from kb.search.lead import Lead
 from kb.search.parse import Query
 from kb.search.results import Hit, Results, Rewrite
 from kb.search.tables import Tables
-from kb.snippet import Positions, clip, matched, shown, snippet, translation
+from kb.snippet import Positions, clip, marking, matched, shown, snippet, translation
 
 __all__ = ["Assembler"]
 
@@ -50,7 +50,8 @@ class Assembler:
             facets["doc"][r.doc] = facets["doc"].get(r.doc, 0) + 1
             facets["kind"][r.kind] = facets["kind"].get(r.kind, 0) + 1
         everything: list = lead.records + found.top
-        page = [self._lead_hit(x, lead.cites.get(x.id)) if isinstance(x, Record) else self._hit(x, found.terms)
+        marks = marking(found.terms)  # what the snippets look up: the same spans, from fewer lists (kb.snippet)
+        page = [self._lead_hit(x, lead.cites.get(x.id)) if isinstance(x, Record) else self._hit(x, found.terms, marks)
                 for x in everything[query.offset:query.offset + query.limit]]
         note, searched_for, rewrite_note, rewrites = self._said(query, lead, found)
         did_you_mean = (lead.corrected_to or found.suggestion) if not lead.records or lead.mistyped else None
@@ -87,8 +88,11 @@ class Assembler:
                         if said.search(query.text)), None)  # "drew 8 cards by mistake, what's the penalty"
         return "; ".join(filter(None, [note, query.limited, outside])), searched_for, rewrite_note, rewrites
 
-    def _hit(self, c: Candidate, terms: set[str]) -> Hit:
-        """A result for the page: the record's fields and a highlighted snippet."""
+    def _hit(self, c: Candidate, terms: set[str], marks: set[str] | None = None) -> Hit:
+        """A result for the page: the record's fields and a highlighted snippet. ``marks``: ``marking(terms)``, when
+        the caller has it (the passage that matched is chosen by ``terms``, each distinct word counted)."""
+        if marks is None:
+            marks = marking(terms)
         record = c.record
         where = self.positions.get(c.docnum) if c.docnum is not None else None
         if where is None:
@@ -97,12 +101,12 @@ class Assembler:
                 where = self.positions.setdefault(c.docnum, where)
         if record.examples or record.commentary:  # the passage that matched: the text, or an example
             where = matched([where, *self._asides(c.docnum, record)], terms)
-        text = snippet(where, terms)
+        text = snippet(where, marks)
         if where.body.startswith("Example:") and not text.startswith("Example:"):
             text = "Example: " + text  # the example's window, said to be one
         if "<mark>" not in text and translation(record.text):
             # matched by its translation line ("dévoilement"): that line, marked, then its first sub-rule's words
-            text = snippet(Positions(plain(f"{record.text} {self.shown(record)}")), terms)
+            text = snippet(Positions(plain(f"{record.text} {self.shown(record)}")), marks)
         hit = self._make_hit(record, text, float(c.score))
         hit.asked = c.asked
         return hit

@@ -33,10 +33,17 @@ class Titles:
         self.store, self.ranker, self.recency = tables.store, tables.ranker, tables.recency
         self.by_stems = self._by_stems(tables.store)
         self.see_also = self._see_entries(tables.store)
+        # each title's records in the order a query of any document lists them, worked out here once, not per query
+        # (a title or a mistyped one is looked up two to four times a query; its glossary pointers compared records)
+        self.ordered = {key: tuple(self.today_first(self.pointed_first(records)))
+                        for key, records in self.by_stems.items()}
 
     def titled(self, text: str, doc: str | None) -> list[Record]:
         """The records titled ``text`` (by its stems), of ``doc`` when given, in order."""
-        records = [r for r in self.by_stems.get(" ".join(content_stems(text)), ()) if doc is None or r.doc == doc]
+        key = " ".join(content_stems(text))
+        if doc is None and "glossary" in rank.SIGNALS:
+            return list(self.ordered.get(key, ()))
+        records = [r for r in self.by_stems.get(key, ()) if doc is None or r.doc == doc]
         return self.today_first(self.pointed_first(records)) if "glossary" in rank.SIGNALS else records
 
     def _by_stems(self, store: Store) -> dict[str, list[Record]]:
@@ -98,13 +105,16 @@ class Titles:
         Order: See Active Player, Nonactive Player Order.") after that entry and the rule it cites
         first (101.4)."""
         out: list[Record] = []
+        listed: set[str] = set()  # their ids: a record id is one record of the store (not a field-by-field compare)
         for r in records:
             target = self.store.records.get(self.ranker.pointers.get(r.id, ""))
             for first in ([target] if target is not None else []) + self.see_also.get(r.id, []):
-                if first not in out:
+                if first.id not in listed:
                     out.append(first)
-            if r not in out:
+                    listed.add(first.id)
+            if r.id not in listed:
                 out.append(r)
+                listed.add(r.id)
         return out
 
     def _see_entries(self, store: Store) -> dict[str, list[Record]]:
