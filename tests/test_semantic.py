@@ -50,7 +50,9 @@ def test_the_build_holds_its_records_vectors(store, data_build):
     ids = json.loads((build / BUILD_IDS).read_text(encoding="utf-8"))
     vectors = np.load(build / BUILD_VECTORS)
     assert ids["model"] == model_id() and sorted(ids["ids"]) == sorted(store.records)
-    assert vectors.shape == (len(store.records), 384)
+    # a row per record, then one per curated question the build loaded (the nearest question's vote)
+    assert sorted(ids["asked"]) == sorted({q for e in store.manifest["asked"] for q in e["asked"]})
+    assert vectors.shape == (len(store.records) + len(ids["asked"]), 384)
     # the bundled corpus's vectors ship with the model: its first build embeds nothing
     assert "embedding" not in data_build[1].stderr
 
@@ -137,6 +139,28 @@ def test_the_blend_weighs_the_cosine(searcher):
            for rid, score in (("treachery/907.13", 3.0), ("treachery/702.187g", 2.0), ("treachery/907.3", 1.0))]
     assert lexical_only.rerank(question, top) == top
     assert stage.rerank("nut counters", top) == top  # not question-shaped
+
+
+def test_the_nearest_curated_question_votes_for_the_record_it_answers(searcher):
+    """The common question of the table in use nearest the question (in the model's space) lifts the record it
+    answers in the blend; a table without that record's questions lifts nothing (kb.semantic.Settings.asked_weight)."""
+    from kb.rank import Candidate
+
+    stage, entries = searcher.semantic, searcher.store.manifest["asked"]
+    entry = min((e for e in entries if e["record"].startswith("treachery/")), key=lambda e: e["record"])
+    question, answer = entry["asked"][0], entry["record"]
+    others = [rid for rid in sorted(searcher.store.records) if rid.startswith("treachery/") and rid != answer][:2]
+    top = [Candidate(searcher.store.records[rid], score, None)
+           for rid, score in ((others[0], 3.0), (others[1], 2.0), (answer, 1.0))]
+    # a cosine weighed too little to move anything: only the vote can
+    voting = stage.with_settings(Settings(weight=1e-3, depth=3, asked_weight=1e4, asked_min=0.5))
+    assert [c.record.id for c in voting.rerank(question, top, searcher.asked)] == [answer, *others]
+    assert voting.with_settings(Settings(weight=1e-3, depth=3)).rerank(question, top, searcher.asked) == top
+    without = searcher.asked_table([e for e in entries if e["record"] != answer])
+    assert voting.rerank(question, top, without) == top
+    nearest = voting.nearest_asked(searcher.asked, searcher.semantic.encoder.embed([question])[0])
+    assert nearest is not None and nearest[1] > 0.99 and question in next(
+        e["asked"] for e in entries if e["record"] == nearest[0])
 
 
 def test_vectors_are_embedded_once_per_text(store, tmp_path):
