@@ -75,7 +75,7 @@ def write_build_vectors(build_dir: Path, data_dir: Path, records: list[Record],
     cache = Path(data_dir) / "embeddings" / version
     known = _read(folder / BUNDLED_VECTORS, folder / BUNDLED_KEYS)
     known.update(_read(cache / "vectors.npy", cache / "keys.json"))
-    asked = sorted(set(questions))
+    asked = list(dict.fromkeys(questions))  # in the table's order, each once: the served table's rows are a slice
     asked_keys = [text_key(q) for q in asked]
     missing = sorted({k: t for k, t in zip(keys, texts, strict=True) if k not in known}.items())
     if missing and not embed:
