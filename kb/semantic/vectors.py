@@ -5,9 +5,10 @@ A record's vector depends only on the model and the text embedded (kb.semantic.d
 nothing new, and a new official release embeds only the rules it changed. The bundled corpus's vectors ship
 with the model (``bundled.npy``), so a first build of the bundled documents embeds nothing either.
 
-The build's own vectors (``semantic.npy``, one row per record, and ``semantic.json``, the ids and the model
-version) are written into the build directory before its manifest, and never changed: the opened build maps
-them read-only (kb.semantic.open_stage).
+The build's own vectors (``semantic.npy``, one row per record, then one per curated question the build loaded, and
+``semantic.json``, the ids, the questions and the model version) are written into the build directory before its
+manifest, and never changed: the opened build maps them read-only (kb.semantic.open_stage). The curated questions
+are cached and shipped the same way (the nearest one's vote, kb.semantic.Settings.asked_weight).
 """
 from __future__ import annotations
 
