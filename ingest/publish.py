@@ -37,13 +37,14 @@ class Published:
 
 
 def _with_vectors(write_extra: Callable[[Path], None] | None, data_dir: Path, records: list,
-                  say: Callable[[str], None], embed: bool) -> Callable[[Path], None]:
-    """The build's extra files, then its records' vectors for the semantic stage (kb.semantic.vectors: cached
-    per text in the data directory, so only new text is embedded; new text only when ``embed``)."""
+                  say: Callable[[str], None], embed: bool, questions: list[str]) -> Callable[[Path], None]:
+    """The build's extra files, then its records' and curated questions' vectors for the semantic stage
+    (kb.semantic.vectors: cached per text in the data directory, so only new text is embedded; new text only when
+    ``embed``)."""
     def write(build_dir: Path) -> None:
         if write_extra is not None:
             write_extra(build_dir)
-        write_build_vectors(build_dir, data_dir, records, say, embed=embed)
+        write_build_vectors(build_dir, data_dir, records, say, embed=embed, questions=questions)
     return write
 
 
@@ -113,8 +114,10 @@ def _build(corpus_dir: Path, data_dir: Path, cr: Path | None, cr_history: Path |
     }
     reports = built.reports()
     say(f"indexing {len(records):,} records for search ...")
+    questions = [q for entry in asked for q in entry["asked"]]  # their vectors: the semantic stage's vote
     build_id = publish(data_dir, records, manifest, reports, write_index=partial(write_index, tick=tick),
-                       write_extra=_with_vectors(write_extra, data_dir, records, say, embed), on_wait=on_wait)
+                       write_extra=_with_vectors(write_extra, data_dir, records, say, embed, questions),
+                       on_wait=on_wait)
     done = time.perf_counter()
     say(f"published build {build_id} in {done - started:.1f}s")
     return Published(build_id, {**manifest, "build_id": build_id, "records": len(records)}, reports,

@@ -22,6 +22,8 @@ from bisect import bisect_right
 from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
+from kb.derived import Derived
+
 __all__ = ["Asked", "Match"]
 
 
@@ -36,6 +38,12 @@ class Asked:
                  weigh: Callable[[list[str]], dict[str, float]], minimum: float = 0.0,
                  topic: Callable[[str], frozenset[str]] = lambda rid: frozenset()):
         found: list[tuple[float, str, str, frozenset[str]]] = []  # (its weight, record id, question, stems)
+        entries = list(entries)
+        # every (record id, common question) of the table as given, whatever its words: what the semantic stage
+        # compares a question with (kb.semantic.Stage.nearest_asked)
+        self.entries = tuple((entry["record"], question) for entry in entries for question in entry["asked"])
+        # what is derived from this table, made once and read-only (the semantic stage's matrix of its questions)
+        self.derived = Derived()
         for entry in entries:
             named = topic(entry["record"])
             for question in entry["asked"]:

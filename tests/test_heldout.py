@@ -22,10 +22,12 @@ from tests.test_search_quality import rank_of
 # Session 21: corpus/asked/cr_judged.toml (879 judge-written questions) joined the data, and the model was trained
 # again on it (640f5f1104ec; weight 2, depth 30, 3 words, keep_asked 0.9): lexical 1,026 / 1,170, served
 # 1,045 / 1,190, of which the official-rules questions 305 / 368 lexical, 312 / 373 served.
+# Session 22: the nearest curated question's vote (asked_weight 2, asked_min 0.8; docs/semantic.md): eight rows
+# moved, every one up in rank 1 (+13 in all), top 3 +4 and -1 (C official 57 -> 56).
 PINS = {
     "C bundled": (H.BUNDLED_C, "bundled", (57, 59)),
-    "C bundled, with the CR": (H.BUNDLED_C, "cr", (48, 58)),
-    "C official": (H.CR_C, "cr", (45, 57)),
+    "C bundled, with the CR": (H.BUNDLED_C, "cr", (50, 59)),
+    "C official": (H.CR_C, "cr", (47, 56)),
     "D bundled": (H.BUNDLED_D, "bundled", (55, 60)),
     # 49 -> 48 (fifteenth session): with the official rules loaded, "tribal" is read as their glossary renames it
     # (308 Kindreds first, issue 11's "the current official definition comes first"); the set's one tribal
@@ -33,20 +35,20 @@ PINS = {
     "D bundled, with the CR": (H.BUNDLED_D, "cr", (50, 57)),
     "D official": (H.CR_D, "cr", (46, 54)),
     "E bundled": (H.BUNDLED_E, "bundled", (56, 58)),
-    "E bundled, with the CR": (H.BUNDLED_E, "cr", (52, 56)),
-    "E official": (H.CR_E, "cr", (42, 49)),
+    "E bundled, with the CR": (H.BUNDLED_E, "cr", (54, 58)),
+    "E official": (H.CR_E, "cr", (43, 50)),
     "F bundled": (H.BUNDLED_F, "bundled", (52, 60)),
     "F bundled, with the CR": (H.BUNDLED_F, "cr", (46, 56)),
     "F official": (H.CR_F, "cr", (38, 52)),
-    "G bundled": (H.BUNDLED_G, "bundled", (57, 58)),
+    "G bundled": (H.BUNDLED_G, "bundled", (58, 58)),
     # 55 -> 54 and 48 -> 47 (sixteenth session, issue 32 item 4): a number two documents use is the official rule
     # first, the variant's second ("702.187c", "rule 702.187c": each set's one question was written for Treachery's
     # 702.187c, now at 2; the top 3 holds)
     "G bundled, with the CR": (H.BUNDLED_G, "cr", (54, 58)),
     "G official": (H.CR_G, "cr", (46, 53)),
-    "H bundled": (H.BUNDLED_H, "bundled", (53, 60)),
-    "H bundled, with the CR": (H.BUNDLED_H, "cr", (47, 58)),
-    "H official": (H.CR_H, "cr", (48, 53)),
+    "H bundled": (H.BUNDLED_H, "bundled", (55, 60)),
+    "H bundled, with the CR": (H.BUNDLED_H, "cr", (49, 58)),
+    "H official": (H.CR_H, "cr", (49, 53)),
     "I bundled": (H.BUNDLED_I, "bundled", (54, 60)),
     "I bundled, with the CR": (H.BUNDLED_I, "cr", (52, 59)),
     # 45 -> 46 (fifteenth session, measured in aggregate after the judges' fixes: glossary renames, "rule N of

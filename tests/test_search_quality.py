@@ -17,8 +17,8 @@ from corpus.questions import CR_FRESH, CR_FRESH_2, CR_TABLE_TALK, FRESH, FRESH_2
 # fourteenth session: a player who dies has lost the game, not gone to a graveyard (corpus/vocabulary.toml).
 # Session 20: searched as served, the semantic stage on by default (148 / 159 lexical alone). 153 -> 152 in
 # session 21, the model trained again with corpus/asked/cr_judged.toml (640f5f1104ec): "my secret identity" has
-# its record second.
-RANK_1, TOP_3 = 152, 160
+# its record second. 152 -> 153 in session 22: the nearest curated question's vote (asked_weight 2, asked_min 0.8).
+RANK_1, TOP_3 = 153, 160
 # The fresh batches, kept apart: FRESH was written before the second round of tuning (52 / 62 before it)
 # and then tuned on; FRESH_2 was written later and never tuned on (14 / 18 with the ranking before the round;
 # 16 / 19 when first measured, before the last change, a lower coverage floor, chosen on the other sets).

@@ -617,9 +617,14 @@ def cmd_train(args: Args) -> int:
                  lr=args.lr or LR, seed=args.seed, say=_say)
     searcher.close()
     write_bundled([build_corpus(args.corpus).records, list(store.records.values())], out, say=_say,
-                  data_dir=args.data)
+                  data_dir=args.data, questions=_curated_questions(store))
     print(f"kb train --semantic: model {made['version']} in {out} ({made['seconds']['all']}s)")
     return 0
+
+
+def _curated_questions(store) -> list[str]:
+    """The curated questions the build loaded (corpus/asked): their vectors ship beside the model's records'."""
+    return [q for entry in store.manifest.get("asked", ()) for q in entry["asked"]]
 
 
 def _semantic_recipe(args: Args) -> list[str]:
@@ -651,7 +656,7 @@ def _choose_semantic(args: Args) -> int:
     finally:
         searcher.close()
     write_bundled([build_corpus(args.corpus).records, list(store.records.values())], MODEL_DIR, say=_say,
-                  data_dir=args.data)  # what the build's cache holds is not embedded again
+                  data_dir=args.data, questions=_curated_questions(store))  # the build's cache is not embedded again
     print(f"kb train --semantic --choose: model {made['version']}, settings {made['settings']} in "
           f"{MODEL_DIR / 'manifest.json'}; pays: {made['pays']}")
     print(json.dumps(made["figures"]))

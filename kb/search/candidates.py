@@ -228,7 +228,8 @@ class Candidates:
         head = top[:shown]
         semantic = self.tables.semantic  # the semantic stage (kb.semantic): re-orders a question's best results,
         if semantic is not None:
-            head = semantic.rerank(query.text, head)  # never lets one in from under the relevance floor
+            # never lets one in from under the relevance floor; the common questions in use vote (their vectors)
+            head = semantic.rerank(query.text, head, self.tables.asked)
         cross = self.tables.cross  # the cross-encoder (kb.cross): re-orders a question's first few, when on
         if cross is not None:
             head = cross.rerank(query.text, head)

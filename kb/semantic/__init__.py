@@ -57,12 +57,18 @@ class Settings:
     # (kb.rank.Candidate.closeness: 1 for a curated wording's own words), never goes below its lexical place: the
     # blend only moves others around it. 0: none kept.
     keep_asked: float = 0.0
+    # The neighbouring curated question: the common question (of the table in use, kb.asked) nearest the question
+    # in the model's space votes for the record it answers, when their cosine is at least ``asked_min``: that
+    # record's cosine gains ``asked_weight`` x (that cosine - ``asked_min``). 0: no vote.
+    asked_weight: float = 0.0
+    asked_min: float = 0.8
 
     @classmethod
     def from_manifest(cls, found: Mapping[str, Any]) -> Self:
         given = found.get("settings", {})
         return cls(float(given.get("weight", cls.weight)), int(given.get("depth", cls.depth)),
-                   int(given.get("min_words", cls.min_words)), float(given.get("keep_asked", cls.keep_asked)))
+                   int(given.get("min_words", cls.min_words)), float(given.get("keep_asked", cls.keep_asked)),
+                   float(given.get("asked_weight", cls.asked_weight)), float(given.get("asked_min", cls.asked_min)))
 
 
 def _give_back_freed_memory() -> None:
@@ -113,22 +119,53 @@ class Encoder:
 
 
 class Stage:
-    """One opened build's semantic stage: the encoder and its records' vectors (row per record id), read-only."""
+    """One opened build's semantic stage: the encoder and its records' vectors (row per record id), and the
+    vectors of the curated questions the build loaded (row per question text, in the same matrix), read-only."""
 
     def __init__(self, encoder: Encoder, rows: dict[str, int], vectors: np.ndarray, settings: Settings,
-                 version: str):
+                 version: str, questions: Mapping[str, int] | None = None):
         self.encoder, self.rows, self.vectors, self.settings, self.version = encoder, rows, vectors, settings, version
+        self.questions: Mapping[str, int] = questions or {}
 
     def with_settings(self, settings: Settings) -> Stage:
         """The same model and vectors blended otherwise (kb train --semantic tries several on the dev split)."""
-        return Stage(self.encoder, self.rows, self.vectors, settings, self.version)
+        return Stage(self.encoder, self.rows, self.vectors, settings, self.version, self.questions)
+
+    def _questions_of(self, asked: Any) -> tuple[np.ndarray, list[str]]:
+        """The vectors of a common-questions table's questions (each text once, with the first record it answers:
+        the nearest of equal cosines is the first; those this build embedded) and the record each answers. The
+        served table's are a slice of the build's mapped matrix (written in its order), not a copy."""
+        first = {q: rid for rid, q in reversed(asked.entries)}  # reversed: the first record of a text wins
+        known = [(first[q], self.questions[q]) for q in dict.fromkeys(q for _, q in asked.entries)
+                 if q in self.questions]
+        rows = [row for _, row in known]
+        if rows and rows == list(range(rows[0], rows[0] + len(rows))):
+            matrix = self.vectors[rows[0]:rows[0] + len(rows)]
+        else:
+            matrix = np.asarray(self.vectors[rows] if rows else np.zeros((0, self.vectors.shape[1])), np.float32)
+        return matrix, [rid for rid, _ in known]
+
+    def nearest_asked(self, asked: Any, query: np.ndarray) -> tuple[str, float] | None:
+        """The record that the common question of ``asked`` (a kb.asked.Asked) nearest ``query`` answers, and
+        their cosine; None without curated-question vectors. The table's matrix is made once, with the table."""
+        if not self.questions or asked is None:
+            return None
+        matrix, owners = asked.derived.get(f"semantic questions {self.version}", lambda: self._questions_of(asked))
+        if not owners:
+            return None
+        # einsum, not ``@``: a product this size goes to OpenBLAS's thread pool, whose threads then spin beside
+        # onnxruntime's next run (~4 ms of CPU a question against ~1 ms in this one thread: docs/semantic.md)
+        cosines = np.einsum("ij,j->i", matrix, query)
+        best = int(np.argmax(cosines))
+        return owners[best], float(cosines[best])
 
     def asks(self, text: str) -> bool:
         """Question-shaped: unquoted, and at least ``min_words`` words of letters."""
         return '"' not in text and len(_WORD.findall(text)) >= self.settings.min_words
 
-    def rerank(self, text: str, top: list) -> list:
-        """``top`` (kb.rank.Candidate, best first) with its first ``depth`` re-ordered by the blend."""
+    def rerank(self, text: str, top: list, asked: Any = None) -> list:
+        """``top`` (kb.rank.Candidate, best first) with its first ``depth`` re-ordered by the blend; ``asked``: the
+        common-questions table in use (kb.asked.Asked), whose nearest question votes (Settings.asked_weight)."""
         depth = min(self.settings.depth, len(top))
         if depth < 2 or not self.asks(text):
             return top
@@ -139,10 +176,16 @@ class Stage:
             if not known:
                 return top
         query = self.encoder.embed([text])[0]
-        cosines = self.vectors[[max(r, 0) for r in rows]] @ query
+        cosines = [float(cos) if row >= 0 else 0.0 for cos, row in zip(self.vectors[[max(r, 0) for r in rows]] @ query,
+                                                                        rows, strict=True)]
+        if self.settings.asked_weight:
+            voted = self.nearest_asked(asked, query)
+            if voted is not None and voted[1] >= self.settings.asked_min:
+                gain = self.settings.asked_weight * (voted[1] - self.settings.asked_min)
+                cosines = [cos + gain if c.record.id == voted[0] else cos for c, cos in zip(head, cosines, strict=True)]
         best = max((c.score for c in head), default=0.0) or 1.0
-        blended = [(c.score / best + self.settings.weight * (float(cos) if row >= 0 else 0.0), -i)
-                   for i, (c, cos, row) in enumerate(zip(head, cosines, rows, strict=True))]
+        blended = [(c.score / best + self.settings.weight * cos, -i) for i, (c, cos) in enumerate(zip(head, cosines,
+                                                                                                   strict=True))]
         order = sorted(range(depth), key=lambda i: blended[i], reverse=True)
         if self.settings.keep_asked:
             least = self.settings.keep_asked

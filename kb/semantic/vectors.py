@@ -5,9 +5,10 @@ A record's vector depends only on the model and the text embedded (kb.semantic.d
 nothing new, and a new official release embeds only the rules it changed. The bundled corpus's vectors ship
 with the model (``bundled.npy``), so a first build of the bundled documents embeds nothing either.
 
-The build's own vectors (``semantic.npy``, one row per record, and ``semantic.json``, the ids and the model
-version) are written into the build directory before its manifest, and never changed: the opened build maps
-them read-only (kb.semantic.open_stage).
+The build's own vectors (``semantic.npy``, one row per record, then one per curated question the build loaded, and
+``semantic.json``, the ids, the questions and the model version) are written into the build directory before its
+manifest, and never changed: the opened build maps them read-only (kb.semantic.open_stage). The curated questions
+are cached and shipped the same way (the nearest one's vote, kb.semantic.Settings.asked_weight).
 """
 from __future__ import annotations
 
@@ -61,10 +62,11 @@ def _write(vectors: Path, keys: Path, found: dict[str, np.ndarray]) -> None:
 
 def write_build_vectors(build_dir: Path, data_dir: Path, records: list[Record],
                         say: Callable[[str], None] = lambda _: None, folder: Path = MODEL_DIR,
-                        threads: int = 2, embed: bool = True) -> int:
-    """Embed the build's records (those the cache lacks) and write them into ``build_dir``; returns how many
-    were embedded now. Nothing is written when the model is not there, or when some record has no cached vector
-    and ``embed`` is off (KB_SEMANTIC=0: a build then pays nothing for it)."""
+                        threads: int = 2, embed: bool = True, questions: Sequence[str] = ()) -> int:
+    """Embed the build's records and the curated ``questions`` it loaded (those the cache lacks) and write them
+    into ``build_dir``; returns how many texts were embedded now. Nothing is written when the model is not there,
+    or when some record has no cached vector and ``embed`` is off (KB_SEMANTIC=0: a build then pays nothing for
+    it); with ``embed`` off and a question not cached, the records' vectors are written without the questions'."""
     version = model_id(folder)
     if version is None:
         return 0
@@ -74,12 +76,17 @@ def write_build_vectors(build_dir: Path, data_dir: Path, records: list[Record],
     cache = Path(data_dir) / "embeddings" / version
     known = _read(folder / BUNDLED_VECTORS, folder / BUNDLED_KEYS)
     known.update(_read(cache / "vectors.npy", cache / "keys.json"))
+    asked = list(dict.fromkeys(questions))  # in the table's order, each once: the served table's rows are a slice
+    asked_keys = [text_key(q) for q in asked]
     missing = sorted({k: t for k, t in zip(keys, texts, strict=True) if k not in known}.items())
     if missing and not embed:
         return 0
+    missing += sorted({k: q for k, q in zip(asked_keys, asked, strict=True) if k not in known and embed}.items())
+    if not embed and any(k not in known for k in asked_keys):
+        asked, asked_keys = [], []
     if missing:
-        say(f"embedding {len(missing):,} of {len(records):,} records for the semantic stage (first build with "
-            f"this text; cached for the next) ...")
+        say(f"embedding {len(missing):,} of {len(records) + len(asked):,} records and curated questions for the "
+            f"semantic stage (first build with this text; cached for the next) ...")
         started = time.perf_counter()
         encoder = Encoder(folder, threads=threads)
         for start in range(0, len(missing), PROGRESS_EVERY):
@@ -89,22 +96,26 @@ def write_build_vectors(build_dir: Path, data_dir: Path, records: list[Record],
                 known[key] = vector.astype(np.float16).astype(np.float32)
             say(f"  embedded {min(start + PROGRESS_EVERY, len(missing)):,} / {len(missing):,} "
                 f"({time.perf_counter() - started:.1f}s)")
-        _write(cache / "vectors.npy", cache / "keys.json", {k: known[k] for k in {*keys, *_cached_keys(cache)}
-                                                                 if k in known})
-    matrix = np.stack([known[k] for k in keys]).astype(np.float32) if keys else np.zeros((0, 384), np.float32)
+        _write(cache / "vectors.npy", cache / "keys.json",
+               {k: known[k] for k in {*keys, *asked_keys, *_cached_keys(cache)} if k in known})
+    # a row per record, then a row per curated question (kb.semantic.Stage.questions)
+    rows = keys + asked_keys
+    matrix = np.stack([known[k] for k in rows]).astype(np.float32) if rows else np.zeros((0, 384), np.float32)
     np.save(build_dir / BUILD_VECTORS, matrix)
-    (build_dir / BUILD_IDS).write_text(json.dumps({"model": version, "ids": [r.id for r in records]}),
+    (build_dir / BUILD_IDS).write_text(json.dumps({"model": version, "ids": [r.id for r in records], "asked": asked}),
                                        encoding="utf-8")
     return len(missing)
 
 
 def write_bundled(builds: Sequence[Sequence[Record]], folder: Path = MODEL_DIR,
-                  say: Callable[[str], None] = lambda _: None, threads: int = 2, data_dir: Path | None = None) -> int:
+                  say: Callable[[str], None] = lambda _: None, threads: int = 2, data_dir: Path | None = None,
+                  questions: Sequence[str] = ()) -> int:
     """The vectors shipped beside the model (``kb train --semantic`` writes them): every record text of each of
     ``builds`` (the bundled corpus's, and the build with the official rules the model was measured on; a record's
-    text can depend on the build it is in), so that a first build of either embeds nothing. Texts already in
-    ``data_dir``'s cache for this model (a build that embedded them) are not embedded again. Returns how many."""
-    found: dict[str, str] = {}
+    text can depend on the build it is in) and the curated ``questions`` (corpus/asked, as that build loaded
+    them), so that a first build of either embeds nothing. Texts already in ``data_dir``'s cache for this model
+    (a build that embedded them) are not embedded again. Returns how many."""
+    found: dict[str, str] = {text_key(q): q for q in questions}
     for records in builds:
         by_id: Mapping[str, Record] = {r.id: r for r in records}
         found.update({text_key(t): t for t in (record_text(r, by_id) for r in records)})
@@ -113,7 +124,7 @@ def write_bundled(builds: Sequence[Sequence[Record]], folder: Path = MODEL_DIR,
     cache = Path(data_dir) / "embeddings" / str(version) if data_dir is not None else None
     known = _read(cache / "vectors.npy", cache / "keys.json") if cache is not None else {}
     missing = [(k, t) for k, t in texts if k not in known]
-    say(f"{len(texts):,} record texts to ship beside the model: embedding {len(missing):,} ...")
+    say(f"{len(texts):,} record texts and curated questions to ship beside the model: embedding {len(missing):,} ...")
     if missing:
         vectors = Encoder(folder, threads=threads).embed([t for _, t in missing])
         known.update({k: v.astype(np.float16).astype(np.float32) for (k, _), v in zip(missing, vectors, strict=True)})
@@ -139,9 +150,11 @@ def open_stage(build_dir: Path, folder: Path = MODEL_DIR, threads: int = 1) -> S
         vectors = np.load(Path(build_dir) / BUILD_VECTORS, mmap_mode="r")
     except (OSError, ValueError):
         return None
-    if ids.get("model") != found.get("version") or len(ids.get("ids", ())) != len(vectors):
+    asked = ids.get("asked", [])  # a build made before session 22 holds no curated questions' vectors
+    if ids.get("model") != found.get("version") or len(ids.get("ids", ())) + len(asked) != len(vectors):
         return None
     rows = {rid: n for n, rid in enumerate(ids["ids"])}
+    questions = {q: len(rows) + n for n, q in enumerate(asked)}
     encoder = Encoder(folder, threads=threads)
     encoder.embed(["a first question"])  # onnxruntime's first run allocates: paid here, not by a user's query
-    return Stage(encoder, rows, vectors, Settings.from_manifest(found), found["version"])
+    return Stage(encoder, rows, vectors, Settings.from_manifest(found), found["version"], questions)

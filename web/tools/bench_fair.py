@@ -363,12 +363,12 @@ class _TimedStage(Stage):
     time added to ``spent``, and ``embedded`` counting the calls that embedded the query."""
 
     def __init__(self, stage: Stage):
-        super().__init__(stage.encoder, stage.rows, stage.vectors, stage.settings, stage.version)
+        super().__init__(stage.encoder, stage.rows, stage.vectors, stage.settings, stage.version, stage.questions)
         self.spent, self.embedded = 0.0, 0
 
-    def rerank(self, text: str, top: list) -> list:
+    def rerank(self, text: str, top: list, asked=None) -> list:
         t = time.perf_counter()
-        out = super().rerank(text, top)
+        out = super().rerank(text, top, asked)
         self.spent += time.perf_counter() - t
         self.embedded += min(len(top), self.settings.depth) >= 2 and self.asks(text)
         return out
