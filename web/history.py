@@ -71,7 +71,7 @@ def _dated_text(text: str, day: str) -> Markup:
 _NUMBER = re.compile(r"^\d{1,3}(?:\.\d{1,3}[a-z]{0,2})?(?:-\d)?$")  # "-2": a number printed twice
 # (build, a, b) -> diff, bounded by what the diffs weigh (2015 -> 2026 is ~1.4 MB as JSON): kept by count, 65
 # distinct pairs grew a worker by 300 MB
-DIFF_CACHE_BYTES = 8 * 1024 * 1024
+DIFF_CACHE_BYTES = 6 * 1024 * 1024
 
 
 def _diffs(kb: Opened) -> ByteLRU[dict[str, Any]]:
@@ -206,7 +206,7 @@ def _same_text_elsewhere(lineage: list[dict], first: int, last: int, number: str
 # (build, number) -> a rule's history: its word diffs took ~50 ms a request for a rule with many versions (205.3m),
 # the same answer every time for a build; kept within a bound on what the answers weigh (about three times their
 # JSON in memory).
-HISTORY_CACHE_BYTES = 8 * 1024 * 1024
+HISTORY_CACHE_BYTES = 6 * 1024 * 1024
 
 
 def _histories(kb: Opened) -> ByteLRU[dict[str, Any]]:

@@ -42,11 +42,11 @@ WORKER_ENV = {"MALLOC_ARENA_MAX": "2"}
 # A worker over this much resident memory (MB, two samples 10 s apart) is drained and replaced: the issue's bound.
 # With the 62 releases a worker holds ~180 MB once warm, and grew to ~570 MB under 16 clients' distinct diffs.
 MAX_RSS_MB = 400
-# What a worker's byte-bounded caches may hold together (kb.derived): answers 8 MB (kb.search), pages 16
-# (web.pages), JSON twins 8 and record parts 8 (web.api), diffs 8 and rule histories 8 (web.history). With the 62
+# What a worker's byte-bounded caches may hold together (kb.derived): answers 8 MB (kb.search), pages 12
+# (web.pages), JSON twins 8 and record parts 8 (web.api), diffs 6 and rule histories 6 (web.history). With the 62
 # releases and the semantic stage a warm worker holds ~310 MB; at 104 MB of budgets (session 21) one with every
 # cache full held 404-429 MB and was replaced over and over.
-CACHE_BUDGET_MB = 56
+CACHE_BUDGET_MB = 48
 # Connections one worker holds at once (granian's --backpressure: past it the worker accepts no more, and new ones,
 # /api/health's too, wait in the kernel's queue until one closes). granian's default, backlog / workers (1,024 with
 # two), let 4,100 idle sockets from one address starve health for the head timeout (10 s). An idle connection costs a
