@@ -88,11 +88,9 @@ class Assembler:
                         if said.search(query.text)), None)  # "drew 8 cards by mistake, what's the penalty"
         return "; ".join(filter(None, [note, query.limited, outside])), searched_for, rewrite_note, rewrites
 
-    def _hit(self, c: Candidate, terms: set[str], marks: set[str] | None = None) -> Hit:
-        """A result for the page: the record's fields and a highlighted snippet. ``marks``: ``marking(terms)``, when
-        the caller has it (the passage that matched is chosen by ``terms``, each distinct word counted)."""
-        if marks is None:
-            marks = marking(terms)
+    def _hit(self, c: Candidate, terms: set[str], marks: set[str]) -> Hit:
+        """A result for the page: the record's fields and a highlighted snippet. ``marks``: ``marking(terms)``, made
+        once a page (the passage that matched is chosen by ``terms``, each distinct word counted)."""
         record = c.record
         where = self.positions.get(c.docnum) if c.docnum is not None else None
         if where is None:
