@@ -21,6 +21,7 @@ from ingest.history import HISTORY_FILE, Lineages, write_history
 from ingest.releases import Release, load_releases, release_files
 from ingest.obsolete import load_obsolete
 from ingest.vocabulary import load_outside, load_vocabulary
+from kb.asked import curated_questions
 from kb.index import write_index
 from kb.semantic.vectors import write_build_vectors
 from kb.store import publish
@@ -114,7 +115,7 @@ def _build(corpus_dir: Path, data_dir: Path, cr: Path | None, cr_history: Path |
     }
     reports = built.reports()
     say(f"indexing {len(records):,} records for search ...")
-    questions = [q for entry in asked for q in entry["asked"]]  # their vectors: the semantic stage's vote
+    questions = curated_questions(asked)  # their vectors: the semantic stage's vote
     build_id = publish(data_dir, records, manifest, reports, write_index=partial(write_index, tick=tick),
                        write_extra=_with_vectors(write_extra, data_dir, records, say, embed, questions),
                        on_wait=on_wait)

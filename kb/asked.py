@@ -24,7 +24,13 @@ from typing import NamedTuple
 
 from kb.derived import Derived
 
-__all__ = ["Asked", "Match"]
+__all__ = ["Asked", "Match", "curated_questions"]
+
+
+def curated_questions(entries: Iterable[dict]) -> list[str]:
+    """Every common question of ``entries`` (corpus/asked as a build loads it), in their order: what the semantic
+    stage embeds for the nearest curated question's vote (kb.semantic)."""
+    return [question for entry in entries for question in entry["asked"]]
 
 
 class Match(NamedTuple):  # ~35 per question: a tuple is made in C, a frozen dataclass sets each field through a call

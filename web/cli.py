@@ -624,7 +624,9 @@ def cmd_train(args: Args) -> int:
 
 def _curated_questions(store) -> list[str]:
     """The curated questions the build loaded (corpus/asked): their vectors ship beside the model's records'."""
-    return [q for entry in store.manifest.get("asked", ()) for q in entry["asked"]]
+    from kb.asked import curated_questions
+
+    return curated_questions(store.manifest.get("asked", ()))
 
 
 def _semantic_recipe(args: Args) -> list[str]:

@@ -30,6 +30,7 @@ import numpy as np
 
 from kb.model import Record
 from corpus.questions import CR_FRESH, CR_FRESH_2, CR_QUESTIONS, FRESH, FRESH_2, QUESTIONS, answers
+from kb.asked import curated_questions
 from kb.learned.data import SUITES as LEARNED_SUITES
 from kb.learned.data import FOLDS, evaluation_table, fold_of, fold_table, prepare
 from kb.semantic import MANIFEST_FILE, MODEL_DIR, MODEL_FILE, TOKENIZER_FILE, Encoder, Settings, Stage, manifest
@@ -364,7 +365,7 @@ def train(store: Any, searcher: Any, corpus_dir: Path, out: Path = MODEL_DIR, st
     version = hashlib.sha256((work / MODEL_FILE).read_bytes()).hexdigest()[:12]
     encoder = Encoder(work, threads=2)
     ids = sorted(records)
-    questions = sorted({q for entry in asked for q in entry["asked"]})  # the nearest curated question's vote
+    questions = sorted(set(curated_questions(asked)))  # the nearest curated question's vote
     say(f"embedding {len(ids):,} records and {len(questions):,} curated questions with the exported model ...")
     vectors = encoder.embed([texts[rid] for rid in ids] + questions)
     stage = Stage(encoder, {rid: n for n, rid in enumerate(ids)}, vectors, Settings(), version,
