@@ -379,21 +379,54 @@ def _word(query) -> bool:
 
 
 def _word_matcher(view: _View, query: Q.Or, needs_current: bool) -> tuple:
-    """(size estimate, matcher, whether it holds a term) of a plain word's ``Or``: the build's ``_WordOr``
-    entries, made (and stored) when they are missing, then read from one entry of ``Postings.words`` by the
-    word's key (one look-up, not one per entry: the key is a tuple of tuples, hashed anew each time), with
-    whether the matcher holds a term (``any(m.term_matchers())``, a walk of its tree)."""
+    """(size estimate, matcher, whether it holds a term, its ``_Word`` or None) of a plain word's ``Or``: the
+    build's ``_WordOr`` entries, made (and stored) when they are missing, then read from one entry of
+    ``Postings.words`` by the word's key (one look-up, not one per entry: the key is a tuple of tuples, hashed anew
+    each time), with whether the matcher holds a term (``any(m.term_matchers())``, a walk of its tree) and, for a
+    kept matcher, its scores summed once (``_Word``)."""
     terms = tuple([(q.fieldname, q.text, q.boost) for q in query.subqueries])
     key = (query.boost, query.scale, _WordOr.matcher_type, terms, needs_current)
     found = view.cache.words.get(key)
     if found is None:
         word = _WordOr(query.subqueries, boost=query.boost, scale=query.scale)
         m = word.matcher(view, SearchContext(needs_current=needs_current, weighting=view.weighting))
-        found = (word.estimate_size(view.reader()), m, any(m.term_matchers()))
+        found = (word.estimate_size(view.reader()), m, any(m.term_matchers()), None)
         if view.cache.matchers.get(key) is m:  # kept (_WordOr._kept): the same matcher for every question
+            found = (*found[:3], _Word.of(m, view.cache.doc_count))
             with view.cache._lock:
                 found = view.cache.words.setdefault(key, found)
     return found
+
+
+class _Word:
+    """A plain word's matcher (its fields' terms, ``_word_matcher``) with what every question using it reads of it
+    worked out once per build: the documents it yields (ascending), the score of each (its fields' scores added as
+    its tree adds them, by ``_dense``: the same floats) and how many of its terms match each, the terms a
+    coordination bonus counts (``_units``) and its postings (``_postings_under``). In a question's tree
+    (``_question_matcher``) it stands where its matcher stood: ``_dense`` adds its scores into its sibling's arrays
+    where it matches (a question's union of words did, per word, two arrays of every docnum and four scatters), and
+    the document-at-a-time ``_scores`` reads its matcher. Read-only once made."""
+
+    __slots__ = ("matcher", "ids", "scores", "counts", "units", "postings")
+
+    def __init__(self, matcher, ids: np.ndarray, scores: np.ndarray, counts: np.ndarray):
+        self.matcher, self.ids, self.scores, self.counts = matcher, ids, scores, counts
+        self.units, self.postings = _units(matcher), _postings_under(matcher)
+        for array in (ids, scores, counts):
+            array.flags.writeable = False
+
+    @classmethod
+    def of(cls, matcher, n: int) -> _Word | None:
+        """The word's ``_Word``, or None when ``_dense`` does not read it as counts (an array union's, whose count
+        is 0 where it matches) or evaluate it at all."""
+        try:
+            vals, count, present = _dense(matcher, n, lambda node, ids: [])  # a word's tree holds no coordination
+        except (Unsupported, _Fallback):
+            return None
+        if present is not None:
+            return None
+        ids = np.flatnonzero(count)
+        return cls(matcher, ids, vals[ids], count[ids])
 
 
 class _Coord:
@@ -422,10 +455,17 @@ def _question_matcher(view: _View, query):
         return None
     # Or._matcher: with a scale, the binary tree of unions (DefaultOr); needs_current as the search's context.
     words = [_word_matcher(view, q, False) for q in subs]
-    m = make_weighted_tree(UnionMatcher, [(size, word) for size, word, _ in words])
+    # the tree's shape is Whoosh's (its order of the words' sizes and matchers), then each word's ``_Word``
+    # stands under its union in its matcher's place
+    summed = {id(word): pre for _, word, _, pre in words if pre is not None}
+
+    def union(a, b):
+        return UnionMatcher(summed.get(id(a), a), summed.get(id(b), b))
+
+    m = make_weighted_tree(union, [(size, word) for size, word, *_ in words])
     if query.boost != 1.0:
         m = WrappingMatcher(m, query.boost)
-    if any(held for *_, held in words):  # any(m.term_matchers()): the words' own, in the tree's order
+    if any(held for _, _, held, _ in words):  # any(m.term_matchers()): the words' own, in the tree's order
         m = _Coord(m, query.scale)
     return m
 
@@ -458,6 +498,8 @@ def _keys(m) -> set[int]:
         return set(m.entry.ids)
     if isinstance(m, M.NullMatcherClass):
         return set()
+    if cls is _Word:
+        return set(m.ids.tolist())
     if cls is UnionMatcher or cls is DisjunctionMaxMatcher:
         return _keys(m.a) | _keys(m.b)
     if cls is CoordMatcher or cls is _Coord or cls is WrappingMatcher:
@@ -475,6 +517,8 @@ def _units(m) -> list[tuple[int, int]]:
         return [(1, m.entry.last)]
     if cls is _PhraseLeaf:
         return [(m.words, m.entry.last)]
+    if cls is _Word:
+        return m.units
     if isinstance(m, M.NullMatcherClass):
         return []
     if cls is UnionMatcher or cls is DisjunctionMaxMatcher:
@@ -501,6 +545,8 @@ def _scores(m, replaced) -> tuple[dict[int, float], dict[int, int]]:
         return m.entry.by_doc, {}
     if cls is _PhraseLeaf:
         return m.entry.by_doc, m.matching
+    if cls is _Word:
+        return _scores(m.matcher, replaced)
     if isinstance(m, M.NullMatcherClass):
         return {}, {}
     if cls is UnionMatcher or cls is DisjunctionMaxMatcher:
@@ -594,7 +640,16 @@ def _sqr_all(m: CoordMatcher | _Coord, termcount: int, child: dict[int, float], 
     return out
 
 
-_LEAVES = (_Leaf, _PhraseLeaf)
+_SPARSE = (_Leaf, _PhraseLeaf, _Word)  # what ``_dense`` reads as docnums with their scores and term counts
+
+
+def _sparse(m) -> tuple[np.ndarray, np.ndarray, np.ndarray | int]:
+    """A term's, a phrase's or a word's (``_SPARSE``) docnums, their scores and their term counts (a term counts
+    as one, a phrase as its words)."""
+    if type(m) is _Word:
+        return m.ids, m.scores, m.counts
+    entry = m.entry
+    return entry.id_array, entry.score_array, m.words if type(m) is _PhraseLeaf else 1
 
 
 class _Fallback(Exception):
@@ -604,7 +659,8 @@ class _Fallback(Exception):
 def _dense(m, n: int, replaced) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """``_scores`` over arrays of every docnum (``n``): each document's score, how many of its terms match (the
     ``matching`` count, 1 for a plain term) and whether the matcher yields it, or None for "where the count is above
-    0" (every node but an array union, whose count is 0: ``_yielded``). New arrays, the caller's to change.
+    0" (every node but an array union, whose count is 0: ``_yielded``); 0.0 and 0 where it yields nothing. New arrays,
+    the caller's to change.
 
     Each node is the same floating-point operation on every document at once (in C) that ``_scores`` does on
     each document in Python, in the tree's order, so the floats are the same: a union adds its two children's
@@ -616,24 +672,24 @@ def _dense(m, n: int, replaced) -> tuple[np.ndarray, np.ndarray, np.ndarray | No
     it is not kept in an array of its own per node (a third of a question's array operations, each a few
     microseconds when the caches hold another query's work)."""
     cls = type(m)
-    if cls is _Leaf or cls is _PhraseLeaf:
-        entry = m.entry
+    if cls in _SPARSE:
+        ids, scores, counts = _sparse(m)
         vals, count = np.zeros(n), np.zeros(n, dtype=np.int32)
-        vals[entry.id_array] = entry.score_array
-        count[entry.id_array] = m.words if cls is _PhraseLeaf else 1  # a phrase counts as its words
+        vals[ids] = scores
+        count[ids] = counts
         return vals, count, None
     if isinstance(m, M.NullMatcherClass):
         return np.zeros(n), np.zeros(n, dtype=np.int32), None
     if cls is UnionMatcher:
         # UnionMatcher.score: a.score() + b.score() where both match, either's score elsewhere (and a + b is b + a)
-        leaf, other = (m.b, m.a) if type(m.b) in _LEAVES else (m.a, m.b)
-        if type(leaf) in _LEAVES:  # a term added where it matches, without an array of its own
+        leaf, other = (m.b, m.a) if type(m.b) in _SPARSE else (m.a, m.b)
+        if type(leaf) in _SPARSE:  # a term (or word) added where it matches, without an array of its own
             a, ca, pa = _dense(other, n, replaced)
-            entry = leaf.entry
-            a[entry.id_array] += entry.score_array
-            ca[entry.id_array] += leaf.words if type(leaf) is _PhraseLeaf else 1
+            ids, scores, counts = _sparse(leaf)
+            a[ids] += scores
+            ca[ids] += counts
             if pa is not None:
-                pa[entry.id_array] = True
+                pa[ids] = True
             return a, ca, pa
         (a, ca, pa), (b, cb, pb) = _dense(m.a, n, replaced), _dense(m.b, n, replaced)
         a += b
@@ -659,7 +715,7 @@ def _dense(m, n: int, replaced) -> tuple[np.ndarray, np.ndarray, np.ndarray | No
             raise Unsupported("an unscored array union")
         acc, seen = np.zeros(n), np.zeros(n, dtype=bool)
         for sub in children:  # per document 0 + s1 * boost + s2 * boost + ... in its children's order
-            vals, count, present = _dense(sub, n, lambda node, present: [])  # its children are never replaced
+            vals, count, present = _dense(sub, n, lambda node, ids: [])  # its children are never replaced
             acc += vals * boost
             seen |= _yielded(count, present)
         present = seen & (acc > 0)
@@ -678,8 +734,9 @@ def _dense_coord(m: CoordMatcher | _Coord, n: int, replaced) -> tuple[np.ndarray
     before it. Worked out for the documents the child yields only (the rest stay 0.0)."""
     vals, count, present = _dense(m.child, n, replaced)
     present = _yielded(count, present)
+    ids = np.flatnonzero(present)
     units = _units(m.child)
-    points = replaced(m, present)
+    points = replaced(m, ids)
     drops = sorted({points[i] for last in {last for _, last in units}
                     if (i := bisect_right(points, last)) < len(points)})
     counts = [sum(k for k, _ in units)] + [sum(k for k, last in units if last >= p) for p in drops]
@@ -687,18 +744,14 @@ def _dense_coord(m: CoordMatcher | _Coord, n: int, replaced) -> tuple[np.ndarray
     coordination = [c for c in (adapter.coordination(termcount, scale) for termcount in counts) if c is not None]
     if len(coordination) < len(counts):
         raise _Fallback("a coordination bonus scoring every document 0")
-    ids = np.flatnonzero(present)
-    factor: float | np.ndarray
-    gap: float | np.ndarray
-    if drops:  # each document's part: the number of drops at or before it (bisect_right, as _coord)
-        part = np.searchsorted(np.array(drops), ids, side="right")
-        factor = np.array([f for f, _ in coordination])[part]
-        gap = np.array([g for _, g in coordination])[part]
-    else:
-        factor, gap = coordination[0]
-    out = np.zeros(n)
-    out[ids] = (vals[ids] + (count[ids] - 1) / gap) * factor
-    return out, count, present
+    # each document's part: the number of drops at or before it (bisect_right, as _coord), so the matches (ascending)
+    # split where each drop falls among them, one slice per part, each at its own term count
+    bounds = [0, *np.searchsorted(ids, drops).tolist(), len(ids)] if drops else [0, len(ids)]
+    scored, matching = vals[ids], count[ids] - 1
+    for (factor, gap), start, end in zip(coordination, bounds[:-1], bounds[1:], strict=True):
+        scored[start:end] = (scored[start:end] + matching[start:end] / gap) * factor
+    vals[ids] = scored  # the rest of ``vals`` is 0.0: a node's arrays hold 0.0 where it yields nothing
+    return vals, count, present
 
 
 # When ``scores`` takes arrays (``_dense``) over a document at a time (``_scores``): by the postings under the tree,
@@ -723,6 +776,8 @@ def _postings_under(m) -> int:
     cls = type(m)
     if cls is _Leaf or cls is _PhraseLeaf:
         return len(m.entry.ids)
+    if cls is _Word:
+        return m.postings
     if cls is UnionMatcher or cls is DisjunctionMaxMatcher:
         return _postings_under(m.a) + _postings_under(m.b)
     if cls is CoordMatcher or cls is _Coord or cls is WrappingMatcher:
@@ -805,10 +860,11 @@ def scores(postings: Postings, searcher, query, filter_query=None) -> MutableMap
 
     points: list[list[int]] = []
 
-    def replaced(node, present: np.ndarray) -> list[int]:
-        """The docnums at which the collector replaces the matcher: every 10th match."""
+    def replaced(node, ids: np.ndarray) -> list[int]:
+        """The docnums at which the collector replaces the matcher (``ids``: the node's matches): every 10th
+        match."""
         if node is m:  # the top of the tree: its matches are its child's
-            return np.flatnonzero(present)[::REPLACE_EVERY].tolist()
+            return ids[::REPLACE_EVERY].tolist()
         if not points:
             points.append(sorted(_keys(m))[::REPLACE_EVERY])
         return points[0]
