@@ -68,7 +68,7 @@ if TYPE_CHECKING:
     from kb.positions import PhraseTable
 from kb import whoosh_adapter as adapter
 
-__all__ = ["Postings", "Unsupported", "Scored", "scores", "ranked", "ranked_above", "values_at",
+__all__ = ["Postings", "Unsupported", "Scored", "scores", "ranked", "ranked_above", "ranked_window", "values_at",
            "whoosh_scores"]
 
 REPLACE_EVERY = adapter.REPLACE_EVERY  # Whoosh's collector replaces the matcher every 10 matches
@@ -915,12 +915,21 @@ def ranked_above(scored: Mapping[int, float], share: float, least: int) -> tuple
     ``ranked(scored)[:len(start)]``: a large answer compared and sorted as arrays (``Scored``'s own), a small
     one in Python (``_ranked_above``).
     """
+    order, count, _ = ranked_window(scored, share, least, 0)
+    return order, count
+
+
+def ranked_window(scored: Mapping[int, float], share: float, least: int,
+                  window: int) -> tuple[list[int], int, list[float]]:
+    """``ranked_above``, with the scores of the first ``window`` of its start (what ``values_at`` reads of them):
+    from the arrays the start was sorted from, not gathered again by docnum."""
     if not scored:
-        return [], 0
+        return [], 0, []
     if isinstance(scored, Scored):
         ids, vals = scored.arrays()
     elif len(scored) < RANK_ARRAYS_FROM:
-        return _ranked_above(scored, share, least)
+        order, count = _ranked_above(scored, share, least)
+        return order, count, [scored[d] for d in order[:window]]
     else:
         ids = np.fromiter(scored, dtype=np.intp, count=len(scored))
         vals = np.fromiter(scored.values(), dtype=np.float64, count=len(scored))
@@ -931,8 +940,8 @@ def ranked_above(scored: Mapping[int, float], share: float, least: int) -> tuple
         floor = np.partition(vals, len(vals) - least)[len(vals) - least] if len(vals) > least else -inf
         keep = vals >= floor
     ids, vals = ids[keep], vals[keep]
-    order = np.lexsort((ids, -vals))  # score descending, equal scores by docnum
-    return ids[order[:max(count, least)]].tolist(), count
+    start = np.lexsort((ids, -vals))[:max(count, least)]  # score descending, equal scores by docnum
+    return ids[start].tolist(), count, vals[start[:window]].tolist()
 
 
 def _ranked_above(scored: Mapping[int, float], share: float, least: int) -> tuple[list[int], int]:

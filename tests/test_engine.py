@@ -150,6 +150,27 @@ def test_ranked_above_is_the_start_of_whooshs_order_both_ways(cr_store, share, l
     searcher.close()
 
 
+@pytest.mark.parametrize("window", [0, 10, 50, 5000])
+def test_ranked_window_gives_the_scores_of_its_start_bit_for_bit(cr_store, window):
+    """``ranked_window``: ``ranked_above``'s start and count, with the scores of the first ``window`` of that start
+    as ``scored[d]`` gives them (the same doubles, Python floats), from ``Scored``'s arrays, a large dict's and a
+    small dict's (in Python)."""
+    searcher = Searcher(cr_store, cache_size=0)
+    for text in ["what happens when a player has ten poison counters", "library top card", "tribal", "legend rule"]:
+        scored = engine.scores(searcher.postings, searcher.searcher, searcher.candidates.build_query(text))
+        for answer in (scored, dict(scored)):
+            order, count, scores = engine.ranked_window(answer, 0.35, 50, window)
+            assert (order, count) == engine.ranked_above(answer, 0.35, 50), text
+            assert [x.hex() for x in scores] == [scored[d].hex() for d in order[:window]], text
+            assert all(type(x) is float for x in scores)
+        small = dict(list(dict(scored).items())[:engine.RANK_ARRAYS_FROM - 1])
+        order, count, scores = engine.ranked_window(small, 0.35, 50, window)
+        assert (order, count) == engine._ranked_above(small, 0.35, 50), text
+        assert scores == [small[d] for d in order[:window]], text
+    assert engine.ranked_window({}, 0.35, 50, window) == ([], 0, [])
+    searcher.close()
+
+
 def test_values_at_reads_the_same_doubles_as_each_score(cr_store):
     """``values_at`` (one gather from a ``Scored``'s array) gives each docnum's score as ``scored[d]`` does, bit for
     bit, for an answer as arrays and as a dict; a docnum that is no match is a KeyError, as ``scored[d]`` is."""

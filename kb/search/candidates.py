@@ -166,13 +166,13 @@ class Candidates:
             scores.pop(self.docnums.get(rid, -1), None)
         # Whoosh's order of the matches worth showing (above RELEVANCE_FLOOR of the best), or of the best WINDOW
         # when fewer are: the rest are counted, never shown, so never sorted
-        order, above = engine.ranked_above(scores, RELEVANCE_FLOOR, rank.WINDOW)
+        order, above, best_scores = engine.ranked_window(scores, RELEVANCE_FLOOR, rank.WINDOW, rank.WINDOW)
         total = len(scores)
         record_of = self.record_of
         # The same best hits are re-ranked for every page: a window that grew with the page re-ranked each page's
         # list anew, so page 6 repeated hits of pages 1-5 and left others out (105 of 291 records over all pages).
         best = order[:rank.WINDOW]
-        top = list(map(Candidate, [record_of[d] for d in best], engine.values_at(scores, best), best))
+        top = list(map(Candidate, [record_of[d] for d in best], best_scores, best))
         stems = [s for s in everything if s not in naming] or [s for s in unquoted_stems(text) if s not in naming]
         weights = self.tables.weights(stems)  # document frequencies from memory, as Whoosh counts them
 
