@@ -405,15 +405,24 @@ class _Word:
     coordination bonus counts (``_units``) and its postings (``_postings_under``). In a question's tree
     (``_question_matcher``) it stands where its matcher stood: ``_dense`` adds its scores into its sibling's arrays
     where it matches (a question's union of words did, per word, two arrays of every docnum and four scatters), and
-    the document-at-a-time ``_scores`` reads its matcher. Read-only once made."""
+    the document-at-a-time ``_scores`` makes its dicts from these arrays in C (it merged its fields' dicts and
+    walked their overlap in Python). Read-only once made."""
 
-    __slots__ = ("matcher", "ids", "scores", "counts", "units", "postings")
+    __slots__ = ("matcher", "ids", "scores", "counts", "units", "postings", "several", "their_counts")
 
     def __init__(self, matcher, ids: np.ndarray, scores: np.ndarray, counts: np.ndarray):
         self.matcher, self.ids, self.scores, self.counts = matcher, ids, scores, counts
         self.units, self.postings = _units(matcher), _postings_under(matcher)
-        for array in (ids, scores, counts):
+        several = counts != 1  # the documents where more than one of its terms match (``_scores``' ``matching``)
+        self.several, self.their_counts = ids[several], counts[several]
+        for array in (ids, scores, counts, self.several, self.their_counts):
             array.flags.writeable = False
+
+    def dicts(self) -> tuple[dict[int, float], dict[int, int]]:
+        """What ``_scores`` reads of its matcher: docnum -> score, and docnum -> how many of its terms match where
+        that is not 1; new dicts."""
+        return (dict(zip(self.ids.tolist(), self.scores.tolist(), strict=True)),
+                dict(zip(self.several.tolist(), self.their_counts.tolist(), strict=True)))
 
     @classmethod
     def of(cls, matcher, n: int) -> _Word | None:
@@ -446,8 +455,9 @@ def _question_matcher(view: _View, query):
     (``Or._matcher`` -> ``DefaultOr._matcher`` -> ``_tree_matcher``: every word's matcher, then
     ``make_weighted_tree`` by their size estimates, a boost, the coordination bonus), each word's
     matcher and size the build's own. None for any other query (``_prepare`` and Whoosh build it)."""
-    if _word(query):  # a question of one word: its Or is the tree
-        return _word_matcher(view, query, False)[1]
+    if _word(query):  # a question of one word: its Or is the tree (its ``_Word``, when kept)
+        _, m, _, summed = _word_matcher(view, query, False)
+        return summed or m
     subs = query.subqueries if type(query) is Q.Or else ()
     if (len(subs) < 2 or len(subs) >= Q.Or.TOO_MANY_CLAUSES or not query.scale
             or getattr(query, "minmatch", None) or query.matcher_type != Q.Or.AUTO_MATCHER
@@ -546,7 +556,7 @@ def _scores(m, replaced) -> tuple[dict[int, float], dict[int, int]]:
     if cls is _PhraseLeaf:
         return m.entry.by_doc, m.matching
     if cls is _Word:
-        return _scores(m.matcher, replaced)
+        return m.dicts()
     if isinstance(m, M.NullMatcherClass):
         return {}, {}
     if cls is UnionMatcher or cls is DisjunctionMaxMatcher:
@@ -737,9 +747,16 @@ def _dense_coord(m: CoordMatcher | _Coord, n: int, replaced) -> tuple[np.ndarray
     ids = np.flatnonzero(present)
     units = _units(m.child)
     points = replaced(m, ids)
-    drops = sorted({points[i] for last in {last for _, last in units}
-                    if (i := bisect_right(points, last)) < len(points)})
-    counts = [sum(k for k, _ in units)] + [sum(k for k, last in units if last >= p) for p in drops]
+    # the terms each replacement drops: those whose last posting lies before it and after the one before (a term
+    # counts at a replacement exactly when its last posting is at or after it), so the count falls by them there
+    dropped: dict[int, int] = {}
+    for k, last in units:
+        if (i := bisect_right(points, last)) < len(points):
+            dropped[points[i]] = dropped.get(points[i], 0) + k
+    drops = sorted(dropped)
+    counts = [sum(k for k, _ in units)]
+    for p in drops:
+        counts.append(counts[-1] - dropped[p])
     scale = m.scale if type(m) is _Coord else adapter.coord_scale(m)
     coordination = [c for c in (adapter.coordination(termcount, scale) for termcount in counts) if c is not None]
     if len(coordination) < len(counts):
@@ -891,7 +908,7 @@ def _dict_scores(postings: Postings, searcher, m, filter_query) -> dict[int, flo
         return points[0]
 
     out, _ = _scores(m, replaced)
-    out = dict(out) if type(m) is _Leaf or type(m) is _PhraseLeaf else out
+    out = dict(out) if type(m) is _Leaf or type(m) is _PhraseLeaf else out  # a leaf's is its cached dict
     if filter_query is not None:
         allowed = postings.allowed(searcher, filter_query)
         out = {d: out[d] for d in out.keys() & allowed}
