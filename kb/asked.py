@@ -62,7 +62,7 @@ class Asked:
         found.sort(key=lambda q: q[0])
         self.minimum = minimum
         self._own = [q[0] for q in found]
-        self._questions = [(q[1], q[2]) for q in found]
+        self._written = [q[2] for q in found]  # each question as written
         self._record_of = [q[1] for q in found]
         bits: dict[str, int] = {}
         for n, (_, _, _, stems) in enumerate(found):
@@ -77,7 +77,7 @@ class Asked:
         return stem in self._bits
 
     def __len__(self) -> int:
-        return len(self._questions)
+        return len(self._written)
 
     def match(self, weights: dict[str, float], minimum: float | None = None,
               beyond: frozenset[str] = frozenset()) -> dict[str, Match]:
@@ -122,7 +122,8 @@ class Asked:
                 continue
             if not shared:
                 continue  # the questions sharing no stem
-            heaviest = bisect_right(own, 2 * shared / minimum - total) if minimum > 0 else len(own)
+            twice = 2 * shared
+            heaviest = bisect_right(own, twice / minimum - total) if minimum > 0 else len(own)
             if mask.bit_length() > heaviest:
                 mask &= (1 << heaviest) - 1
             # each match, the heaviest first: a few per set of shared stems, each read off the top of the mask
@@ -130,10 +131,11 @@ class Asked:
             while mask:
                 n = mask.bit_length() - 1
                 mask ^= 1 << n
-                score = 2 * shared / (total + own[n])
+                score = twice / (total + own[n])  # 2 x shared / (total + own), the same division
                 rid = record_of[n]
                 before = best.get(rid)
                 if before is None or score > before[0]:
                     best[rid] = (score, n)
-        questions = self._questions
-        return {rid: Match(rid, score, questions[n][1]) for rid, (score, n) in best.items()}
+        # each Match made as the tuple it is (in C: a NamedTuple's own constructor is a Python function)
+        make, written = tuple.__new__, self._written
+        return {rid: make(Match, (rid, score, written[n])) for rid, (score, n) in best.items()}
