@@ -273,6 +273,7 @@ class Candidates:
         704.5j, which says "legend" and none of the term's words, below fifty records that say "state-based
         actions" (not among them)."""
         out: dict[int, Candidate] = {}
+        postings, searcher = self.postings, self.searcher
         for rid, term in terms.items():
             rest = [s for s in weights if s not in term]
             under = self._under_docnums(rid) if rest else frozenset()
@@ -280,14 +281,12 @@ class Candidates:
                 continue
             for s in rest:
                 for name in ("title", "body"):
-                    found = self.postings.term(self.searcher, name, s.encode())
+                    found = postings.term(searcher, name, s.encode())
                     if found is None or len(found.ids) > UNDER_POSTINGS:
                         continue
-                    # the postings under the rule, in docnum order: read from the smaller side
-                    by_doc = found.by_doc
-                    both = sorted([d for d in under if d in by_doc]) if len(under) < len(by_doc) else \
-                        [d for d in found.ids if d in under]
-                    for d in both:
+                    # the postings under the rule, in docnum order (a dict's keys and a set intersect in C, from
+                    # the smaller side)
+                    for d in sorted(found.by_doc.keys() & under):
                         if d in scores and d not in have and d not in out:
                             out[d] = Candidate(self.record_of[d], scores[d], d)
         return sorted(out.values(), key=attrgetter("score"), reverse=True)[:UNDER_TERMS]
