@@ -129,6 +129,36 @@ def test_both_evaluations_equal_whooshs(store, monkeypatch, path):
     searcher.close()
 
 
+def test_a_words_summed_scores_are_its_matchers_bit_for_bit(store):
+    """Every kept word's ``_Word`` (its fields' scores summed once per build) holds what its matcher yields one
+    document at a time: the same documents, each score to the last bit, and how many of its terms match each (the
+    counts a coordination bonus reads); a question's tree holds it where Whoosh's tree holds the word's matcher."""
+    searcher = Searcher(store, cache_size=0)
+    searcher.warm()  # every stem's word matcher, as served
+    words = [found for found in searcher.postings.words.values()]
+    summed = [found[3] for found in words if found[3] is not None]
+    assert len(summed) > 1000 and len(summed) == len(words), (len(summed), len(words))
+    for word in summed:
+        scores, matching = engine._scores(word.matcher, lambda node, child: [])
+        got_scores, got_matching = word.dicts()
+        assert sorted((d, s.hex()) for d, s in got_scores.items()) == sorted((d, s.hex()) for d, s in scores.items())
+        assert got_matching == {d: k for d, k in matching.items() if k != 1}
+        assert word.ids.tolist() == sorted(scores) and word.units == engine._units(word.matcher)
+    query = searcher.candidates.build_query("can two players use the same name")
+    tree = engine._question_matcher(engine._View(searcher.postings, searcher.searcher), query)
+    leaves, todo = [], [tree.child]
+    while todo:
+        m = todo.pop()
+        if type(m) is engine.UnionMatcher:
+            todo += [m.a, m.b]
+        else:
+            leaves.append(m)
+    # "two" is a number word: its four fields are Whoosh's array union on the bundled corpus (count 0 where it
+    # matches, as _dense reads it), left as it is; every other word is summed
+    assert sorted(type(m).__name__ for m in leaves) == ["ArrayUnionMatcher"] + ["_Word"] * 4, leaves
+    searcher.close()
+
+
 @pytest.mark.parametrize("share, least", [(0.35, 50), (0.0, 50), (0.99, 50), (0.35, 5000), (1.0, 1)])
 def test_ranked_above_is_the_start_of_whooshs_order_both_ways(cr_store, share, least):
     """``ranked_above`` from ``Scored``'s arrays, from a plain dict's (over ``RANK_ARRAYS_FROM`` matches), after a
