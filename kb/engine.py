@@ -72,6 +72,9 @@ __all__ = ["Postings", "Unsupported", "Scored", "scores", "ranked", "ranked_abov
            "whoosh_scores"]
 
 REPLACE_EVERY = adapter.REPLACE_EVERY  # Whoosh's collector replaces the matcher every 10 matches
+# How many of a node's terms match a document (``_dense``): at most a question's words in their fields and its
+# phrases' words, a few dozen; two bytes a document keep the arrays a question adds small
+COUNT = np.int16
 
 
 class Unsupported(Exception):
@@ -684,12 +687,12 @@ def _dense(m, n: int, replaced) -> tuple[np.ndarray, np.ndarray, np.ndarray | No
     cls = type(m)
     if cls in _SPARSE:
         ids, scores, counts = _sparse(m)
-        vals, count = np.zeros(n), np.zeros(n, dtype=np.int32)
+        vals, count = np.zeros(n), np.zeros(n, dtype=COUNT)
         vals[ids] = scores
         count[ids] = counts
         return vals, count, None
     if isinstance(m, M.NullMatcherClass):
-        return np.zeros(n), np.zeros(n, dtype=np.int32), None
+        return np.zeros(n), np.zeros(n, dtype=COUNT), None
     if cls is UnionMatcher:
         # UnionMatcher.score: a.score() + b.score() where both match, either's score elsewhere (and a + b is b + a)
         leaf, other = (m.b, m.a) if type(m.b) in _SPARSE else (m.a, m.b)
@@ -730,7 +733,7 @@ def _dense(m, n: int, replaced) -> tuple[np.ndarray, np.ndarray, np.ndarray | No
             seen |= _yielded(count, present)
         present = seen & (acc > 0)
         acc[~present] = 0.0
-        return acc, np.zeros(n, dtype=np.int32), present  # it names no matching term (_array_union)
+        return acc, np.zeros(n, dtype=COUNT), present  # it names no matching term (_array_union)
     raise Unsupported(cls.__name__)
 
 
