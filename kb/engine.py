@@ -16,6 +16,10 @@ the tree is run:
   each node of the tree is evaluated over whole dicts (unions in C, Python only
   where two postings lists overlap), giving exactly the scores Whoosh gives,
   in the same order of additions;
+- **a word's fields summed once per build** (``_Word``): a question's tree is a
+  union of its words, each the union of its fields' terms; a kept word's
+  matcher carries those sums (made by the same evaluation, so the same floats)
+  and stands in its matcher's place under the question's unions;
 - **the collector's quirk, kept**: Whoosh's unlimited collector "replaces" the
   matcher every 10 matches, dropping exhausted terms; ``Or(scale=...)``'s
   coordination bonus (``CoordMatcher``) then counts only the terms still
