@@ -411,25 +411,17 @@ class _Word:
     its tree adds them, by ``_dense``: the same floats) and how many of its terms match each, the terms a
     coordination bonus counts (``_units``) and its postings (``_postings_under``). In a question's tree
     (``_question_matcher``) it stands where its matcher stood: ``_dense`` adds its scores into its sibling's arrays
-    where it matches (a question's union of words did, per word, two arrays of every docnum and four scatters), and
-    the document-at-a-time ``_scores`` makes its dicts from these arrays in C (it merged its fields' dicts and
-    walked their overlap in Python). Read-only once made."""
+    where it matches (a question's union of words did, per word, two arrays of every docnum and four scatters);
+    the document-at-a-time ``_scores`` reads its matcher (merging its fields' cached dicts in C was cheaper than
+    dicts made from these arrays). Read-only once made."""
 
-    __slots__ = ("matcher", "ids", "scores", "counts", "units", "postings", "several", "their_counts")
+    __slots__ = ("matcher", "ids", "scores", "counts", "units", "postings")
 
     def __init__(self, matcher, ids: np.ndarray, scores: np.ndarray, counts: np.ndarray):
         self.matcher, self.ids, self.scores, self.counts = matcher, ids, scores, counts
         self.units, self.postings = _units(matcher), _postings_under(matcher)
-        several = counts != 1  # the documents where more than one of its terms match (``_scores``' ``matching``)
-        self.several, self.their_counts = ids[several], counts[several]
-        for array in (ids, scores, counts, self.several, self.their_counts):
+        for array in (ids, scores, counts):
             array.flags.writeable = False
-
-    def dicts(self) -> tuple[dict[int, float], dict[int, int]]:
-        """What ``_scores`` reads of its matcher: docnum -> score, and docnum -> how many of its terms match where
-        that is not 1; new dicts."""
-        return (dict(zip(self.ids.tolist(), self.scores.tolist(), strict=True)),
-                dict(zip(self.several.tolist(), self.their_counts.tolist(), strict=True)))
 
     @classmethod
     def of(cls, matcher, n: int) -> _Word | None:
@@ -462,9 +454,8 @@ def _question_matcher(view: _View, query):
     (``Or._matcher`` -> ``DefaultOr._matcher`` -> ``_tree_matcher``: every word's matcher, then
     ``make_weighted_tree`` by their size estimates, a boost, the coordination bonus), each word's
     matcher and size the build's own. None for any other query (``_prepare`` and Whoosh build it)."""
-    if _word(query):  # a question of one word: its Or is the tree (its ``_Word``, when kept)
-        _, m, _, summed = _word_matcher(view, query, False)
-        return summed or m
+    if _word(query):  # a question of one word: its Or is the tree
+        return _word_matcher(view, query, False)[1]
     subs = query.subqueries if type(query) is Q.Or else ()
     if (len(subs) < 2 or len(subs) >= Q.Or.TOO_MANY_CLAUSES or not query.scale
             or getattr(query, "minmatch", None) or query.matcher_type != Q.Or.AUTO_MATCHER
@@ -563,7 +554,7 @@ def _scores(m, replaced) -> tuple[dict[int, float], dict[int, int]]:
     if cls is _PhraseLeaf:
         return m.entry.by_doc, m.matching
     if cls is _Word:
-        return m.dicts()
+        return _scores(m.matcher, replaced)
     if isinstance(m, M.NullMatcherClass):
         return {}, {}
     if cls is UnionMatcher or cls is DisjunctionMaxMatcher:

@@ -140,10 +140,10 @@ def test_a_words_summed_scores_are_its_matchers_bit_for_bit(store):
     assert len(summed) > 1000 and len(summed) == len(words), (len(summed), len(words))
     for word in summed:
         scores, matching = engine._scores(word.matcher, lambda node, child: [])
-        got_scores, got_matching = word.dicts()
-        assert sorted((d, s.hex()) for d, s in got_scores.items()) == sorted((d, s.hex()) for d, s in scores.items())
-        assert got_matching == {d: k for d, k in matching.items() if k != 1}
-        assert word.ids.tolist() == sorted(scores) and word.units == engine._units(word.matcher)
+        assert word.ids.tolist() == sorted(scores)
+        assert [s.hex() for s in word.scores.tolist()] == [scores[d].hex() for d in sorted(scores)]
+        assert word.counts.tolist() == [matching.get(d, 1) for d in sorted(scores)]
+        assert word.units == engine._units(word.matcher)
     query = searcher.candidates.build_query("can two players use the same name")
     tree = engine._question_matcher(engine._View(searcher.postings, searcher.searcher), query)
     leaves, todo = [], [tree.child]
