@@ -75,6 +75,9 @@ class Query:
     said: dict[str, str] = field(default_factory=dict)
     fixed: dict[str, str | None] = field(default_factory=dict)
     fixed_short: dict[str, str | None] = field(default_factory=dict)
+    # each word's spelling worked out once ("one unvel": its one-edit fix; "two ...", "fix ...", "short ...":
+    # kb.search.typos), since the correction, the typos fixed and the unknown words all ask of the same words
+    spelt: dict[str, str | None] = field(default_factory=dict)
     # the text read as one rule reference (kb.refs.parse_ref: "CR 702.187c", "907.4b", "716.2@2016-07-22"), or None;
     # the lead resolves it (kb.search.lead)
     reference: RefQuery | None = None
