@@ -599,10 +599,12 @@ def parse_ref(text: str, sections: tuple[str, ...] | list[str] = (), bare_number
         return None
     names = DOC_NAMES if doc_names is None else doc_names
     loose = body
-    if _DIGIT.search(body):  # words alone (most searches) have no number to write loosely
+    numbered = _DIGIT.search(body)  # words alone (most searches) have no number to write loosely
+    if numbered:
         body = _COMMA.sub(r"\g<number>.", body)  # before the list reader takes "702,187" for sections 702 and 187
         loose = _SPACED_DATE.sub("@", _SPACED.sub(_joined, _ZERO.sub(_zeros, iso_days(body))))
-    for candidate in dict.fromkeys((body, loose)):  # "907 8a", "702.187 f": once as written
+    # every reference the pattern reads holds a digit (a number, a chapter): words alone are none of them
+    for candidate in dict.fromkeys((body, loose)) if numbered else ():  # "907 8a", "702.187 f": once as written
         m = _ref_pattern(tuple(names)).match(candidate)
         if m:
             matches = _match_at(candidate, m, bare_numbers, names)
