@@ -43,6 +43,11 @@ class Typos:
     def __init__(self, tables: Tables, title_words: dict[str, int]):
         self.tables = tables
         self.title_words = title_words
+        # the same words by first letter and length, with how often they occur: two edits reach only a word of the
+        # same first letter within two letters of the length (two_edits reads those lists, not all ~700 words)
+        self._title_words_at: dict[tuple[str, int], list[tuple[int, str]]] = {}
+        for w, n in title_words.items():
+            self._title_words_at.setdefault((w[0], len(w)), []).append((n, w))
         self.exact_df, self.vocabulary, self.spelling = tables.exact_df, tables.vocabulary, tables.spelling
         self.card_names, self.resolver = tables.card_names, tables.resolver
 
@@ -131,8 +136,9 @@ class Typos:
         another word."""
         if len(word) < 6 or "two edits" not in rank.SIGNALS:
             return None
-        close = [(n, w) for w, n in self.title_words.items()
-                 if abs(len(w) - len(word)) <= 2 and w[0] == word[0] and edit_distance(word, w, 2) <= 2]
+        at = self._title_words_at
+        close = [(n, w) for length in range(len(word) - 2, len(word) + 3) for n, w in at.get((word[0], length), ())
+                 if edit_distance(word, w, 2) <= 2]
         if not close:
             return None
         return max(close)[1]
