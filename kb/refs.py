@@ -599,10 +599,12 @@ def parse_ref(text: str, sections: tuple[str, ...] | list[str] = (), bare_number
         return None
     names = DOC_NAMES if doc_names is None else doc_names
     loose = body
-    if _DIGIT.search(body):  # words alone (most searches) have no number to write loosely
+    numbered = _DIGIT.search(body)  # words alone (most searches) have no number to write loosely
+    if numbered:
         body = _COMMA.sub(r"\g<number>.", body)  # before the list reader takes "702,187" for sections 702 and 187
         loose = _SPACED_DATE.sub("@", _SPACED.sub(_joined, _ZERO.sub(_zeros, iso_days(body))))
-    for candidate in dict.fromkeys((body, loose)):  # "907 8a", "702.187 f": once as written
+    # every reference the pattern reads holds a digit (a number, a chapter): words alone are none of them
+    for candidate in dict.fromkeys((body, loose)) if numbered else ():  # "907 8a", "702.187 f": once as written
         m = _ref_pattern(tuple(names)).match(candidate)
         if m:
             matches = _match_at(candidate, m, bare_numbers, names)
@@ -612,8 +614,11 @@ def parse_ref(text: str, sections: tuple[str, ...] | list[str] = (), bare_number
                 return _query(m, candidate, numbers, matches[0].query.official, names, matches[0].query.date,
                               doc=after)
     if sections:
+        starts = _section_starts(tuple(sections))
         # "Token Cards (j)": the closing bracket belongs to the reference.
         for candidate in (text.strip().rstrip(".,;:!?"), body):
+            if starts and candidate.isascii() and not candidate.lower().startswith(starts):
+                continue  # begins with no section title's first word (most searches): the pattern cannot match
             m = _section_pattern(tuple(sections), running=False).fullmatch(candidate)
             if m:
                 return _section_query(m, tuple(sections))
@@ -668,6 +673,15 @@ def _section_by_words(text: str, sections: tuple[str, ...]) -> RefQuery | None:
 # which only count at the end of a sentence or clause ("see Token Cards a.").
 _LOOSE_ITEM = (r"\s+(?:(?P<letter3>(?![ai]\b)[a-z]{1,2})\b|(?P<letter4>[ai])(?=\s*(?:$|[.,;:!?)\]])))"
                r"(?:\s+\(?(?P<roman2>[ivx]{1,5})\)?(?![\w]))?")
+
+
+@lru_cache(maxsize=8)
+def _section_starts(sections: tuple[str, ...]) -> tuple[str, ...]:
+    """What a whole query that is a section reference starts with, lowercased (``_section_pattern``, not running:
+    "uncommander", or a title's first word), or () when a title's first word is not ASCII, where case-insensitive
+    matching is more than ``str.lower`` (the test is then left to the pattern)."""
+    firsts = tuple(t.split(" ", 1)[0].lower() for t in sections)
+    return ("uncommander", *firsts) if all(f.isascii() for f in firsts) else ()
 
 
 @lru_cache(maxsize=8)

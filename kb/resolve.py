@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
-from itertools import chain
 from operator import add
 
 from rapidfuzz.distance import OSA
@@ -93,25 +91,22 @@ class Resolver:
         self.short_titles = {d["slug"]: d.get("short_title") or d["title"] for d in store.documents}
         self.section_titles = [r.title for r in self.sections.values() if r.title]  # every section has one
         self.doc_names = doc_names(store.documents)
-        # The typo scan's letter-pair index: card key -> its letter pairs, and letter pair -> the
-        # positions (in self.cards' order) of the keys holding it.
+        # The typo scan's letter pairs: card key -> its letter pairs; each name's pairs as the bits of one integer
+        # (a bit per letter pair any name holds), so that the pairs a name shares with a text are counted with one
+        # `&` and `bit_count` (_near_cards); and the names of each length, by position in self.cards' order.
         self.card_keys = list(self.cards)
         self._longest_key = max(map(len, self.card_keys), default=0)
         self.card_grams = {key: _bigrams(key) for key in self.card_keys}
         self._gram_counts = [len(self.card_grams[key]) for key in self.card_keys]
-        self._cards_with: dict[str, list[int]] = {}
+        every_pair = sorted(set().union(*self.card_grams.values()))
+        self._gram_bit = {gram: 1 << bit for bit, gram in enumerate(every_pair)}
+        self._gram_masks = [sum(map(self._gram_bit.__getitem__, self.card_grams[key])) for key in self.card_keys]
+        self._of_length: dict[int, list[int]] = {}
         for i, key in enumerate(self.card_keys):
-            for gram in self.card_grams[key]:
-                self._cards_with.setdefault(gram, []).append(i)
-        # Keys with so few letter pairs that a query sharing none of them can still pass the filter.
-        self._few_grams = sorted(range(len(self.card_keys)), key=self._gram_counts.__getitem__)
-        # The letter-pair index again, split by the key's length (_near_cards for a range of lengths reads only
-        # the lengths in range): made here with the rest, as large as the index, instead of one filtered copy of
-        # the whole index per range on the range's first query (a first card typo paid ~0.9 ms for it).
+            self._of_length.setdefault(len(key), []).append(i)
         # Each name's key with its spaces taken out, and again without a leading "the", sorted (cards_starting:
         # the names starting with a text are one run of it, not a scan of every name per query)
         self._starts = sorted({(joined, name) for name in self.cards for joined in _joined(name)})
-        self._key_length = [len(key) for key in self.card_keys]
         # Each key and every text one letter shorter than it -> the keys' positions, ascending: the names one edit
         # from a text are among those its own such texts lead to (a substitution or a transposition leaves one
         # shorter text both share, an insertion or a deletion the shorter one whole). ~16 entries a name.
@@ -119,11 +114,6 @@ class Resolver:
         for i, key in enumerate(self.card_keys):
             for text in _one_letter_less(key):
                 self._one_letter_less.setdefault(text, []).append(i)
-        self._with_length: dict[int, dict[str, list[int]]] = {}
-        for i, key in enumerate(self.card_keys):
-            table = self._with_length.setdefault(len(key), {})
-            for gram in self.card_grams[key]:
-                table.setdefault(gram, []).append(i)
 
     @cached_property
     def words(self) -> frozenset[str]:
@@ -189,23 +179,16 @@ class Resolver:
     def _near_cards(self, grams: frozenset[str], slack: int, lengths: tuple[int, int] | None = None) -> list[int]:
         """The cards (positions in name order) sharing at least ``max(len(grams), their pairs) - slack``
         letter pairs with a name: one edit changes at most three letter pairs, so far fewer shared pairs
-        means far away, without running the edit distance over every name. Counted from the letter-pair
-        index, so only names sharing a pair are visited; given ``lengths``, only names whose length is
-        within them (about half the names for a name's length, a few for a question's)."""
+        means far away, without running the edit distance over every name. Given ``lengths``, only names
+        whose length is within them (about half the names for a name's length, a few for a question's). A name
+        sharing no pair passes too when both have few enough pairs."""
         low, high = lengths if lengths is not None else (0, self._longest_key)
-        tables = [self._cards_with] if lengths is None else \
-            [t for n in range(low, high + 1) if (t := self._with_length.get(n)) is not None]
-        # each table's lists for the pairs it holds (the pairs it lacks skipped in C, not looked up one by one)
-        shared = Counter(chain.from_iterable(chain.from_iterable(map(t.__getitem__, t.keys() & grams)) for t in tables))
-        counts, length = self._gram_counts, self._key_length
-        if len(grams) <= slack:  # names sharing no pair pass too when both have few enough pairs
-            for i in self._few_grams:
-                if counts[i] > slack:
-                    break
-                if low <= length[i] <= high:
-                    shared.setdefault(i, 0)
-        need = len(grams) - slack
-        return sorted(i for i, n in shared.items() if n >= need and n >= counts[i] - slack)
+        bit = self._gram_bit
+        mask = sum(bit[g] for g in grams if g in bit)  # the text's pairs that some name holds
+        need, counts, masks = len(grams) - slack, self._gram_counts, self._gram_masks
+        near = [i for n in range(low, high + 1) for i in self._of_length.get(n, ())
+                if (shared := (mask & masks[i]).bit_count()) >= need and shared >= counts[i] - slack]
+        return sorted(near)
 
     def cards_starting(self, text: str) -> list[Record]:
         """Cards whose name starts with ``text`` or is ``text`` with its words joined, shortest

@@ -91,6 +91,8 @@ class Vocabulary:
         # the first words of the entries a card's name in the question stops (expand asks only when one is there)
         self._card_first = frozenset(key[0] for key, words in self.unless.items() if _A_CARD in words)
         self.starts = frozenset(k[0] for k in self.phrases)  # the first words of the phrases (_segments)
+        # each phrase's first two words, first three, ..., all of them: how far a phrase reaches from a word (_segments)
+        self._reach = frozenset(k[:n] for k in self.phrases for n in range(2, len(k) + 1))
         self.joined: dict[str, tuple[str, str]] = {}
         self._pieces: set[str] = set()  # the joined words that are a piece of a card's name (with_nicknames)
 
@@ -133,14 +135,18 @@ class Vocabulary:
         words = normalise(text)
         if not (self.phrases or self.joined) or not words:
             return Expansion(text)
+        present = frozenset(words)
+        if self.starts.isdisjoint(present) and self.joined.keys().isdisjoint(present):
+            return Expansion(text)  # no phrase starts with a word of it, no word is a joined title: nothing to read
         out: list[str] = []
         expansion = Expansion(text)
-        present = frozenset(words)
         if self._card_first and not self._card_first.isdisjoint(present) \
                 and (not self._pieces.isdisjoint(present) or names_card is not None and names_card()):
             present |= {_A_CARD}  # "how big is goyf": a piece of a card's name names the card too
-        typed = frozenset(_signed(text))
         segments = self._segments(words, present)
+        if not any(hit for _, _, hit in segments) and self.joined.keys().isdisjoint(present):
+            return expansion  # a phrase's first word without the phrase ("at", "the"): nothing to read either
+        typed = frozenset(_signed(text))
         said = {self.meant[key]: i for i, key, hit in segments if hit}  # what each rewrite means -> where it is last
         made: set[frozenset[str]] = set()  # what the rewrites made so far mean
         asked: dict[str, bool] = {}
@@ -194,7 +200,11 @@ class Vocabulary:
                 out.append((i, (words[i],), None))
                 i += 1
                 continue
-            for n in range(min(self.longest, len(words) - i), 0, -1):
+            # the longest run of words from here that begins some phrase (a longer one is no phrase's key)
+            reach = 1
+            while i + reach < len(words) and tuple(words[i:i + reach + 1]) in self._reach:
+                reach += 1
+            for n in range(reach, 0, -1):
                 key = tuple(words[i:i + n])
                 hit = self._usable(key, present)
                 if hit:

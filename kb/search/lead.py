@@ -186,6 +186,8 @@ class Leader:
     def reference_with_words(self, text: str, doc: str | None) -> Lead | None:
         """ "702.19 trample", "flying 702.9": the rule, when the words fit it (its heading, its
         text, its sub-rules' text or its parents' headings)."""
+        if not any(map(str.isdigit, text)):
+            return None  # most queries: no number (a day's or a rule's), so nothing to fit words to
         yearless = yearless_day(text)
         if yearless:  # "716.2 as of July 1": a day without its year, not words of a sub-rule (716.2a says "1")
             return self._yearless(yearless, doc)

@@ -23,6 +23,7 @@ from kb.snippet import stem
 __all__ = ["Typos", "MAX_CORRECTIONS", "title_words"]
 
 MAX_CORRECTIONS = 8  # unknown words looked up for "did you mean"
+Spelt = dict[str, str | None]  # a query's words' fixes, worked out once (``Query.spelt``), by "<kind> <word>"
 
 
 def title_words(titles: Iterable[list[Record]]) -> dict[str, int]:
@@ -42,16 +43,25 @@ class Typos:
     def __init__(self, tables: Tables, title_words: dict[str, int]):
         self.tables = tables
         self.title_words = title_words
+        # the same words by first letter and length, with how often they occur: two edits reach only a word of the
+        # same first letter within two letters of the length (two_edits reads those lists, not all ~700 words)
+        self._title_words_at: dict[tuple[str, int], list[tuple[int, str]]] = {}
+        for w, n in title_words.items():
+            self._title_words_at.setdefault((w[0], len(w)), []).append((n, w))
         self.exact_df, self.vocabulary, self.spelling = tables.exact_df, tables.vocabulary, tables.spelling
         self.card_names, self.resolver = tables.card_names, tables.resolver
 
     def correction(self, query: Query) -> str | None:
         """The query's "did you mean", worked out once: the card stage and the full-text stage both ask."""
         if query.correction is ...:
-            query.correction = self.did_you_mean(query.text)
+            query.correction = self.did_you_mean(query.text, query.spelt)
         return query.correction
 
-    def did_you_mean(self, text: str) -> str | None:
+    def did_you_mean(self, text: str, spelt: Spelt | None = None) -> str | None:
+        """``text`` with each word of four letters or more that no record uses (up to ``MAX_CORRECTIONS``) replaced
+        by the index's word one edit from it, or a title's word two edits from it; None when nothing changed.
+        ``spelt``: a query's memo of its words' fixes (``Query.spelt``)."""
+        spelt = {} if spelt is None else spelt
         words = WORD.findall(text)[:MAX_TERMS]
         changed = False
         out = []
@@ -63,7 +73,7 @@ class Typos:
                 out.append(w)
                 continue
             tries -= 1
-            fix = self.spelling.suggest(low) or self.two_edits(low)
+            fix = self._one_edit(low, spelt) or self._two_edits(low, spelt)
             if fix and fix != low:
                 out.append(fix)
                 changed = True
@@ -71,31 +81,54 @@ class Typos:
                 out.append(w)
         return " ".join(out) if changed else None
 
-    def fix_typos(self, text: str, short: bool = False) -> str | None:
+    def fix_typos(self, text: str, short: bool = False, spelt: Spelt | None = None) -> str | None:
         """``text`` with each word no document, title or common question uses, of six letters or more,
         replaced by the index's word it misspells (one edit; two for a keyword or title word from nine
         letters): "comander damage" -> commander damage, "summoning sicknes" -> summoning sickness. Such a
         word finds nothing as typed; without this, the rest of the question decided alone and "did you
         mean" came only with fewer than three hits. ``short``: the words of five letters instead, which only
         a title to land on makes worth correcting (kb.search.lead.Leader.titled_mistyped). None when nothing
-        changed."""
+        changed. ``spelt``: a query's memo of its words' fixes (``Query.spelt``)."""
+        spelt = {} if spelt is None else spelt
+        kind = "short " if short else "fix "
         out, changed = [], False
         for w in text.split():
             # the word without the punctuation around it ("mulligen?"), which the correction keeps
             core = w.strip(PUNCTUATION)
             low = fold(core.lower())
-            fix = None
-            if (len(low) == 5 if short else len(low) >= 6) and low.isalpha() and not self.exact_df.get(low) \
-                    and not self.tables.asked.uses(stem(low)) and low not in ONLY_ASKING \
-                    and (low,) not in self.vocabulary.phrases and not self.tables.uses(stem(low)):
-                # "thinks" is no "things"; "swings" is table language ("attack"), not "wings"; "context" is a word
-                # of the documents ("contexts"), not a typo
-                # one edit from six letters, two from nine: a shorter word the documents never use is as likely a
-                # name they do not hold ("lotus bloom" is no "blood", "street wraith" no "spree") as a typo
-                fix = self.spelling.suggest(low) or (self.two_edits(low) if len(low) >= 9 else None)
+            if kind + low in spelt:
+                fix = spelt[kind + low]
+            else:
+                fix = spelt[kind + low] = self._typo_fix(low, short, spelt)
             out.append(w.replace(core, fix, 1) if fix and fix != low else w)
             changed = changed or out[-1] != w
         return " ".join(out) if changed else None
+
+    def _typo_fix(self, low: str, short: bool, spelt: Spelt) -> str | None:
+        """The index's word a folded word of a query misspells, as ``fix_typos`` reads it, or None."""
+        if not ((len(low) == 5 if short else len(low) >= 6) and low.isalpha() and not self.exact_df.get(low)
+                and low not in ONLY_ASKING and (low,) not in self.vocabulary.phrases):
+            return None
+        s = stem(low)
+        if self.tables.asked.uses(s) or self.tables.uses(s):
+            return None
+        # "thinks" is no "things"; "swings" is table language ("attack"), not "wings"; "context" is a word
+        # of the documents ("contexts"), not a typo
+        # one edit from six letters, two from nine: a shorter word the documents never use is as likely a
+        # name they do not hold ("lotus bloom" is no "blood", "street wraith" no "spree") as a typo
+        return self._one_edit(low, spelt) or (self._two_edits(low, spelt) if len(low) >= 9 else None)
+
+    def _one_edit(self, low: str, spelt: Spelt) -> str | None:
+        """``Spelling.suggest(low)``, once per query and word (the correction and the typos fixed both ask)."""
+        if "one " + low not in spelt:
+            spelt["one " + low] = self.spelling.suggest(low)
+        return spelt["one " + low]
+
+    def _two_edits(self, low: str, spelt: Spelt) -> str | None:
+        """``two_edits(low)``, once per query and word."""
+        if "two " + low not in spelt:
+            spelt["two " + low] = self.two_edits(low)
+        return spelt["two " + low]
 
     def two_edits(self, word: str) -> str | None:
         """A keyword or title word two edits from ``word`` ("indestrutable" -> indestructible), the
@@ -103,8 +136,9 @@ class Typos:
         another word."""
         if len(word) < 6 or "two edits" not in rank.SIGNALS:
             return None
-        close = [(n, w) for w, n in self.title_words.items()
-                 if abs(len(w) - len(word)) <= 2 and w[0] == word[0] and edit_distance(word, w, 2) <= 2]
+        at = self._title_words_at
+        close = [(n, w) for length in range(len(word) - 2, len(word) + 3) for n, w in at.get((word[0], length), ())
+                 if edit_distance(word, w, 2) <= 2]
         if not close:
             return None
         return max(close)[1]
@@ -123,33 +157,34 @@ class Typos:
         if not again.used:
             return fixed
         query.words = again
-        return self.fix_typos(again.text) or again.text
+        return self.fix_typos(again.text, spelt=query.spelt) or again.text
 
-    def said(self, text: str) -> str:
+    def said(self, text: str, spelt: Spelt | None = None) -> str:
         """``text`` without the words no record, title, common question or table word uses ("qwv what is a
         mulligan" is "what is a mulligan"): such a word cannot match, yet it kept a title from being one and a
         question from starting with its question word."""
-        kept = [w for w in text.split() if not self.unknown(w)]
+        spelt = {} if spelt is None else spelt
+        kept = [w for w in text.split() if not self.unknown(w, spelt)]
         return " ".join(kept) if kept and len(kept) < len(text.split()) else text
 
     def said_in(self, query: Query, text: str) -> str:
         """``said(text)`` for a text of ``query``, worked out once per query."""
         if text not in query.said:
-            query.said[text] = self.said(text)
+            query.said[text] = self.said(text, query.spelt)
         return query.said[text]
 
     def fixed_in(self, query: Query, text: str, short: bool = False) -> str | None:
         """``fix_typos(text, short)`` for a text of ``query``, worked out once per query."""
         fixed = query.fixed_short if short else query.fixed
         if text not in fixed:
-            fixed[text] = self.fix_typos(text, short)
+            fixed[text] = self.fix_typos(text, short, query.spelt)
         return fixed[text]
 
-    def unknown(self, word: str) -> bool:
+    def unknown(self, word: str, spelt: Spelt | None = None) -> bool:
         low = fold(word.lower()).strip(PUNCTUATION)
         if not low.isalpha() or low in ONLY_ASKING or self.exact_df.get(low) or (low,) in self.vocabulary.phrases:
             return False
         s = stem(low)
         if self.tables.used(s) or s in self.card_names or low in self.resolver.doc_names:
             return False
-        return self.fix_typos(low) is None  # a typo the full text corrects ("fizzeled") is no unknown word
+        return self.fix_typos(low, spelt=spelt) is None  # a typo the full text corrects ("fizzeled") is no unknown word
