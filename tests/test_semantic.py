@@ -364,6 +364,54 @@ def test_a_common_questions_match_is_never_moved_down(official):
     assert moved[0.0] > 0 and moved[0.5] == 0
 
 
+HYBRID_QUESTION = "a spell turns my green creature white does it stay green too"  # 105.3: the new colour replaces
+
+
+def test_a_record_dense_k_joins_is_shown_and_counted_once(official):
+    """105.3 ("an effect that gives an object a new color ... replaces all previous colors") is worded unlike the
+    question: lexical search ranks it below its first 30, so re-ordering alone cannot reach it.
+    With dense_k it is the question's nearest record and joins the blend: in the first three, with a snippet, its
+    lexical score 0; the count and the facets are of what is shown (it once, none twice over the pages)."""
+    from dataclasses import replace
+
+    on, off = official
+    theirs = off.search(HYBRID_QUESTION, limit=30)
+    assert "cr/105.3" not in [h.id for h in theirs.hits]
+    off.semantic = on.semantic.with_settings(replace(on.semantic.settings, dense_k=1, dense_lexical=0.5))
+    try:
+        ours = off.search(HYBRID_QUESTION, limit=10)
+        every = [h.id for offset in range(0, ours.total, 100)
+                 for h in off.search(HYBRID_QUESTION, limit=100, offset=offset).hits]
+        filtered = off.search(HYBRID_QUESTION, doc="treachery", limit=10)
+    finally:
+        off.semantic = None
+    ids = [h.id for h in ours.hits]
+    assert "cr/105.3" in ids[:3]
+    hit = ours.hits[ids.index("cr/105.3")]
+    assert hit.score == 0 and "replaces" in hit.snippet and hit.to_json()["url"].endswith("105.3")
+    assert ours.total == theirs.total + 1 and ours.matched >= theirs.matched  # one more shown
+    assert sum(ours.facets["doc"].values()) == sum(ours.facets["kind"].values()) == ours.total
+    assert ours.facets["doc"]["cr"] == theirs.facets["doc"]["cr"] + 1
+    assert len(set(every)) == len(every) == ours.total and every[:10] == ids
+    assert all(h.id.startswith("treachery/") for h in filtered.hits)  # the filter holds for what joins
+
+
+def test_a_joined_record_renders_like_any_hit_as_served(cr_client):
+    """As served (the manifest's dense_k), the record the stage joined is a hit of the JSON and of the page like any
+    other: its link, its snippet (no word of it marked: none matched), the count of what is shown."""
+    assert (manifest() or {}).get("settings", {}).get("dense_k", 0) >= 1  # on: chosen by kb train --semantic --choose
+    data = cr_client.get("/api/search", query_string={"q": HYBRID_QUESTION}).get_json()
+    ids = [hit["id"] for hit in data["results"]]
+    assert "cr/105.3" in ids[:3]
+    hit = data["results"][ids.index("cr/105.3")]
+    assert hit["score"] == 0 and "the new color replaces" in hit["snippet"] and "<mark>" not in hit["snippet"]
+    assert sum(data["facets"]["doc"].values()) == data["total"]
+    page = cr_client.get("/search", query_string={"q": HYBRID_QUESTION})
+    assert page.status_code == 200
+    text = page.get_data(as_text=True)
+    assert f'href="{hit["url"]}"' in text and "the new color replaces" in text
+
+
 def test_kb_train_choose_goes_with_semantic_and_needs_the_builds_vectors(data_dir, tmp_path, capsys):
     from web.cli import main
 

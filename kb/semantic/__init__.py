@@ -3,8 +3,9 @@ lexical hits of a question-shaped query (README "Search", docs/semantic.md).
 
 Full-text search finds the candidates and ranks them (kb.search, kb.rank); for a question of a few words this
 stage then blends, over the first ``depth`` of them, the lexical score (divided by the best) with the cosine
-of the question's and each record's embeddings: ``lexical / best + weight x cosine``. It re-orders, it never
-adds or drops a record, and queries the lead answers (rule numbers, card names, titles) never reach it.
+of the question's and each record's embeddings: ``lexical / best + weight x cosine``. With ``dense_k`` the records
+nearest the question that the lexical candidates lack join that blend (hybrid candidates); it never drops a record,
+and queries the lead answers (rule numbers, card names, titles) never reach it.
 
 At run time only onnxruntime and tokenizers are used: the model (``kb/semantic/model``: ONNX, int8, with its
 tokenizer, manifest and licence) ships inside the package, and nothing is downloaded. A build embeds its

@@ -55,10 +55,11 @@ KEEP_ASKED = (0.0, 0.8, 0.9, 1.0)  # 0: the blend moves a common question's matc
 # keep_asked 0.9 (session 22: a vote at a cosine below 0.7 cost dev and test several first places)
 ASKED_VOTES = ((1.0, 0.7), (1.0, 0.8), (2.0, 0.7), (2.0, 0.8))
 # Hybrid candidates (Settings.dense_k, dense_lexical): the question's nearest records that the lexical candidates lack
-# join the blend; tried with each weight at depth 30, 3 words, keep_asked 0.9 and the vote (2, 0.8) (session 23: with
-# a lexical part of 0 they rarely reach the first three; at 0.75 and up, or with 10 or more of them, they push right
-# lexical answers out of the top three on test)
-DENSE = tuple((k, lexical) for k in (1, 2, 5, 10) for lexical in (0.25, 0.5, 0.75))
+# join the blend; tried with each weight at depth 30, 3 words, keep_asked 0.9 and the vote (2, 0.8). The lexical part
+# stops at 0.5: at 0.75 dev and the suites together answer 4 more first, but the pinned judge-written sets answer
+# fewer first (the official-rules questions 318 -> 314 of 420) and three suites lose one each (docs/semantic.md,
+# "Session 23"); with a part of 0 a joined record almost never reaches the first three.
+DENSE = tuple((k, lexical) for k in (1, 2, 5, 10) for lexical in (0.25, 0.5))
 # How the figures were measured: dev and test with the common questions of train records only (kb.learned.data)
 PROTOCOL = ("split by record; dev and test searched with the evaluation table (train records' common questions); "
             "the curated suites searched as served; the blend: the most questions first over dev and every suite "
