@@ -58,15 +58,20 @@ def test_the_build_holds_its_records_vectors(store, data_build):
 
 
 def test_a_question_is_reordered_within_its_best_hits_only(searcher, lexical):
+    """The stage re-orders a question's best ``depth`` lexical hits and the at most ``dense_k`` records nearest the
+    question that they lack (kb.semantic.Settings.dense_k); the rest keep their lexical order."""
     assert searcher.semantic is not None and lexical.semantic is None
-    depth = searcher.semantic.settings.depth
+    depth, joined = searcher.semantic.settings.depth, searcher.semantic.settings.dense_k
     moved = 0
     for question in ("what happens to face down identity cards when a player leaves",
                      "can you proliferate counters on identity cards", "when do the assassins win",
                      "how many assassins in a five player game", "who owns an identity card"):
         ours = [h.id for h in searcher.search(question, limit=100).hits]
         theirs = [h.id for h in lexical.search(question, limit=100).hits]
-        assert sorted(ours[:depth]) == sorted(theirs[:depth]) and ours[depth:] == theirs[depth:]
+        extra = [rid for rid in ours[:depth + joined] if rid not in theirs[:depth]]
+        assert len(extra) <= joined and sorted(ours[:depth + len(extra)]) == sorted(theirs[:depth] + extra)
+        rest = [rid for rid in theirs[depth:] if rid not in extra]
+        assert ours[depth + len(extra):] == rest[:len(ours) - depth - len(extra)]
         moved += ours != theirs
     assert moved  # it does something
 
@@ -163,6 +168,56 @@ def test_the_nearest_curated_question_votes_for_the_record_it_answers(searcher):
     nearest = voting.nearest_asked(searcher.asked, searcher.semantic.encoder.embed([question])[0])
     assert nearest is not None and nearest[1] > 0.99 and question in next(
         e["asked"] for e in entries if e["record"] == nearest[0])
+
+
+def test_the_nearest_records_are_every_records_cosine_best_first(searcher, encoder):
+    """Stage.nearest_records: the question's cosine with every record vector of the build (the mapped matrix, read in
+    place), the k best, nearest first; a record's own text finds that record first."""
+    from kb.semantic.data import record_text
+
+    stage, records = searcher.semantic, searcher.store.records
+    assert len(stage.ids) == len(stage.rows) == len(records) and stage.ids[stage.rows["treachery/907.8a"]] == \
+        "treachery/907.8a"
+    question = encoder.embed(["when do the assassins win the game"])[0]
+    nearest = stage.nearest_records(question, 5)
+    cosines = np.asarray(stage.vectors[:len(stage.ids)], dtype=np.float32) @ question
+    assert nearest == [stage.ids[i] for i in np.argsort(-cosines, kind="stable")[:5]]
+    assert stage.nearest_records(question, 0) == [] and len(stage.nearest_records(question, 10 ** 6)) == len(records)
+    own = encoder.embed([record_text(records["treachery/907.8a"], records)])[0]
+    assert stage.nearest_records(own, 1) == ["treachery/907.8a"]
+
+
+def test_dense_k_joins_the_nearest_records_the_candidates_lack(searcher):
+    """With dense_k, the records nearest a question that its lexical candidates lack join the blend (a candidate
+    made by ``add``, lexical part dense_lexical), each once; a record ``add`` leaves out (the query's filters)
+    does not join; without ``add``, dense_k 0 or a query not question-shaped, nothing joins."""
+    from dataclasses import replace
+
+    from kb.rank import Candidate
+
+    records = searcher.store.records
+    question = "when do the assassins win the game"
+    base = searcher.semantic.with_settings(replace(searcher.semantic.settings, dense_k=0, asked_weight=0.0))
+    nearest = base.nearest_records(base.encoder.embed([question])[0], 4)
+    others = [rid for rid in sorted(records) if rid.startswith("treachery/") and rid not in nearest][:3]
+    top = [Candidate(records[rid], score, None) for rid, score in zip([nearest[1], *others], (4.0, 3.0, 2.0, 1.0),
+                                                                      strict=True)]
+    made: list[str] = []
+
+    def add(rid: str) -> Candidate | None:
+        made.append(rid)
+        return None if rid == nearest[3] else Candidate(records[rid], 0.0, None)
+
+    hybrid = base.with_settings(replace(base.settings, dense_k=4))
+    got = [c.record.id for c in hybrid.rerank(question, top, add=add)]
+    assert sorted(made) == sorted({nearest[0], nearest[2], nearest[3]})  # never one already a candidate
+    assert sorted(got) == sorted([nearest[0], nearest[1], nearest[2], *others])  # each once; the filtered one out
+    assert hybrid.rerank(question, top) == base.rerank(question, top)  # no add: only re-ordered
+    assert base.rerank(question, top, add=add) == base.rerank(question, top) and not made[3:]  # dense_k 0
+    assert hybrid.rerank("nut counters", top, add=add) == top  # not question-shaped
+    # the lexical part a joined record has: at the best candidate's, the nearest record comes first
+    first = base.with_settings(replace(base.settings, dense_k=4, dense_lexical=1.0, weight=1.0))
+    assert first.rerank(question, top, add=add)[0].record.id == nearest[0]
 
 
 def test_vectors_are_embedded_once_per_text(store, tmp_path):
@@ -268,7 +323,8 @@ def test_kb_train_semantic_choose_measures_the_shipped_model_honestly(store, tmp
     assert list(figures["dev"]["tried"]) == list(figures["suites"]["tried"]) == names
     chosen = tried[next(n for n, s in enumerate(tried) if written["settings"] == {
         "weight": s.weight, "depth": s.depth, "min_words": s.min_words, "keep_asked": s.keep_asked,
-        "asked_weight": s.asked_weight, "asked_min": s.asked_min})]
+        "asked_weight": s.asked_weight, "asked_min": s.asked_min, "dense_k": s.dense_k,
+        "dense_lexical": s.dense_lexical})]
     named = names[tried.index(chosen)]
     assert figures["dev"]["semantic"] == figures["dev"]["tried"][named]
     assert figures["suites"]["semantic"] == figures["suites"]["tried"][named] == [
@@ -306,6 +362,54 @@ def test_a_common_questions_match_is_never_moved_down(official):
             assert sorted(ours) == sorted(h.id for h in theirs)
             moved[keep] += sum(ours.index(h.id) > n for n, h in enumerate(theirs) if h.asked)
     assert moved[0.0] > 0 and moved[0.5] == 0
+
+
+HYBRID_QUESTION = "a spell turns my green creature white does it stay green too"  # 105.3: the new colour replaces
+
+
+def test_a_record_dense_k_joins_is_shown_and_counted_once(official):
+    """105.3 ("an effect that gives an object a new color ... replaces all previous colors") is worded unlike the
+    question: lexical search ranks it below its first 30, so re-ordering alone cannot reach it.
+    With dense_k it is the question's nearest record and joins the blend: in the first three, with a snippet, its
+    lexical score 0; the count and the facets are of what is shown (it once, none twice over the pages)."""
+    from dataclasses import replace
+
+    on, off = official
+    theirs = off.search(HYBRID_QUESTION, limit=30)
+    assert "cr/105.3" not in [h.id for h in theirs.hits]
+    off.semantic = on.semantic.with_settings(replace(on.semantic.settings, dense_k=1, dense_lexical=0.5))
+    try:
+        ours = off.search(HYBRID_QUESTION, limit=10)
+        every = [h.id for offset in range(0, ours.total, 100)
+                 for h in off.search(HYBRID_QUESTION, limit=100, offset=offset).hits]
+        filtered = off.search(HYBRID_QUESTION, doc="treachery", limit=10)
+    finally:
+        off.semantic = None
+    ids = [h.id for h in ours.hits]
+    assert "cr/105.3" in ids[:3]
+    hit = ours.hits[ids.index("cr/105.3")]
+    assert hit.score == 0 and "replaces" in hit.snippet and hit.to_json()["url"].endswith("105.3")
+    assert ours.total == theirs.total + 1 and ours.matched >= theirs.matched  # one more shown
+    assert sum(ours.facets["doc"].values()) == sum(ours.facets["kind"].values()) == ours.total
+    assert ours.facets["doc"]["cr"] == theirs.facets["doc"]["cr"] + 1
+    assert len(set(every)) == len(every) == ours.total and every[:10] == ids
+    assert all(h.id.startswith("treachery/") for h in filtered.hits)  # the filter holds for what joins
+
+
+def test_a_joined_record_renders_like_any_hit_as_served(cr_client):
+    """As served (the manifest's dense_k), the record the stage joined is a hit of the JSON and of the page like any
+    other: its link, its snippet (no word of it marked: none matched), the count of what is shown."""
+    assert (manifest() or {}).get("settings", {}).get("dense_k", 0) >= 1  # on: chosen by kb train --semantic --choose
+    data = cr_client.get("/api/search", query_string={"q": HYBRID_QUESTION}).get_json()
+    ids = [hit["id"] for hit in data["results"]]
+    assert "cr/105.3" in ids[:3]
+    hit = data["results"][ids.index("cr/105.3")]
+    assert hit["score"] == 0 and "the new color replaces" in hit["snippet"] and "<mark>" not in hit["snippet"]
+    assert sum(data["facets"]["doc"].values()) == data["total"]
+    page = cr_client.get("/search", query_string={"q": HYBRID_QUESTION})
+    assert page.status_code == 200
+    text = page.get_data(as_text=True)
+    assert f'href="{hit["url"]}"' in text and "the new color replaces" in text
 
 
 def test_kb_train_choose_goes_with_semantic_and_needs_the_builds_vectors(data_dir, tmp_path, capsys):

@@ -228,8 +228,15 @@ class Candidates:
         head = top[:shown]
         semantic = self.tables.semantic  # the semantic stage (kb.semantic): re-orders a question's best results,
         if semantic is not None:
-            # never lets one in from under the relevance floor; the common questions in use vote (their vectors)
-            head = semantic.rerank(query.text, head, self.tables.asked)
+            # the common questions in use vote (their vectors); with dense_k it joins the records nearest the
+            # question that the lexical candidates lack (kb.semantic.Settings.dense_k), each then shown and counted
+            # once: out of the tail, and among the matches when Whoosh did not count it
+            before = len(head)
+            head = semantic.rerank(query.text, head, self.tables.asked, add)
+            if len(head) > before:
+                dense = {c.docnum for c in head} - have
+                tail = [d for d in tail if d not in dense]
+                joined += sum(1 for d in dense if d not in scores)
         cross = self.tables.cross  # the cross-encoder (kb.cross): re-orders a question's first few, when on
         if cross is not None:
             head = cross.rerank(query.text, head)

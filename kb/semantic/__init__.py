@@ -3,8 +3,9 @@ lexical hits of a question-shaped query (README "Search", docs/semantic.md).
 
 Full-text search finds the candidates and ranks them (kb.search, kb.rank); for a question of a few words this
 stage then blends, over the first ``depth`` of them, the lexical score (divided by the best) with the cosine
-of the question's and each record's embeddings: ``lexical / best + weight x cosine``. It re-orders, it never
-adds or drops a record, and queries the lead answers (rule numbers, card names, titles) never reach it.
+of the question's and each record's embeddings: ``lexical / best + weight x cosine``. With ``dense_k`` the records
+nearest the question that the lexical candidates lack join that blend (hybrid candidates); it never drops a record,
+and queries the lead answers (rule numbers, card names, titles) never reach it.
 
 At run time only onnxruntime and tokenizers are used: the model (``kb/semantic/model``: ONNX, int8, with its
 tokenizer, manifest and licence) ships inside the package, and nothing is downloaded. A build embeds its
@@ -15,7 +16,7 @@ from __future__ import annotations
 import ctypes
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Self
@@ -62,13 +63,19 @@ class Settings:
     # record's cosine gains ``asked_weight`` x (that cosine - ``asked_min``). 0: no vote.
     asked_weight: float = 0.0
     asked_min: float = 0.8
+    # Hybrid candidates: the records among the build's ``dense_k`` nearest the question (the cosine of the question
+    # with every record's vector) that the lexical candidates lack join the blend with a lexical part of 0, so that a
+    # rule worded unlike the question can be placed. 0: the stage only re-orders.
+    dense_k: int = 0
+    dense_lexical: float = 0.0  # the lexical part (of the best candidate's 1) a record dense_k joined has in the blend
 
     @classmethod
     def from_manifest(cls, found: Mapping[str, Any]) -> Self:
         given = found.get("settings", {})
         return cls(float(given.get("weight", cls.weight)), int(given.get("depth", cls.depth)),
                    int(given.get("min_words", cls.min_words)), float(given.get("keep_asked", cls.keep_asked)),
-                   float(given.get("asked_weight", cls.asked_weight)), float(given.get("asked_min", cls.asked_min)))
+                   float(given.get("asked_weight", cls.asked_weight)), float(given.get("asked_min", cls.asked_min)),
+                   int(given.get("dense_k", cls.dense_k)), float(given.get("dense_lexical", cls.dense_lexical)))
 
 
 def _give_back_freed_memory() -> None:
@@ -126,10 +133,22 @@ class Stage:
                  version: str, questions: Mapping[str, int] | None = None):
         self.encoder, self.rows, self.vectors, self.settings, self.version = encoder, rows, vectors, settings, version
         self.questions: Mapping[str, int] = questions or {}
+        # the record id of each row (the records' rows come first, kb.semantic.vectors): made once, read-only
+        self.ids: tuple[str, ...] = tuple(sorted(rows, key=rows.__getitem__))
 
     def with_settings(self, settings: Settings) -> Stage:
         """The same model and vectors blended otherwise (kb train --semantic tries several on the dev split)."""
         return Stage(self.encoder, self.rows, self.vectors, settings, self.version, self.questions)
+
+    def nearest_records(self, query: np.ndarray, k: int) -> list[str]:
+        """The ids of the ``k`` records whose vectors are nearest ``query`` (its cosine with every record of the
+        build, the mapped matrix read in place), nearest first."""
+        k = min(k, len(self.ids))
+        if k <= 0:
+            return []
+        cosines = np.einsum("ij,j->i", self.vectors[:len(self.ids)], query)  # one thread: see nearest_asked
+        best = np.argpartition(-cosines, k - 1)[:k]
+        return [self.ids[i] for i in best[np.argsort(-cosines[best], kind="stable")]]
 
     def _questions_of(self, asked: Any) -> tuple[np.ndarray, list[str]]:
         """The vectors of a common-questions table's questions (each text once, with the first record it answers:
@@ -163,19 +182,23 @@ class Stage:
         """Question-shaped: unquoted, and at least ``min_words`` words of letters."""
         return '"' not in text and len(_WORD.findall(text)) >= self.settings.min_words
 
-    def rerank(self, text: str, top: list, asked: Any = None) -> list:
+    def rerank(self, text: str, top: list, asked: Any = None, add: Callable[[str], Any] | None = None) -> list:
         """``top`` (kb.rank.Candidate, best first) with its first ``depth`` re-ordered by the blend; ``asked``: the
-        common-questions table in use (kb.asked.Asked), whose nearest question votes (Settings.asked_weight)."""
+        common-questions table in use (kb.asked.Asked), whose nearest question votes (Settings.asked_weight);
+        ``add``: a record id -> its candidate (lexical score 0), or None when the query's filters leave it out: with
+        ``dense_k``, the records nearest the question that ``top`` lacks join the blend (Settings.dense_k)."""
         depth = min(self.settings.depth, len(top))
         if depth < 2 or not self.asks(text):
             return top
         head = top[:depth]
         rows = [self.rows.get(c.record.id, -1) for c in head]
-        if min(rows) < 0:  # a record this build did not embed: left in lexical order
-            known = [r for r in rows if r >= 0]
-            if not known:
-                return top
+        if max(rows) < 0:  # no record this build embedded: left in lexical order
+            return top
         query = self.encoder.embed([text])[0]
+        if self.settings.dense_k and add is not None:
+            joined = self._joined(query, top, add)
+            head, rows = head + joined, rows + [self.rows[c.record.id] for c in joined]
+        # a record this build did not embed has a cosine of 0
         cosines = [float(cos) if row >= 0 else 0.0 for cos, row in zip(self.vectors[[max(r, 0) for r in rows]] @ query,
                                                                         rows, strict=True)]
         if self.settings.asked_weight:
@@ -183,14 +206,21 @@ class Stage:
             if voted is not None and voted[1] >= self.settings.asked_min:
                 gain = self.settings.asked_weight * (voted[1] - self.settings.asked_min)
                 cosines = [cos + gain if c.record.id == voted[0] else cos for c, cos in zip(head, cosines, strict=True)]
-        best = max((c.score for c in head), default=0.0) or 1.0
-        blended = [(c.score / best + self.settings.weight * cos, -i) for i, (c, cos) in enumerate(zip(head, cosines,
-                                                                                                   strict=True))]
-        order = sorted(range(depth), key=lambda i: blended[i], reverse=True)
+        best = max((c.score for c in head[:depth]), default=0.0) or 1.0
+        lexical = [c.score / best for c in head[:depth]] + [self.settings.dense_lexical] * (len(head) - depth)
+        blended = [(part + self.settings.weight * cos, -i) for i, (part, cos) in enumerate(zip(lexical, cosines,
+                                                                                             strict=True))]
+        order = sorted(range(len(head)), key=lambda i: blended[i], reverse=True)
         if self.settings.keep_asked:
             least = self.settings.keep_asked
             order = _not_below(order, [i for i, c in enumerate(head) if c.asked is not None and c.closeness >= least])
         return [head[i] for i in order] + top[depth:]
+
+    def _joined(self, query: np.ndarray, top: list, add: Callable[[str], Any]) -> list:
+        """The candidates (``add``) of the ``dense_k`` records nearest ``query`` that ``top`` lacks, nearest first."""
+        have = {c.record.id for c in top}
+        return [c for rid in self.nearest_records(query, self.settings.dense_k)
+                if rid not in have and (c := add(rid)) is not None]
 
 
 def _not_below(order: list[int], kept: list[int]) -> list[int]:

@@ -366,9 +366,9 @@ class _TimedStage(Stage):
         super().__init__(stage.encoder, stage.rows, stage.vectors, stage.settings, stage.version, stage.questions)
         self.spent, self.embedded = 0.0, 0
 
-    def rerank(self, text: str, top: list, asked=None) -> list:
+    def rerank(self, text: str, top: list, asked=None, add=None) -> list:
         t = time.perf_counter()
-        out = super().rerank(text, top, asked)
+        out = super().rerank(text, top, asked, add)
         self.spent += time.perf_counter() - t
         self.embedded += min(len(top), self.settings.depth) >= 2 and self.asks(text)
         return out
