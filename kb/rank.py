@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import math
 import re
+from itertools import compress
 from dataclasses import dataclass, field
 from collections.abc import Callable
 from operator import attrgetter, itemgetter
@@ -901,22 +902,24 @@ def _add_asked(candidates: list[Candidate], matches: dict, add: Callable[[str], 
     return it. Applied after what the candidates' words say and before where they stand (the document
     named, older rules, variants, question words), which weigh the gain with the rest."""
     best = max((c.score for c in candidates), default=0.0) or 1.0
+    ids = [c.record.id for c in candidates]
     joining = [rid for rid, m in matches.items() if m.score >= ASKED_JOIN]
     if joining:  # most questions' matches are too loose to join (the listed ids are read only then)
-        listed = {c.record.id for c in candidates}
+        listed = set(ids)
         for rid in joining:
             if rid not in listed:
                 more = add(rid)
                 if more is not None:
                     candidates.append(more)
-    for c in candidates:
-        m = matches.get(c.record.id)
-        if m is not None:
-            c.score += ASKED_WEIGHT * ((m.score - minimum) / (1 - minimum)) ** ASKED_POWER * best
-            if m.score >= ASKED_SHOWN:
-                c.asked, c.closeness = m.asked, m.score
-            if explain:
-                c.why.append(f"asked as {m.asked!r} ({m.score:.2f})")
+                    ids.append(more.record.id)
+    found = list(map(matches.get, ids))  # each candidate's match or None, looked up in C
+    # the few candidates matched (a match is a non-empty tuple), with their matches, in the candidates' order
+    for c, m in zip(compress(candidates, found), filter(None, found), strict=True):
+        c.score += ASKED_WEIGHT * ((m.score - minimum) / (1 - minimum)) ** ASKED_POWER * best
+        if m.score >= ASKED_SHOWN:
+            c.asked, c.closeness = m.asked, m.score
+        if explain:
+            c.why.append(f"asked as {m.asked!r} ({m.score:.2f})")
 
 
 def implied_document(weights: dict[str, float], uses: Callable[[str], dict[str, int]],
