@@ -200,7 +200,7 @@ class _Row:
     serving worker). Built once per record and never changed."""
 
     __slots__ = ("stems", "title_stems", "words", "ascii", "doc", "kind", "variant", "heading_only", "says",
-                 "superseded", "special", "owner")
+                 "superseded", "special", "owner", "rid")
 
     def __init__(self, ranker: Ranker, record: Record):
         self.stems = ranker.stems(record)
@@ -209,7 +209,7 @@ class _Row:
         # Its words are as written (nothing folded): each one's stem is in ``stems`` (Ranker.stems reads
         # the same text and more), so a word pair whose two stems are not there is not in ``words`` either.
         self.ascii = not any(_FOLDED.search(part) for part in (record.title, record.text, record.rules_text) if part)
-        self.doc, self.kind = record.doc, record.kind
+        self.doc, self.kind, self.rid = record.doc, record.kind, record.id  # its id: the record itself left alone
         self.variant = ranker.variant_of.get(record.id)  # its variant's (and option's) heading stems, or None
         self.heading_only = not record.text and bool(record.children)
         self.says = frozenset(asked for asked in ASKS if ranker.says(record, asked))  # what a question asks for
@@ -463,7 +463,7 @@ class Ranker:
         rows = self._rows_of(candidates)
         self._by_words(candidates, rows, weights, total, stems, pairs, explain)
         if asked:
-            _add_asked(candidates, asked, add, explain, minimum)
+            _add_asked(candidates, [row.rid for row in rows], asked, add, explain, minimum)
             if len(rows) < len(candidates):  # a record a common question matched was added
                 rows += self._rows_of(candidates[len(rows):])
         self._by_place(candidates, rows, named, family, stems, explain)
@@ -738,7 +738,7 @@ class Ranker:
                     or owners and row.owner in owners):
                 # most candidates: at most the term's rules' factor, then what the question asks for (the same
                 # product, in the same order, as the list below): no list of factors made for them
-                if family and c.record.id.startswith(tops) and self._in_family(c.record, family):
+                if family and row.rid.startswith(tops) and self._in_family(c.record, family):
                     c.score *= FAMILY
                     if explain:
                         c.why.append("under a term's rule")
@@ -894,15 +894,15 @@ def _found_or_added(target: str, candidates: list[Candidate], by_id: dict[str, C
     return found, by_id
 
 
-def _add_asked(candidates: list[Candidate], matches: dict, add: Callable[[str], Candidate | None],
+def _add_asked(candidates: list[Candidate], ids: list[str], matches: dict, add: Callable[[str], Candidate | None],
                explain: bool, minimum: float) -> None:
     """The common questions (kb.asked) a question matches (``matches``: those of at least ``minimum``, by
-    record): each such record gains ``ASKED_WEIGHT`` x how far its match is above the minimum (0 at the
-    minimum, 1 for the same words) x the best score so far, and joins the candidates when Whoosh did not
-    return it. Applied after what the candidates' words say and before where they stand (the document
-    named, older rules, variants, question words), which weigh the gain with the rest."""
+    record; ``ids``: the candidates' record ids, grown with those it adds): each such record gains
+    ``ASKED_WEIGHT`` x how far its match is above the minimum (0 at the minimum, 1 for the same words) x the best
+    score so far, and joins the candidates when Whoosh did not return it. Applied after what the candidates' words
+    say and before where they stand (the document named, older rules, variants, question words), which weigh the
+    gain with the rest."""
     best = max((c.score for c in candidates), default=0.0) or 1.0
-    ids = [c.record.id for c in candidates]
     joining = [rid for rid, m in matches.items() if m.score >= ASKED_JOIN]
     if joining:  # most questions' matches are too loose to join (the listed ids are read only then)
         listed = set(ids)
