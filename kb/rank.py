@@ -519,7 +519,7 @@ class Ranker:
             self._below_todays_text(candidates, special, named, add, explain)
             self._grown(candidates, rows, special)  # today's text of an older rule was added
         if "keyword below its rules" in on:
-            self._below_its_rules(candidates, special, explain)
+            self._below_its_rules(candidates, rows, special, explain)
         if cards_asked_more and "card below its rulings" in on:
             self._below_its_rulings(candidates, cards_asked_more, explain)
 
@@ -622,14 +622,14 @@ class Ranker:
                     card.why.append(f"below its ruling {ruling.record.id}")
                     ruling.why.append(f"takes the place of its card {cid}")
 
-    def _below_its_rules(self, candidates: list[Candidate], special: list[tuple[Candidate, _Row]],
+    def _below_its_rules(self, candidates: list[Candidate], rows: list[_Row], special: list[tuple[Candidate, _Row]],
                          explain: bool) -> None:
         """A keyword page ranked above every rule it quotes gives its place to the best of them and comes
         right after it: the same text twice, the gathered page first, read to judges as a fifth document."""
         pages = [c for c, row in special if row.kind == "keyword"]
         if not pages:
             return
-        at = {o.record.id: i for i, o in enumerate(candidates)}  # record id -> its place among the candidates
+        at = {row.rid: i for i, row in enumerate(rows)}  # record id -> its place among the candidates
         once = len(at) == len(candidates)  # each record once among them (else each place is looked at)
         for c in pages:
             quoted = self.quoted.get(c.record.id, frozenset())
