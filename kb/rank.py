@@ -811,7 +811,8 @@ class Ranker:
         total = sum(weights.values()) or 1.0
         # the entries among the candidates, listed before the loop adds the rules they point at
         entries = [(c, row.title_stems) for c, row in special if row.kind == "glossary"]
-        asking = "asks more" in SIGNALS.on()
+        on = SIGNALS.on()
+        asking = "asks more" in on
         for c, title in entries:
             target = self.pointers.get(c.record.id)
             # "infect damage to players": the entry defines infect; the answer is a rule about the rest.
