@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import math
 import re
+from itertools import compress
 from dataclasses import dataclass, field
 from collections.abc import Callable
 from operator import attrgetter, itemgetter
@@ -172,7 +173,7 @@ def own_rules_cited(store: Store, record: Record) -> list[str]:
                               and store.records[ref.target].kind == "rule"))
 
 
-@dataclass(slots=True)  # a hundred per query: made and read faster without a __dict__
+@dataclass(slots=True, init=False)  # a hundred per query: made and read faster without a __dict__
 class Candidate:
     record: Record
     score: float  # BM25F from Whoosh, then re-ranked
@@ -181,6 +182,17 @@ class Candidate:
     asked: str | None = None  # the common question it answers that the question matched (kb.asked)
     closeness: float = 0.0  # how close that match is (kb.asked.Match.score; the semantic stage reads it)
 
+    # The dataclass's own __init__, written out without its call of ``default_factory`` for ``why``: 0.89x the time
+    # of making one (fifty to sixty a query).
+    def __init__(self, record: Record, score: float, docnum: int | None = None, why: list[str] | None = None,
+                 asked: str | None = None, closeness: float = 0.0):
+        self.record = record
+        self.score = score
+        self.docnum = docnum
+        self.why = [] if why is None else why
+        self.asked = asked
+        self.closeness = closeness
+
 
 class _Row:
     """What the re-rank reads of one record, in one small object: most candidates are then decided
@@ -188,7 +200,7 @@ class _Row:
     serving worker). Built once per record and never changed."""
 
     __slots__ = ("stems", "title_stems", "words", "ascii", "doc", "kind", "variant", "heading_only", "says",
-                 "superseded")
+                 "superseded", "special", "owner", "rid")
 
     def __init__(self, ranker: Ranker, record: Record):
         self.stems = ranker.stems(record)
@@ -197,13 +209,18 @@ class _Row:
         # Its words are as written (nothing folded): each one's stem is in ``stems`` (Ranker.stems reads
         # the same text and more), so a word pair whose two stems are not there is not in ``words`` either.
         self.ascii = not any(_FOLDED.search(part) for part in (record.title, record.text, record.rules_text) if part)
-        self.doc, self.kind = record.doc, record.kind
+        self.doc, self.kind, self.rid = record.doc, record.kind, record.id  # its id: the record itself left alone
         self.variant = ranker.variant_of.get(record.id)  # its variant's (and option's) heading stems, or None
         self.heading_only = not record.text and bool(record.children)
         self.says = frozenset(asked for asked in ASKS if ranker.says(record, asked))  # what a question asks for
         # today's official rule that an older edition's quoted rule gives its place to (Ranker._below_todays_text)
         self.superseded = ranker.superseded.get(record.id) \
             if record.doc in ranker.older and record.kind == "rule" else None
+        # one the re-rank's later passes may touch (Ranker._special): a glossary entry, a keyword or card page, a
+        # heading without text of its own, an older edition's rule
+        self.owner = record.id if record.kind == "card" else record.parent  # a card's page and rulings (_card_factors)
+        self.special = self.heading_only or self.kind in ("glossary", "keyword", "card") or \
+            self.superseded is not None
 
 
 class Ranker:
@@ -436,7 +453,7 @@ class Ranker:
         """
         total = sum(weights.values()) or 1.0
         stems = frozenset(weights)
-        on = SIGNALS
+        on = SIGNALS.on()
         if "term's rules" not in on:
             family = set()
         else:
@@ -446,34 +463,43 @@ class Ranker:
         rows = self._rows_of(candidates)
         self._by_words(candidates, rows, weights, total, stems, pairs, explain)
         if asked:
-            _add_asked(candidates, asked, add, explain, minimum)
+            _add_asked(candidates, [row.rid for row in rows], asked, add, explain, minimum)
             if len(rows) < len(candidates):  # a record a common question matched was added
                 rows += self._rows_of(candidates[len(rows):])
         self._by_place(candidates, rows, named, family, stems, explain)
+        # the few candidates the passes below can touch, picked once (each pass looked at all fifty)
+        special = [(c, row) for c, row in zip(candidates, rows, strict=True) if row.special]
         if "glossary" in on:
-            self._glossaries(candidates, rows, add, stems, weights, explain)
-            if len(rows) < len(candidates):  # a rule a glossary entry points at was added
-                rows += self._rows_of(candidates[len(rows):])
-        cards_asked_more = self._own_factors(candidates, rows, stems, weights, total, explain)
-        self._places(candidates, rows, named, add, cards_asked_more, explain)
+            self._glossaries(candidates, special, add, stems, weights, explain)
+            self._grown(candidates, rows, special)  # a rule a glossary entry points at was added
+        cards_asked_more = self._own_factors(special, stems, weights, total, explain)
+        self._places(candidates, rows, special, named, add, cards_asked_more, explain)
         candidates.sort(key=attrgetter("score"), reverse=True)  # stable: equal scores keep their order
         if "siblings" in on and self._siblings(candidates[:SIBLING_TOP], weights, total, stems, explain):
             candidates.sort(key=attrgetter("score"), reverse=True)
         return candidates
 
-    def _own_factors(self, candidates: list[Candidate], rows: list[_Row], stems: frozenset[str],
+    def _grown(self, candidates: list[Candidate], rows: list[_Row], special: list[tuple[Candidate, _Row]]) -> None:
+        """The rows, and the special candidates, of the candidates a pass added (``rows`` and ``special`` grown)."""
+        if len(rows) < len(candidates):
+            added = self._rows_of(candidates[len(rows):])
+            special += [(c, row) for c, row in zip(candidates[len(rows):], added, strict=True) if row.special]
+            rows += added
+
+    def _own_factors(self, special: list[tuple[Candidate, _Row]], stems: frozenset[str],
                      weights: dict[str, float], total: float, explain: bool) -> list[Candidate]:
-        """Heading only and asks more, in one pass: each candidate's own factors. The card pages a question asks
-        more about than their names."""
-        heading_only, asks_more = "heading only" in SIGNALS, "asks more" in SIGNALS
+        """Heading only and asks more, in one pass: each candidate's own factors (of ``special``: the rest have
+        none). The card pages a question asks more about than their names."""
+        on = SIGNALS.on()
+        heading_only, asks_more = "heading only" in on, "asks more" in on
         cards_asked_more = []
         # the candidates either can touch: a heading without text of its own, a keyword or card page
-        own = [(c, row) for c, row in zip(candidates, rows, strict=True) if row.heading_only or row.kind in _PAGES]
+        own = [(c, row) for c, row in special if row.heading_only or row.kind in _PAGES]
         for c, row in own:
             if heading_only and row.heading_only:
                 self._heading_only(c, stems, explain)
             if asks_more and (row.kind == "keyword" or row.kind == "card") and \
-                    self.asks_more(c.record, weights, row.title_stems, total):
+                    _asks_more(weights, row.title_stems, total):
                 # a keyword page is its first definition: "menace" more than "menace blocking"; a card page
                 # holds all its rulings, and the question asks for one of them
                 c.score *= ASKS_MORE if row.kind == "keyword" else CARD_ASKS_MORE
@@ -483,17 +509,17 @@ class Ranker:
                     c.why.append(f"asks more than the {row.kind}")
         return cards_asked_more
 
-    def _places(self, candidates: list[Candidate], rows: list[_Row], named: Named,
-                add: Callable[[str], Candidate | None], cards_asked_more: list[Candidate], explain: bool) -> None:
+    def _places(self, candidates: list[Candidate], rows: list[_Row], special: list[tuple[Candidate, _Row]],
+                named: Named, add: Callable[[str], Candidate | None], cards_asked_more: list[Candidate],
+                explain: bool) -> None:
         """A record saying what another says better gives its place to it: an older edition's rule to today's, a
         keyword page to the rule it quotes, a card page to its ruling."""
-        on = SIGNALS
+        on = SIGNALS.on()
         if "superseded" in on and self.superseded:
-            self._below_todays_text(candidates, rows, named, add, explain)
-            if len(rows) < len(candidates):  # today's text of an older rule was added
-                rows += self._rows_of(candidates[len(rows):])
+            self._below_todays_text(candidates, special, named, add, explain)
+            self._grown(candidates, rows, special)  # today's text of an older rule was added
         if "keyword below its rules" in on:
-            self._below_its_rules(candidates, rows, explain)
+            self._below_its_rules(candidates, rows, special, explain)
         if cards_asked_more and "card below its rulings" in on:
             self._below_its_rulings(candidates, cards_asked_more, explain)
 
@@ -557,13 +583,13 @@ class Ranker:
                 out[r.id] = best.id
         return out
 
-    def _below_todays_text(self, candidates: list[Candidate], rows: list[_Row], named: Named,
+    def _below_todays_text(self, candidates: list[Candidate], special: list[tuple[Candidate, _Row]], named: Named,
                            add: Callable[[str], Candidate | None], explain: bool) -> None:
         """An older edition's quoted rule ranked above today's official rule on the same thing gives its place to it
         and comes right after it (today's joins when Whoosh did not return it), unless the question names the older
         document: "aura swap fails what happens" put the 2007 FAQ's 502.62b first, 702.65b nowhere."""
         by_id: dict[str, Candidate] | None = None
-        older = [(c, row, target) for c, row in zip(candidates[:len(rows)], rows, strict=True)  # not those it adds
+        older = [(c, row, target) for c, row in special  # not those it adds
                  if (target := row.superseded) is not None]
         for c, row, target in older:
             if named.doc == row.doc:
@@ -596,13 +622,14 @@ class Ranker:
                     card.why.append(f"below its ruling {ruling.record.id}")
                     ruling.why.append(f"takes the place of its card {cid}")
 
-    def _below_its_rules(self, candidates: list[Candidate], rows: list[_Row], explain: bool) -> None:
+    def _below_its_rules(self, candidates: list[Candidate], rows: list[_Row], special: list[tuple[Candidate, _Row]],
+                         explain: bool) -> None:
         """A keyword page ranked above every rule it quotes gives its place to the best of them and comes
         right after it: the same text twice, the gathered page first, read to judges as a fifth document."""
-        pages = [c for c, row in zip(candidates, rows, strict=True) if row.kind == "keyword"]
+        pages = [c for c, row in special if row.kind == "keyword"]
         if not pages:
             return
-        at = {o.record.id: i for i, o in enumerate(candidates)}  # record id -> its place among the candidates
+        at = {row.rid: i for i, row in enumerate(rows)}  # record id -> its place among the candidates
         once = len(at) == len(candidates)  # each record once among them (else each place is looked at)
         for c in pages:
             quoted = self.quoted.get(c.record.id, frozenset())
@@ -620,9 +647,10 @@ class Ranker:
                   stems: frozenset[str], pairs: list[str], explain: bool) -> None:
         """Coverage, heading and word pairs, in one pass reading the per-build tables directly (a
         fifty candidates per query: one call per signal and candidate cost more than the signals)."""
-        covering = "coverage" in SIGNALS and len(weights) >= 2
-        heading = "heading" in SIGNALS
-        pairing = bool(pairs) and "word pairs" in SIGNALS
+        on = SIGNALS.on()
+        covering = "coverage" in on and len(weights) >= 2
+        heading = "heading" in on
+        pairing = bool(pairs) and "word pairs" in on
         if not covering and not pairing:  # one word: the heading alone
             if heading:
                 self._by_heading(candidates, rows, stems, explain)
@@ -631,7 +659,7 @@ class Ranker:
         # Coverage depends only on which of the question's stems a record has (and which kinds of permanent it
         # names instead): one factor per such pair of sets.
         cover_of: dict[tuple[frozenset[str], frozenset[str]], tuple[float, float]] = {}
-        broader = [(s, w) for s, w in items if s in _BROADER] if "kinds of permanent" in SIGNALS else []
+        broader = [(s, w) for s, w in items if s in _BROADER] if "kinds of permanent" in on else []
         none: frozenset[str] = frozenset()
         # Each pair with its two words' stems: looked for in a record's words (a substring search over its
         # whole text) only when the record has both stems, or when its words were folded (not ASCII).
@@ -690,7 +718,7 @@ class Ranker:
                   stems: frozenset[str], explain: bool) -> None:
         """The document or kind the question names (or whose own words it uses), the term's rules,
         history, older rules and variants."""
-        on = SIGNALS
+        on = SIGNALS.on()
         named_doc = named.doc if "named" in on else None
         named_kind = named.kind if "named" in on else None
         implied = named.implied if "implied document" in on and not named.doc else None
@@ -704,12 +732,13 @@ class Ranker:
         kinds = {named_kind, "history" if history else None} - {None}
         cards, parts = named.cards, named.parts if "card named in part" in on else frozenset()
         tops = tuple(family)  # a record under a term's rule starts with the rule's id: most start with none
-        every = bool(cards or parts)  # what any candidate may meet
+        owners = cards | parts  # the pages and rulings of the cards named (their rows' owners)
         for c, row in zip(candidates, rows, strict=True):
-            if not (every or row.doc in docs or row.kind in kinds or variants and row.variant is not None):
+            if not (row.doc in docs or row.kind in kinds or variants and row.variant is not None
+                    or owners and row.owner in owners):
                 # most candidates: at most the term's rules' factor, then what the question asks for (the same
                 # product, in the same order, as the list below): no list of factors made for them
-                if family and c.record.id.startswith(tops) and self._in_family(c.record, family):
+                if family and row.rid.startswith(tops) and self._in_family(c.record, family):
                     c.score *= FAMILY
                     if explain:
                         c.why.append("under a term's rule")
@@ -773,18 +802,21 @@ class Ranker:
             title = self.title_stems(record)
         if total is None:
             total = sum(weights.values()) or 1.0
-        return sum([w for s, w in weights.items() if s not in title]) / total >= MORE
+        return _asks_more(weights, title, total)
 
-    def _glossaries(self, candidates: list[Candidate], rows: list[_Row], add: Callable[[str], Candidate | None],
-                    stems: frozenset[str], weights: dict[str, float], explain: bool = True) -> None:
+    def _glossaries(self, candidates: list[Candidate], special: list[tuple[Candidate, _Row]],
+                    add: Callable[[str], Candidate | None], stems: frozenset[str], weights: dict[str, float],
+                    explain: bool = True) -> None:
         by_id: dict[str, Candidate] | None = None
         total = sum(weights.values()) or 1.0
         # the entries among the candidates, listed before the loop adds the rules they point at
-        entries = [(c, row.title_stems) for c, row in zip(candidates, rows, strict=True) if row.kind == "glossary"]
+        entries = [(c, row.title_stems) for c, row in special if row.kind == "glossary"]
+        on = SIGNALS.on()
+        asking = "asks more" in on
         for c, title in entries:
             target = self.pointers.get(c.record.id)
             # "infect damage to players": the entry defines infect; the answer is a rule about the rest.
-            more = self.asks_more(c.record, weights, title, total)
+            more = asking and _asks_more(weights, title, total)
             if more:
                 c.score *= ASKS_MORE
                 if explain:
@@ -805,6 +837,11 @@ class Ranker:
 
 
 _PAGES = ("keyword", "card")  # the pages a question may ask more about than their term (Ranker._own_factors)
+
+
+def _asks_more(weights: dict[str, float], title: frozenset[str], total: float) -> bool:
+    """``Ranker.asks_more`` with its signal on (checked once by the pass that asks, not once per candidate)."""
+    return sum([w for s, w in weights.items() if s not in title]) / total >= MORE
 
 
 def _answers(c: Candidate, says: frozenset[str], asks: tuple[str, ...], explain: bool) -> None:
@@ -858,30 +895,32 @@ def _found_or_added(target: str, candidates: list[Candidate], by_id: dict[str, C
     return found, by_id
 
 
-def _add_asked(candidates: list[Candidate], matches: dict, add: Callable[[str], Candidate | None],
+def _add_asked(candidates: list[Candidate], ids: list[str], matches: dict, add: Callable[[str], Candidate | None],
                explain: bool, minimum: float) -> None:
     """The common questions (kb.asked) a question matches (``matches``: those of at least ``minimum``, by
-    record): each such record gains ``ASKED_WEIGHT`` x how far its match is above the minimum (0 at the
-    minimum, 1 for the same words) x the best score so far, and joins the candidates when Whoosh did not
-    return it. Applied after what the candidates' words say and before where they stand (the document
-    named, older rules, variants, question words), which weigh the gain with the rest."""
+    record; ``ids``: the candidates' record ids, grown with those it adds): each such record gains
+    ``ASKED_WEIGHT`` x how far its match is above the minimum (0 at the minimum, 1 for the same words) x the best
+    score so far, and joins the candidates when Whoosh did not return it. Applied after what the candidates' words
+    say and before where they stand (the document named, older rules, variants, question words), which weigh the
+    gain with the rest."""
     best = max((c.score for c in candidates), default=0.0) or 1.0
     joining = [rid for rid, m in matches.items() if m.score >= ASKED_JOIN]
     if joining:  # most questions' matches are too loose to join (the listed ids are read only then)
-        listed = {c.record.id for c in candidates}
+        listed = set(ids)
         for rid in joining:
             if rid not in listed:
                 more = add(rid)
                 if more is not None:
                     candidates.append(more)
-    for c in candidates:
-        m = matches.get(c.record.id)
-        if m is not None:
-            c.score += ASKED_WEIGHT * ((m.score - minimum) / (1 - minimum)) ** ASKED_POWER * best
-            if m.score >= ASKED_SHOWN:
-                c.asked, c.closeness = m.asked, m.score
-            if explain:
-                c.why.append(f"asked as {m.asked!r} ({m.score:.2f})")
+                    ids.append(more.record.id)
+    found = list(map(matches.get, ids))  # each candidate's match or None, looked up in C
+    # the few candidates matched (a match is a non-empty tuple), with their matches, in the candidates' order
+    for c, m in zip(compress(candidates, found), filter(None, found), strict=True):
+        c.score += ASKED_WEIGHT * ((m.score - minimum) / (1 - minimum)) ** ASKED_POWER * best
+        if m.score >= ASKED_SHOWN:
+            c.asked, c.closeness = m.asked, m.score
+        if explain:
+            c.why.append(f"asked as {m.asked!r} ({m.score:.2f})")
 
 
 def implied_document(weights: dict[str, float], uses: Callable[[str], dict[str, int]],

@@ -209,7 +209,7 @@ def matched(passages: Sequence[Positions], terms: set[str]) -> Positions:
     query's distinct words; the text on a tie. A hit matched by its example (111.11 for "tarmogoyf": the Disa the
     Restless example names it) showed the text above it, which never says the word, nothing marked."""
     def words(p: Positions) -> int:
-        return sum(1 for t in terms if t in p.spans)
+        return len(p.spans.keys() & terms)  # the terms it holds, counted in C (each once: a set)
 
     best, most = passages[0], words(passages[0])
     for passage in passages[1:]:

@@ -96,3 +96,30 @@ def test_turning_a_signal_off_changes_the_ranking_it_measures(store):
     assert [h.id for h in on.hits] == [h.id for h in again.hits]
     searcher.close()
     assert [h.id for h in on.hits] != [h.id for h in off.hits]
+
+
+def test_each_pass_of_the_re_rank_reads_what_is_off_in_its_own_context(cr_store):
+    """The re-rank's passes read the signals on once each (``SIGNALS.on()``), not at every check: a signal turned
+    off for a block still changes the scores it weighs in every pass, and back on they are as before."""
+    from kb.search import Searcher
+
+    searcher = Searcher(cr_store, cache_size=0)
+    questions = ["who is the starting player", "what happens when a player has ten poison counters",
+                 "what life do we start at in treachery", "what happens when my commander dies",
+                 "can a traitor win with the leader"]
+
+    def scores() -> list[list[tuple[str, float]]]:
+        return [[(h.id, h.score) for h in searcher.search(q, limit=50).hits] for q in questions]
+
+    before = scores()
+    passes = ["coverage", "heading", "word pairs", "asked", "named", "implied document", "term's rules", "history",
+              "older rules", "variants", "glossary", "asks more", "heading only", "superseded",
+              "keyword below its rules", "siblings"]
+    unchanged = []
+    for name in passes:
+        with SIGNALS.off(name):
+            if scores() == before:
+                unchanged.append(name)
+    assert scores() == before
+    searcher.close()
+    assert unchanged == []
