@@ -72,7 +72,7 @@ if TYPE_CHECKING:
     from kb.positions import PhraseTable
 from kb import whoosh_adapter as adapter
 
-__all__ = ["Postings", "Unsupported", "Scored", "scores", "ranked", "ranked_above", "ranked_window", "values_at",
+__all__ = ["Postings", "Unsupported", "Scored", "scores", "ranked", "ranked_above", "ranked_window",
            "whoosh_scores"]
 
 REPLACE_EVERY = adapter.REPLACE_EVERY  # Whoosh's collector replaces the matcher every 10 matches
@@ -840,13 +840,6 @@ class Scored(MutableMapping):
     def __len__(self) -> int:
         return self._len
 
-    def values_at(self, docnums: list[int]) -> list[float]:
-        """The scores of ``docnums``, each a match (``engine.values_at``)."""
-        at = np.array(docnums, dtype=np.intp)
-        if not self._present[at].all():
-            raise KeyError(next(d for d in docnums if d not in self))
-        return self._vals[at].tolist()
-
     def arrays(self) -> tuple[np.ndarray, np.ndarray]:
         """The matches' docnums, ascending, and their scores."""
         ids = np.flatnonzero(self._present)
@@ -936,8 +929,8 @@ def ranked_above(scored: Mapping[int, float], share: float, least: int) -> tuple
 
 def ranked_window(scored: Mapping[int, float], share: float, least: int,
                   window: int) -> tuple[list[int], int, list[float]]:
-    """``ranked_above``, with the scores of the first ``window`` of its start (what ``values_at`` reads of them):
-    from the arrays the start was sorted from, not gathered again by docnum."""
+    """``ranked_above``, with the scores of the first ``window`` of its start: from the arrays the start was sorted
+    from, not gathered again by docnum."""
     if not scored:
         return [], 0, []
     if isinstance(scored, Scored):
@@ -971,14 +964,6 @@ def _ranked_above(scored: Mapping[int, float], share: float, least: int) -> tupl
     above.sort()
     above.sort(key=scored.__getitem__, reverse=True)  # stable: ties keep docnum order
     return above[:max(count, least)], count
-
-
-def values_at(scored: Mapping[int, float], docnums: list[int]) -> list[float]:
-    """``[scored[d] for d in docnums]``: for a ``Scored``, one gather from its array (the same doubles, as Python
-    floats), not a ``__getitem__`` call per document (50 of them cost a question ~40 us)."""
-    if isinstance(scored, Scored):
-        return scored.values_at(docnums) if docnums else []
-    return [scored[d] for d in docnums]
 
 
 def whoosh_scores(searcher, query, filter_query=None) -> dict[int, float]:

@@ -201,24 +201,6 @@ def test_ranked_window_gives_the_scores_of_its_start_bit_for_bit(cr_store, windo
     searcher.close()
 
 
-def test_values_at_reads_the_same_doubles_as_each_score(cr_store):
-    """``values_at`` (one gather from a ``Scored``'s array) gives each docnum's score as ``scored[d]`` does, bit for
-    bit, for an answer as arrays and as a dict; a docnum that is no match is a KeyError, as ``scored[d]`` is."""
-    searcher = Searcher(cr_store, cache_size=0)
-    for text in ["what happens when a player has ten poison counters", "library top card", "tribal"]:
-        scored = engine.scores(searcher.postings, searcher.searcher, searcher.candidates.build_query(text))
-        order, _ = engine.ranked_above(scored, 0.35, 50)
-        for answer in (scored, dict(scored)):
-            got = engine.values_at(answer, order)
-            assert [x.hex() for x in got] == [scored[d].hex() for d in order], text
-            assert all(type(x) is float for x in got)
-        missing = next(d for d in range(len(searcher.ids)) if d not in scored)
-        with pytest.raises(KeyError):
-            engine.values_at(scored, [*order[:3], missing])
-    assert engine.values_at({}, []) == []
-    searcher.close()
-
-
 def test_search_answers_are_the_same_as_plain_whoosh(store):
     variants = [{}, {"limit": 30}, {"offset": 10, "limit": 5}, {"kind": "rule"}]
     same_answers(store, broad_queries(store, False, drawn=60), variants)
