@@ -123,3 +123,34 @@ def test_the_one_edit_table_finds_the_name_the_letter_pair_scan_finds(searcher):
     assert found > 1000  # most texts one edit from a name find it
     assert resolver.card("sacrifce") == (None, 0)  # a word of the documents mistyped is no card
     assert resolver.card("tarmogyof")[0].title == "Tarmogoyf"
+
+
+@pytest.mark.parametrize("text", ["unvel", "what is unvel", "morhp", "zzzq", "qwv spel", "unvel morhp", "lotus bloom",
+                                  "gravstrom", "unveil", "morph", '"unvel"', "six zzzq", "702 zzzq", "tarmogoyf"])
+def test_a_query_that_finds_nothing_is_not_run(searcher, text):
+    """``Candidates._finds_nothing`` says so only of a text whose run leaves its ``Found`` as it was: a typo nothing
+    uses ("unvel") is searched once, as corrected, not first as typed."""
+    from kb.search.candidates import Found
+
+    candidates = searcher.candidates
+    query = searcher.parser.parse(text, None, None, 10, 0)
+    found = Found()
+    candidates._run(query, query.words.text, query.words.replaced, set(), found)
+    nothing = candidates._finds_nothing(query.words.text, query.words.replaced)
+    if nothing:
+        assert found == Found(), text
+    if text in {"unvel", "what is unvel", "morhp", "zzzq", "unvel morhp"}:
+        assert nothing, text
+    if text in {"unveil", "morph", '"unvel"', "six zzzq", "702 zzzq", "tarmogoyf"}:  # a word, a phrase, a number
+        assert not nothing, text
+
+
+def test_a_typo_nothing_uses_runs_the_candidates_stage_once(searcher):
+    runs = []
+    run = searcher.candidates._run
+    searcher.candidates._run = lambda query, text, *rest: runs.append(text) or run(query, text, *rest)
+    try:
+        results = searcher.search("unvel")
+    finally:
+        del searcher.candidates._run
+    assert runs == ["unveil"] and results.did_you_mean == "unveil" and results.total > 0

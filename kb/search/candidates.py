@@ -117,7 +117,8 @@ class Candidates:
             # said in the user's words, not the vocabulary's ("... if it got bounced", not "... return to owner's hand")
             found.suggestion = found.said_fixed = self.typos.fixed_in(query, query.text) if query.words.used else fixed
             found.terms |= self.terms(fixed)
-        self._run(query, text, query.words.replaced, exclude, found)
+        if not self._finds_nothing(text, query.words.replaced):
+            self._run(query, text, query.words.replaced, exclude, found)
         if found.matched < 3:
             corrected = self.typos.correction(query)
             if corrected:
@@ -134,6 +135,21 @@ class Candidates:
                     found.corrected = True
                     self._run(query, corrected, [], exclude, found)
         return found
+
+    def _finds_nothing(self, text: str, extra: list[str]) -> bool:
+        """No word of ``text`` (nor of ``extra``, the vocabulary's) is in a record's title or body or a common
+        question, none is a number or has a number twin, and nothing is quoted: ``_run`` would score no match, so it
+        would re-rank, add and count nothing and leave ``found`` as it is (no top, total or match; the semantic stage
+        and the cross-encoder re-order two candidates or more, never add to none). "unvel" was run as typed (a fifth
+        of its CPU) before its correction was searched. Not with the learned ranker, which records each window."""
+        if '"' in text or self.tables.learned is not None:
+            return False
+        stems = unquoted_stems(text) + tuple(content_stems(" ".join(extra or ())))
+        if not stems:
+            return False
+        postings, asked = self.postings, self.tables.asked
+        return not any(s[:1].isdigit() or s in rank.NUMBER_ALT or asked.uses(s) or postings.doc_frequency("title", s)
+                       or postings.doc_frequency("body", s) for s in stems)
 
     def said_together(self, text: str) -> bool:
         """Some record holds every content word of ``text`` (in its title or body): from the postings."""
