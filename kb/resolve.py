@@ -11,9 +11,9 @@ import re
 from bisect import bisect_left
 from dataclasses import dataclass, field
 from functools import cached_property
-from operator import add
 
 from rapidfuzz.distance import OSA
+from rapidfuzz.process import extractOne
 
 from kb.ids import fold, slugify
 from kb.model import Record
@@ -35,6 +35,7 @@ class Resolution:
     query: RefQuery | None = None
 
 
+_LIMITS = (1, 2)  # the edits a card name typed may be off (Resolver.card: one up to five letters, else two)
 _NOT_NAME = re.compile(r"[^a-z0-9]+")
 _LETTERS = re.compile(r"[a-z]+")
 
@@ -43,11 +44,6 @@ def _name_key(name: str) -> str:
     """'Venser, Shaper Savant' and 'venser shaper savant' are one key; so are "Seht's" and "sehts"."""
     text = fold(name).lower().replace("\u2019", "").replace("'", "")
     return " ".join(_NOT_NAME.sub(" ", text).split())
-
-
-def _bigrams(text: str) -> frozenset[str]:
-    """The letter pairs of a text: text[i:i + 2] for every i, each character joined to the next in C."""
-    return frozenset(map(add, text, text[1:]))
 
 
 def edit_distance(a: str, b: str, limit: int) -> int:
@@ -91,19 +87,22 @@ class Resolver:
         self.short_titles = {d["slug"]: d.get("short_title") or d["title"] for d in store.documents}
         self.section_titles = [r.title for r in self.sections.values() if r.title]  # every section has one
         self.doc_names = doc_names(store.documents)
-        # The typo scan's letter pairs: card key -> its letter pairs; each name's pairs as the bits of one integer
-        # (a bit per letter pair any name holds), so that the pairs a name shares with a text are counted with one
-        # `&` and `bit_count` (_near_cards); and the names of each length, by position in self.cards' order.
+        # The typo scan's names: per text length, each name (less "the ", for card_without_the) whose length is within
+        # the edits allowed of it (an edit changes the length by one at most), in name order, with its position in
+        # self.cards' order: the nearest of them is one call of rapidfuzz's (C++) over that list
         self.card_keys = list(self.cards)
         self._longest_key = max(map(len, self.card_keys), default=0)
-        self.card_grams = {key: _bigrams(key) for key in self.card_keys}
-        self._gram_counts = [len(self.card_grams[key]) for key in self.card_keys]
-        every_pair = sorted(set().union(*self.card_grams.values()))
-        self._gram_bit = {gram: 1 << bit for bit, gram in enumerate(every_pair)}
-        self._gram_masks = [sum(map(self._gram_bit.__getitem__, self.card_grams[key])) for key in self.card_keys]
-        self._of_length: dict[int, list[int]] = {}
-        for i, key in enumerate(self.card_keys):
-            self._of_length.setdefault(len(key), []).append(i)
+        self._within: dict[tuple[str, int, int], tuple[list[str], list[int]]] = {}
+        for prefix in ("", "the "):
+            by_length: dict[int, list[tuple[int, str]]] = {}
+            for i, key in enumerate(self.card_keys):
+                if key.startswith(prefix):
+                    by_length.setdefault(len(key) - len(prefix), []).append((i, key[len(prefix):]))
+            for limit in _LIMITS:
+                for n in range(1, self._longest_key + limit + 1):
+                    near = sorted(x for length in range(n - limit, n + limit + 1) for x in by_length.get(length, ()))
+                    if near:
+                        self._within[prefix, limit, n] = [k for _, k in near], [i for i, _ in near]
         # Each name's key with its spaces taken out, and again without a leading "the", sorted (cards_starting:
         # the names starting with a text are one run of it, not a scan of every name per query)
         self._starts = sorted({(joined, name) for name in self.cards for joined in _joined(name)})
@@ -139,8 +138,8 @@ class Resolver:
         # Words the documents use, typed right, two letters off a name, are those words, not a misspelt name: "the
         # leader" (Treachery's Leader role) was read as The Cleaner, a Traitor card ("the traitor" is no card either).
         # So when every word is one of theirs (most queries: "sacrifice", "combat damage"), only a name one edit away
-        # can answer, and the one-edit table finds it without scanning the letter pairs of every name of a length in
-        # reach (the documents' words are read once the build is warmed; until then, the scan and the same test).
+        # can answer, and the one-edit table finds it without comparing every name of a length in reach (the documents'
+        # words are read once the build is warmed; until then, the scan and the same test).
         words = self.__dict__.get("words")
         said = [w for w in _LETTERS.findall(fold(name).lower()) if w != "the"]
         known = words is not None and bool(said) and all(w in words for w in said)
@@ -161,34 +160,25 @@ class Resolver:
                 return self.cards[self.card_keys[i]], 1
         return None, 0
 
+    def _names_within(self, prefix: str, limit: int, length: int) -> tuple[list[str], list[int]]:
+        """The names starting with ``prefix`` whose rest is within ``limit`` letters of ``length`` long: that rest, and
+        the name's position in self.cards' order, in that order."""
+        reach = range(length - limit, length + limit + 1)
+        near = [(key[len(prefix):], i) for i, key in enumerate(self.card_keys)
+                if len(key) - len(prefix) in reach and key.startswith(prefix)]
+        return [k for k, _ in near], [i for _, i in near]
+
     def _nearest(self, key: str, limit: int, prefix: str = "") -> tuple[Record | None, int]:
         """The card whose name, less ``prefix`` (only names with it), is fewest edits (at most
-        ``limit``) from ``key``, and the distance; or (None, 0)."""
-        best: tuple[int, str] | None = None
-        # One edit changes at most three letter pairs; the prefix holds len(prefix) pairs more. A name more than
-        # ``limit`` letters longer or shorter is more than ``limit`` edits away: only names of those lengths.
-        lengths = (len(prefix) + len(key) - limit, len(prefix) + len(key) + limit)
-        for i in self._near_cards(_bigrams(key), 3 * limit + len(prefix), lengths):
-            candidate = self.card_keys[i]
-            if candidate.startswith(prefix):
-                d = edit_distance(key, candidate[len(prefix):], limit)
-                if d <= limit and (best is None or d < best[0]):
-                    best = (d, candidate)
-        return (self.cards[best[1]], best[0]) if best else (None, 0)
-
-    def _near_cards(self, grams: frozenset[str], slack: int, lengths: tuple[int, int] | None = None) -> list[int]:
-        """The cards (positions in name order) sharing at least ``max(len(grams), their pairs) - slack``
-        letter pairs with a name: one edit changes at most three letter pairs, so far fewer shared pairs
-        means far away, without running the edit distance over every name. Given ``lengths``, only names
-        whose length is within them (about half the names for a name's length, a few for a question's). A name
-        sharing no pair passes too when both have few enough pairs."""
-        low, high = lengths if lengths is not None else (0, self._longest_key)
-        bit = self._gram_bit
-        mask = sum(bit[g] for g in grams if g in bit)  # the text's pairs that some name holds
-        need, counts, masks = len(grams) - slack, self._gram_counts, self._gram_masks
-        near = [i for n in range(low, high + 1) for i in self._of_length.get(n, ())
-                if (shared := (mask & masks[i]).bit_count()) >= need and shared >= counts[i] - slack]
-        return sorted(near)
+        ``limit``) from ``key``, and the distance (the first in name order of those as near); or (None, 0)."""
+        # A name more than ``limit`` letters longer or shorter is more than ``limit`` edits away: only names of those
+        # lengths (about half the names for a name's length, a few for a question's), each compared in C++ (the
+        # first of the nearest is kept, as a scan in name order keeps it).
+        names, at = self._within.get((prefix, limit, len(key))) or self._names_within(prefix, limit, len(key))
+        found = extractOne(key, names, scorer=OSA.distance, score_cutoff=limit) if names else None
+        if found is None:
+            return None, 0
+        return self.cards[self.card_keys[at[found[2]]]], found[1]
 
     def cards_starting(self, text: str) -> list[Record]:
         """Cards whose name starts with ``text`` or is ``text`` with its words joined, shortest

@@ -11,8 +11,12 @@ import random
 import re
 
 from kb.ids import fold
-from kb.resolve import Resolver, _bigrams, _name_key, edit_distance
+from kb.resolve import Resolver, _name_key, edit_distance
 from web.tools.bench import QUERY_MIX, query_classes
+
+
+def _bigrams(text: str) -> frozenset[str]:
+    return frozenset(text[i:i + 2] for i in range(len(text) - 1))
 
 
 def scanned_card(resolver: Resolver, name: str, max_typos: int = 2):
@@ -75,14 +79,38 @@ def test_the_letter_pair_index_finds_the_card_the_scan_found(store):
     assert found > 200  # typos were found, not only exact names
 
 
-def test_short_names_sharing_no_letter_pair_are_still_considered(store):
-    """The scan let a name sharing no letter pair through when both have few pairs; the index too."""
+def scanned_nearest(resolver: Resolver, key: str, limit: int, prefix: str = ""):
+    """Resolver._nearest as a scan: every name with ``prefix``, the first in name order of the fewest edits."""
+    best = None
+    for candidate in resolver.cards:
+        if candidate.startswith(prefix):
+            d = edit_distance(key, candidate[len(prefix):], limit)
+            if d <= limit and (best is None or d < best[0]):
+                best = (d, candidate)
+    return (resolver.cards[best[1]], best[0]) if best else (None, 0)
+
+
+def test_the_names_by_length_find_the_card_a_scan_of_every_name_finds(store):
+    """The nearest name comes from the names of the lengths in reach, compared in C++: the card a scan of every name
+    finds, the first in name order when several are as near, with and without "the ", short names (which share no
+    letter pair with a typo) included."""
     resolver = Resolver(store)
-    short = [k for k in resolver.cards if len(_bigrams(k)) <= 6]
-    assert short  # "nix", "delay"
-    for key in short:
-        near = resolver._near_cards(_bigrams("qqqqq"), 6)
-        assert resolver.card_keys.index(key) in near
+    rng = random.Random(5)
+    names = sorted(resolver.cards)
+    texts = [t for n in names for t in typos(n, rng, 3)] + [n[4:] for n in names if n.startswith("the ")]
+    texts += [t for n in names if n.startswith("the ") for t in typos(n[4:], rng, 3)]
+    texts += ["qqqqq", "dela", "nixx", "zzzz", "tarmogyof", "metamorf", "sehts tigr", "x" * 40]
+    found = 0
+    for text in texts:
+        key = _name_key(text)
+        if not key:
+            continue
+        for limit in (1, 2, 3):
+            for prefix in ("", "the "):
+                got = resolver._nearest(key, limit, prefix)
+                assert got == scanned_nearest(resolver, key, limit, prefix), (text, limit, prefix)
+                found += got[0] is not None
+    assert found > 500
 
 
 def scanned_spans(body: str, terms: set[str]) -> list[tuple[int, int]]:
