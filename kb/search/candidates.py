@@ -144,12 +144,17 @@ class Candidates:
         of its CPU) before its correction was searched. Not with the learned ranker, which records each window."""
         if '"' in text or self.tables.learned is not None:
             return False
-        stems = unquoted_stems(text) + tuple(content_stems(" ".join(extra or ())))
-        if not stems:
+        stems = unquoted_stems(text)
+        if not stems or any(map(self._may_match, stems)):  # most queries stop at their first word
             return False
-        postings, asked = self.postings, self.tables.asked
-        return not any(s[:1].isdigit() or s in rank.NUMBER_ALT or asked.uses(s) or postings.doc_frequency("title", s)
-                       or postings.doc_frequency("body", s) for s in stems)
+        return not extra or not any(map(self._may_match, content_stems(" ".join(extra))))
+
+    def _may_match(self, stem: str) -> bool:
+        """A record's title or body or a common question uses ``stem``, or it is a number or has a number twin."""
+        postings, searcher = self.postings, self.searcher
+        return self.tables.asked.uses(stem) or postings.term(searcher, "body", stem.encode()) is not None \
+            or postings.term(searcher, "title", stem.encode()) is not None or stem[:1].isdigit() \
+            or stem in rank.NUMBER_ALT
 
     def said_together(self, text: str) -> bool:
         """Some record holds every content word of ``text`` (in its title or body): from the postings."""

@@ -283,9 +283,10 @@ class Tables:
                 term = self.postings.term(self.searcher, name, word.encode())
                 if term is not None:
                     docnums.update(term.ids)
-            found = dict(Counter(self.doc_of[d] for d in docnums if self.doc_of[d] != "keywords"))
-            if docnums:  # only stems the index holds: a unique query's unknown words leave nothing behind
-                self._stem_uses[word] = found
+            if not docnums:  # only stems the index holds: a unique query's unknown words leave nothing behind
+                return {}
+            found = self._stem_uses[word] = dict(Counter(self.doc_of[d] for d in docnums
+                                                         if self.doc_of[d] != "keywords"))
         return found
 
     def owner(self, stem: str) -> str | None:
