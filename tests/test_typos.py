@@ -128,15 +128,19 @@ def test_the_one_edit_table_finds_the_name_the_letter_pair_scan_finds(searcher):
 @pytest.mark.parametrize("text", ["unvel", "what is unvel", "morhp", "zzzq", "qwv spel", "unvel morhp", "lotus bloom",
                                   "gravstrom", "unveil", "morph", '"unvel"', "six zzzq", "702 zzzq", "tarmogoyf"])
 def test_a_query_that_finds_nothing_is_not_run(searcher, text):
-    """``Candidates._finds_nothing`` says so only of a text whose run leaves its ``Found`` as it was: a typo nothing
-    uses ("unvel") is searched once, as corrected, not first as typed."""
+    """``Candidates._finds_nothing`` says so only of a text whose whole run leaves its ``Found`` as it was: a typo
+    nothing uses ("unvel") is scored once, as corrected, not first as typed."""
     from kb.search.candidates import Found
 
     candidates = searcher.candidates
     query = searcher.parser.parse(text, None, None, 10, 0)
-    found = Found()
-    candidates._run(query, query.words.text, query.words.replaced, set(), found)
     nothing = candidates._finds_nothing(query.words.text, query.words.replaced)
+    found = Found()
+    candidates._finds_nothing = lambda text, extra: False  # the whole run, as it was
+    try:
+        candidates._run(query, query.words.text, query.words.replaced, set(), found)
+    finally:
+        del candidates._finds_nothing
     if nothing:
         assert found == Found(), text
     if text in {"unvel", "what is unvel", "morhp", "zzzq", "unvel morhp"}:
@@ -145,12 +149,14 @@ def test_a_query_that_finds_nothing_is_not_run(searcher, text):
         assert not nothing, text
 
 
-def test_a_typo_nothing_uses_runs_the_candidates_stage_once(searcher):
-    runs = []
-    run = searcher.candidates._run
-    searcher.candidates._run = lambda query, text, *rest: runs.append(text) or run(query, text, *rest)
+def test_a_typo_nothing_uses_is_scored_once(searcher):
+    """"unvel" is scored as corrected ("unveil"), not first as typed."""
+    scored = []
+    scores = searcher.tables.scores
+    searcher.tables.scores = lambda query, filter_query: scored.append(query) or scores(query, filter_query)
     try:
         results = searcher.search("unvel")
     finally:
-        del searcher.candidates._run
-    assert runs == ["unveil"] and results.did_you_mean == "unveil" and results.total > 0
+        del searcher.tables.scores
+    assert len(scored) == 1 and "unveil" in str(scored[0])
+    assert results.did_you_mean == "unveil" and results.did_you_mean_searched and results.total > 0

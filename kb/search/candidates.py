@@ -117,8 +117,7 @@ class Candidates:
             # said in the user's words, not the vocabulary's ("... if it got bounced", not "... return to owner's hand")
             found.suggestion = found.said_fixed = self.typos.fixed_in(query, query.text) if query.words.used else fixed
             found.terms |= self.terms(fixed)
-        if not self._finds_nothing(text, query.words.replaced):
-            self._run(query, text, query.words.replaced, exclude, found)
+        self._run(query, text, query.words.replaced, exclude, found)
         if found.matched < 3:
             corrected = self.typos.correction(query)
             if corrected:
@@ -138,14 +137,15 @@ class Candidates:
 
     def _finds_nothing(self, text: str, extra: list[str]) -> bool:
         """No word of ``text`` (nor of ``extra``, the vocabulary's) is in a record's title or body or a common
-        question, none is a number or has a number twin, and nothing is quoted: ``_run`` would score no match, so it
-        would re-rank, add and count nothing and leave ``found`` as it is (no top, total or match; the semantic stage
-        and the cross-encoder re-order two candidates or more, never add to none). "unvel" was run as typed (a fifth
-        of its CPU) before its correction was searched. Not with the learned ranker, which records each window."""
+        question, none is a number or has a number twin, and nothing is quoted: no record matches, so ``_run`` returns
+        before scoring, re-ranking and counting nothing, leaving ``found`` as it is (no top, total or match; the
+        semantic stage and the cross-encoder re-order two candidates or more, never add to none). "unvel" was run
+        through all of it as typed (a fifth of its CPU) before its correction was searched. Not with the learned
+        ranker, which records each window."""
         if '"' in text or self.tables.learned is not None:
             return False
         stems = unquoted_stems(text)
-        if not stems or any(map(self._may_match, stems)):  # most queries stop at their first word
+        if not stems or any(map(self._may_match, stems)):
             return False
         return not extra or not any(map(self._may_match, content_stems(" ".join(extra))))
 
@@ -175,6 +175,8 @@ class Candidates:
         # lowered every coverage and every common question's match, the rarer the more (such a word weighs
         # most), and Whoosh's coordination bonus counted it. Left out, unless the question has nothing else.
         known = tuple(s for s in everything if self.tables.used(s))
+        if not known and self._finds_nothing(text, extra):  # "unvel": nothing to score before its correction is
+            return
         unknown = frozenset(everything) - frozenset(known) if known else frozenset()
         everything = known or everything
         naming = naming_stems(query.text)  # the words naming a document: a preference, searched only when alone
