@@ -160,3 +160,22 @@ def test_a_typo_nothing_uses_is_scored_once(searcher):
         del searcher.tables.scores
     assert len(scored) == 1 and "unveil" in str(scored[0])
     assert results.did_you_mean == "unveil" and results.did_you_mean_searched and results.total > 0
+
+
+def test_spelling_suggests_the_most_used_word_one_edit_away(searcher):
+    """Spelling.suggest (keys by one letter taken out, each key's words most used first) is the plain definition: of
+    every word the build corrects towards that is one edit from the text, the greatest (use count, word)."""
+    import random
+
+    spelling = searcher.spelling
+    vocabulary = sorted({used for words in spelling.keys.values() for used in words})
+    assert all(n == searcher.exact_df.get(word, 0) for n, word in vocabulary)  # each word's use count
+    rng = random.Random(7)
+    texts = [w for _, w in rng.sample(vocabulary, min(150, len(vocabulary)))]
+    texts = [t for w in texts for t in _one_edit_texts(w)[::5]] + ["unvel", "morhp", "zzzzqqq", "fizzel"]
+    found = 0
+    for text in texts:
+        near = [used for used in vocabulary if used[1] != text and edit_distance(text, used[1], 1) <= 1]
+        assert spelling.suggest(text) == (max(near)[1] if near else None), text
+        found += bool(near)
+    assert found > 100
