@@ -109,14 +109,23 @@ class Typos:
         if not ((len(low) == 5 if short else len(low) >= 6) and low.isalpha() and not self.exact_df.get(low)
                 and low not in ONLY_ASKING and (low,) not in self.vocabulary.phrases):
             return None
-        s = stem(low)
-        if self.tables.asked.uses(s) or self.tables.uses(s):
+        if self._used(stem(low), spelt):
             return None
         # "thinks" is no "things"; "swings" is table language ("attack"), not "wings"; "context" is a word
         # of the documents ("contexts"), not a typo
         # one edit from six letters, two from nine: a shorter word the documents never use is as likely a
         # name they do not hold ("lotus bloom" is no "blood", "street wraith" no "spree") as a typo
         return self._one_edit(low, spelt) or (self._two_edits(low, spelt) if len(low) >= 9 else None)
+
+    def _used(self, s: str, spelt: Spelt | None) -> bool:
+        """``Tables.used(s)``: some record or common question uses the stem; once per query and stem (a typo's stem,
+        which no table keeps, is asked by the fixes and by ``unknown``)."""
+        if spelt is None:
+            return self.tables.used(s)
+        key = "used " + s
+        if key not in spelt:
+            spelt[key] = "" if self.tables.used(s) else None
+        return spelt[key] is not None
 
     def _one_edit(self, low: str, spelt: Spelt) -> str | None:
         """``Spelling.suggest(low)``, once per query and word (the correction and the typos fixed both ask)."""
@@ -185,6 +194,6 @@ class Typos:
         if not low.isalpha() or low in ONLY_ASKING or self.exact_df.get(low) or (low,) in self.vocabulary.phrases:
             return False
         s = stem(low)
-        if self.tables.used(s) or s in self.card_names or low in self.resolver.doc_names:
+        if self._used(s, spelt) or s in self.card_names or low in self.resolver.doc_names:
             return False
         return self.fix_typos(low, spelt=spelt) is None  # a typo the full text corrects ("fizzeled") is no unknown word
