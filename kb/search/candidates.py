@@ -175,7 +175,7 @@ class Candidates:
         # lowered every coverage and every common question's match, the rarer the more (such a word weighs
         # most), and Whoosh's coordination bonus counted it. Left out, unless the question has nothing else.
         known = tuple(s for s in everything if self.tables.used(s))
-        if not known and self._finds_nothing(text, extra):  # "unvel": nothing to score before its correction is
+        if everything and not known and self._finds_nothing(text, extra):  # "unvel": nothing to score as typed
             return
         unknown = frozenset(everything) - frozenset(known) if known else frozenset()
         everything = known or everything

@@ -49,6 +49,10 @@ class Typos:
         for w, n in title_words.items():
             self._title_words_at.setdefault((w[0], len(w)), []).append((n, w))
         self.exact_df, self.vocabulary, self.spelling = tables.exact_df, tables.vocabulary, tables.spelling
+        # the words some record uses, lowercase ASCII without punctuation around them: a text all of whose words are
+        # among them has no typo and no unknown word (``_all_used``), which most queries are
+        self._used_words = frozenset(w for w, n in self.exact_df.items() if n and w.isascii() and w == w.lower()
+                                     and w == w.strip(PUNCTUATION))
         self.card_names, self.resolver = tables.card_names, tables.resolver
 
     def correction(self, query: Query) -> str | None:
@@ -89,6 +93,8 @@ class Typos:
         mean" came only with fewer than three hits. ``short``: the words of five letters instead, which only
         a title to land on makes worth correcting (kb.search.lead.Leader.titled_mistyped). None when nothing
         changed. ``spelt``: a query's memo of its words' fixes (``Query.spelt``)."""
+        if self._all_used(text):
+            return None
         spelt = {} if spelt is None else spelt
         kind = "short " if short else "fix "
         out, changed = [], False
@@ -172,9 +178,17 @@ class Typos:
         """``text`` without the words no record, title, common question or table word uses ("qwv what is a
         mulligan" is "what is a mulligan"): such a word cannot match, yet it kept a title from being one and a
         question from starting with its question word."""
+        if self._all_used(text):
+            return text
         spelt = {} if spelt is None else spelt
         kept = [w for w in text.split() if not self.unknown(w, spelt)]
         return " ".join(kept) if kept and len(kept) < len(text.split()) else text
+
+    def _all_used(self, text: str) -> bool:
+        """Every word of ``text`` (split at spaces), lowercased, is one some record uses: as typed, folded and without
+        punctuation around it, so ``fix_typos`` changes none and ``unknown`` says none is (both read the index's
+        count of the word first). A set's test in C, not a word at a time."""
+        return self._used_words.issuperset(text.lower().split())
 
     def said_in(self, query: Query, text: str) -> str:
         """``said(text)`` for a text of ``query``, worked out once per query."""
