@@ -179,3 +179,27 @@ def test_spelling_suggests_the_most_used_word_one_edit_away(searcher):
         assert spelling.suggest(text) == (max(near)[1] if near else None), text
         found += bool(near)
     assert found > 100
+
+
+def test_a_text_of_used_words_is_fixed_and_said_as_word_by_word(searcher):
+    """The set test that lets ``fix_typos`` and ``said`` skip a text all of whose words some record uses answers what
+    the word-by-word reading answers, for texts of such words with capitals, punctuation, accents and typos."""
+    import random
+
+    from web.tools.bench import query_classes
+
+    typos = searcher.typos
+    rng = random.Random(2)
+    words = sorted(w for w, n in searcher.exact_df.items() if n)
+    texts = [" ".join(rng.sample(words, rng.randint(1, 5))) for _ in range(300)]
+    texts += [t.title() for t in texts[:50]] + [t + "?" for t in texts[50:100]] + ["Dévoilement", "", "unvel morph",
+                                                                                   "what is a mulligen", "ＭＡＮＡ"]
+    texts += [q for qs in query_classes(False).values() for q in qs]
+    assert sum(typos._all_used(t) for t in texts) > 250  # most take the set test
+    for text in texts:
+        fast = (typos.fix_typos(text), typos.fix_typos(text, short=True), typos.said(text))
+        typos._all_used = lambda text: False
+        try:
+            assert (typos.fix_typos(text), typos.fix_typos(text, short=True), typos.said(text)) == fast, text
+        finally:
+            del typos._all_used
