@@ -53,11 +53,6 @@ def edit_distance(a: str, b: str, limit: int) -> int:
     return OSA.distance(a, b, score_cutoff=limit)
 
 
-def _one_letter_less(text: str) -> set[str]:
-    """``text`` and every text with one of its letters taken out (the one-edit table's keys)."""
-    return {text, *(text[:i] + text[i + 1:] for i in range(len(text)))}
-
-
 def _joined(name: str) -> tuple[str, ...]:
     """A card key with its spaces taken out, and the same without a leading "the" (cards_starting's keys)."""
     joined = name.replace(" ", "")
@@ -106,13 +101,6 @@ class Resolver:
         # Each name's key with its spaces taken out, and again without a leading "the", sorted (cards_starting:
         # the names starting with a text are one run of it, not a scan of every name per query)
         self._starts = sorted({(joined, name) for name in self.cards for joined in _joined(name)})
-        # Each key and every text one letter shorter than it -> the keys' positions, ascending: the names one edit
-        # from a text are among those its own such texts lead to (a substitution or a transposition leaves one
-        # shorter text both share, an insertion or a deletion the shorter one whole). ~16 entries a name.
-        self._one_letter_less: dict[str, list[int]] = {}
-        for i, key in enumerate(self.card_keys):
-            for text in _one_letter_less(key):
-                self._one_letter_less.setdefault(text, []).append(i)
 
     @cached_property
     def words(self) -> frozenset[str]:
@@ -138,27 +126,16 @@ class Resolver:
         # Words the documents use, typed right, two letters off a name, are those words, not a misspelt name: "the
         # leader" (Treachery's Leader role) was read as The Cleaner, a Traitor card ("the traitor" is no card either).
         # So when every word is one of theirs (most queries: "sacrifice", "combat damage"), only a name one edit away
-        # can answer, and the one-edit table finds it without comparing every name of a length in reach (the documents'
-        # words are read once the build is warmed; until then, the scan and the same test).
+        # can answer (the documents' words are read once the build is warmed; until then, two edits and the same test).
         words = self.__dict__.get("words")
         said = [w for w in _LETTERS.findall(fold(name).lower()) if w != "the"]
         known = words is not None and bool(said) and all(w in words for w in said)
         if limit <= 1 or known:
-            return self._one_edit(key)
+            return self._nearest(key, 1)
         card, distance = self._nearest(key, limit)
         if distance >= 2 and said and all(w in self.words for w in said):
             return None, 0
         return card, distance
-
-    def _one_edit(self, key: str) -> tuple[Record | None, int]:
-        """``_nearest(key, 1)`` for a key no name is (distance 0 answered already): the first name in name order one
-        edit from ``key``, from the one-edit table (at most len(key) + 1 lookups), or (None, 0)."""
-        table = self._one_letter_less
-        near = sorted({i for text in _one_letter_less(key) for i in table.get(text, ())})
-        for i in near:
-            if edit_distance(key, self.card_keys[i], 1) <= 1:
-                return self.cards[self.card_keys[i]], 1
-        return None, 0
 
     def _names_within(self, prefix: str, limit: int, length: int) -> tuple[list[str], list[int]]:
         """The names starting with ``prefix`` whose rest is within ``limit`` letters of ``length`` long: that rest, and
