@@ -98,10 +98,14 @@ class Typos:
         spelt = {} if spelt is None else spelt
         kind = "short " if short else "fix "
         out, changed = [], False
+        used = self._used_words
         for w in text.split():
             # the word without the punctuation around it ("mulligen?"), which the correction keeps
             core = w.strip(PUNCTUATION)
             low = fold(core.lower())
+            if low in used:  # a word some record uses is no typo (as _typo_fix reads it first)
+                out.append(w)
+                continue
             if kind + low in spelt:
                 fix = spelt[kind + low]
             else:
@@ -181,7 +185,8 @@ class Typos:
         if self._all_used(text):
             return text
         spelt = {} if spelt is None else spelt
-        kept = [w for w in text.split() if not self.unknown(w, spelt)]
+        used = self._used_words  # a word some record uses as typed is known (as unknown reads it first)
+        kept = [w for w in text.split() if w.lower() in used or not self.unknown(w, spelt)]
         return " ".join(kept) if kept and len(kept) < len(text.split()) else text
 
     def _all_used(self, text: str) -> bool:
