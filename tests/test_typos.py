@@ -153,7 +153,12 @@ def test_a_typo_nothing_uses_is_scored_once(searcher):
     """"unvel" is scored as corrected ("unveil"), not first as typed."""
     scored = []
     scores = searcher.tables.scores
-    searcher.tables.scores = lambda query, filter_query: scored.append(query) or scores(query, filter_query)
+
+    def counted(query, filter_query):
+        scored.append(query)
+        return scores(query, filter_query)
+
+    searcher.tables.scores = counted
     try:
         results = searcher.search("unvel")
     finally:
