@@ -124,6 +124,7 @@ class Postings:
         self._lengths: dict[str, list[int]] = {}
         self.matchers: dict[tuple, object] = {}  # a word's Or: its size estimate and its matcher (_WordOr)
         self.words: dict[tuple, tuple] = {}  # the same, with whether it holds a term, in one entry (_word_matcher)
+        self.absent: dict[tuple, tuple] = {}  # the same for a word no record uses, by its fields and boosts only
         self.phrases: PhraseTable | None = None  # kb.positions: set once, when the build's warming has read it
         self._lock = threading.Lock()
         reader = searcher.reader()
@@ -345,6 +346,7 @@ _QUERIES = (Q.Term, Q.Or, Q.DisjunctionMax, Q.Phrase)
 # A build's cached word matchers (_WordOr: its size estimate and its matcher, two entries per word); beyond, they are
 # built per query. Room for every stem kb.search.tables.WARM_STEMS warms and the variants questions add (boosts).
 MAX_WORD_MATCHERS = 30_000
+MAX_ABSENT_SHAPES = 64  # the shapes of a word no record uses (_word_matcher): its fields and boosts, a handful
 
 
 class _WordOr(Q.Or):
@@ -394,6 +396,20 @@ def _word_matcher(view: _View, query: Q.Or, needs_current: bool) -> tuple:
     terms = tuple([(q.fieldname, q.text, q.boost) for q in query.subqueries])
     key = (query.boost, query.scale, _WordOr.matcher_type, terms, needs_current)
     found = view.cache.words.get(key)
+    if found is None and not any(view.entry(name, text) is not None for name, text, _ in terms):
+        # a word no record uses (a table word the vocabulary added, "pump"): not kept by its text (the table is per
+        # build, the words asked are not bounded), but its tree is that of any such word in the same fields with the
+        # same boosts (every term a NullMatcher, sized 0), kept by that shape: ~20 us a word to build
+        shape = (query.boost, query.scale, _WordOr.matcher_type, tuple([(name, boost) for name, _, boost in terms]),
+                 needs_current)
+        found = view.cache.absent.get(shape)
+        if found is None:
+            word = _WordOr(query.subqueries, boost=query.boost, scale=query.scale)
+            m = word.matcher(view, SearchContext(needs_current=needs_current, weighting=view.weighting))
+            found = (word.estimate_size(view.reader()), m, any(m.term_matchers()), None)
+            if len(view.cache.absent) < MAX_ABSENT_SHAPES:
+                with view.cache._lock:
+                    found = view.cache.absent.setdefault(shape, found)
     if found is None:
         word = _WordOr(query.subqueries, boost=query.boost, scale=query.scale)
         m = word.matcher(view, SearchContext(needs_current=needs_current, weighting=view.weighting))
