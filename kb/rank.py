@@ -147,6 +147,7 @@ _NUMBERS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eigh
             "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"]
 NUMBER_ALT = {**{stem(w): str(i) for i, w in enumerate(_NUMBERS) if i != 1},
               **{str(i): stem(w) for i, w in enumerate(_NUMBERS) if i != 1}}  # "one" is rarely a count
+NUMBER_WORDS = tuple(_NUMBERS)  # 0 to 20 as words (kb.search.candidates warms each with its twin)
 
 _RULE = re.compile(r"\d{3}\.\d+")  # "903.12" of "903.12d"
 _FOLDED = re.compile(r"(?=[^\x00-\x7f])[^\W_]")  # a letter or digit beyond ASCII, which kb.words folds in a word
