@@ -124,6 +124,7 @@ class Postings:
         self._lengths: dict[str, list[int]] = {}
         self.matchers: dict[tuple, object] = {}  # a word's Or: its size estimate and its matcher (_WordOr)
         self.words: dict[tuple, tuple] = {}  # the same, with whether it holds a term, in one entry (_word_matcher)
+        self.absent: dict[tuple, tuple] = {}  # the same for a word no record uses, by its fields and boosts only
         self.phrases: PhraseTable | None = None  # kb.positions: set once, when the build's warming has read it
         self._lock = threading.Lock()
         reader = searcher.reader()
@@ -345,6 +346,7 @@ _QUERIES = (Q.Term, Q.Or, Q.DisjunctionMax, Q.Phrase)
 # A build's cached word matchers (_WordOr: its size estimate and its matcher, two entries per word); beyond, they are
 # built per query. Room for every stem kb.search.tables.WARM_STEMS warms and the variants questions add (boosts).
 MAX_WORD_MATCHERS = 30_000
+MAX_ABSENT_SHAPES = 64  # the shapes of a word no record uses (_word_matcher): its fields and boosts, a handful
 
 
 class _WordOr(Q.Or):
@@ -394,6 +396,20 @@ def _word_matcher(view: _View, query: Q.Or, needs_current: bool) -> tuple:
     terms = tuple([(q.fieldname, q.text, q.boost) for q in query.subqueries])
     key = (query.boost, query.scale, _WordOr.matcher_type, terms, needs_current)
     found = view.cache.words.get(key)
+    if found is None and not any(view.entry(name, text) is not None for name, text, _ in terms):
+        # a word no record uses (a table word the vocabulary added, "pump"): not kept by its text (the table is per
+        # build, the words asked are not bounded), but its tree is that of any such word in the same fields with the
+        # same boosts (every term a NullMatcher, sized 0), kept by that shape: ~20 us a word to build
+        shape = (query.boost, query.scale, _WordOr.matcher_type, tuple([(name, boost) for name, _, boost in terms]),
+                 needs_current)
+        found = view.cache.absent.get(shape)
+        if found is None:
+            word = _WordOr(query.subqueries, boost=query.boost, scale=query.scale)
+            m = word.matcher(view, SearchContext(needs_current=needs_current, weighting=view.weighting))
+            found = (word.estimate_size(view.reader()), m, any(m.term_matchers()), None)
+            if len(view.cache.absent) < MAX_ABSENT_SHAPES:
+                with view.cache._lock:
+                    found = view.cache.absent.setdefault(shape, found)
     if found is None:
         word = _WordOr(query.subqueries, boost=query.boost, scale=query.scale)
         m = word.matcher(view, SearchContext(needs_current=needs_current, weighting=view.weighting))
@@ -413,14 +429,18 @@ class _Word:
     (``_question_matcher``) it stands where its matcher stood: ``_dense`` adds its scores into its sibling's arrays
     where it matches (a question's union of words did, per word, two arrays of every docnum and four scatters);
     the document-at-a-time ``_scores`` reads its matcher (merging its fields' cached dicts in C was cheaper than
-    dicts made from these arrays). Read-only once made."""
+    dicts made from these arrays). A word in a large share of the documents (``DENSE_WORD_FROM``: "card",
+    "player", 22 words with the official rules) also keeps its scores and counts over every docnum (``dense``, 0.0
+    and 0 where it does not match): added to its sibling's arrays whole, in one pass, where scattering a thousand
+    postings into them gathered and wrote each one (~4 against ~12-20 us a word). Read-only once made."""
 
-    __slots__ = ("matcher", "ids", "scores", "counts", "units", "postings")
+    __slots__ = ("matcher", "ids", "scores", "counts", "units", "postings", "dense")
 
-    def __init__(self, matcher, ids: np.ndarray, scores: np.ndarray, counts: np.ndarray):
-        self.matcher, self.ids, self.scores, self.counts = matcher, ids, scores, counts
+    def __init__(self, matcher, ids: np.ndarray, scores: np.ndarray, counts: np.ndarray,
+                 dense: tuple[np.ndarray, np.ndarray] | None = None):
+        self.matcher, self.ids, self.scores, self.counts, self.dense = matcher, ids, scores, counts, dense
         self.units, self.postings = _units(matcher), _postings_under(matcher)
-        for array in (ids, scores, counts):
+        for array in (ids, scores, counts, *(dense or ())):
             array.flags.writeable = False
 
     @classmethod
@@ -434,7 +454,7 @@ class _Word:
         if present is not None:
             return None
         ids = np.flatnonzero(count)
-        return cls(matcher, ids, vals[ids], count[ids])
+        return cls(matcher, ids, vals[ids], count[ids], (vals, count) if len(ids) >= DENSE_WORD_FROM * n else None)
 
 
 class _Coord:
@@ -681,6 +701,8 @@ def _dense(m, n: int, replaced) -> tuple[np.ndarray, np.ndarray, np.ndarray | No
     microseconds when the caches hold another query's work)."""
     cls = type(m)
     if cls in _SPARSE:
+        if cls is _Word and m.dense is not None:
+            return m.dense[0].copy(), m.dense[1].copy(), None
         ids, scores, counts = _sparse(m)
         vals, count = np.zeros(n), np.zeros(n, dtype=COUNT)
         vals[ids] = scores
@@ -693,6 +715,10 @@ def _dense(m, n: int, replaced) -> tuple[np.ndarray, np.ndarray, np.ndarray | No
         leaf, other = (m.b, m.a) if type(m.b) in _SPARSE else (m.a, m.b)
         if type(leaf) in _SPARSE:  # a term (or word) added where it matches, without an array of its own
             a, ca, pa = _dense(other, n, replaced)
+            if type(leaf) is _Word and leaf.dense is not None and pa is None:  # a common word: added whole
+                a += leaf.dense[0]  # a document it does not match adds 0.0 (``s + 0.0`` is ``s``)
+                ca += leaf.dense[1]
+                return a, ca, pa
             ids, scores, counts = _sparse(leaf)
             a[ids] += scores
             ca[ids] += counts
@@ -778,6 +804,11 @@ def _dense_coord(m: CoordMatcher | _Coord, n: int, replaced) -> tuple[np.ndarray
 # 133 us). One word's union of its fields is a few dict merges in C, cheaper than arrays of every docnum up to
 # thousands of matches ("mana", 489: 38 against 102 us).
 DENSE_FROM = 0.075  # x the documents: 400 postings with the official rules
+# A word kept in a question's tree (``_Word``) matching at least this share of the documents also keeps its arrays
+# over every docnum: 22 words with the official rules (~1.2 MB), at ten times the records the same words (~12 MB).
+# Scattering a word's postings into its sibling's arrays costs about its postings; adding whole arrays is one pass:
+# measured warm and with the caches evicted, the two cross at ~600-1,000 postings of 5,336 documents.
+DENSE_WORD_FROM = 0.15
 DENSE_FROM_ONE_WORD = 0.75
 
 

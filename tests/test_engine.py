@@ -135,7 +135,9 @@ def test_a_words_summed_scores_are_its_matchers_bit_for_bit(store):
     counts a coordination bonus reads); a question's tree holds it where Whoosh's tree holds the word's matcher."""
     searcher = Searcher(store, cache_size=0)
     searcher.warm()  # every stem's word matcher, as served
-    words = [found for found in searcher.postings.words.values()]
+    # every kept word but a number word with its twin (four fields: Whoosh's array union on the bundled corpus,
+    # which _dense reads as it is; the warming keeps those too, kb.search.candidates.Candidates.warm)
+    words = [found for found in searcher.postings.words.values() if type(found[1]) is not engine.ArrayUnionMatcher]
     summed = [found[3] for found in words if found[3] is not None]
     assert len(summed) > 1000 and len(summed) == len(words), (len(summed), len(words))
     for word in summed:

@@ -148,6 +148,7 @@ class Searcher:
         self.resolver.words  # noqa: B018 -- the documents' words, which a card typo reads, filled here, not on a query
         warm_hits(self)  # each hit's label, example positions and the docnums under a rule (kb.search.warming)
         self.tables.warm_stems()
+        self.candidates.warm()  # the words a question's builder adds (vocabulary, numbers), the records under terms
         for doc in [None, *sorted(self.docs)]:  # the docnums each doc:/kind: filter lets through
             for kind in [None, *KINDS]:
                 if doc or kind:

@@ -74,6 +74,23 @@ class Candidates:
         """This thread's Whoosh searcher (kb.search.tables.Tables.searcher)."""
         return self.tables.searcher
 
+    def warm(self) -> None:
+        """Fill the per-build tables a first question would: the word matchers its builder asks for beyond each
+        stem at full weight in title and body (Tables.warm_stems) -- every word of the vocabulary's phrases at half
+        weight (what a rewrite replaced, searched as weaker evidence: "wear off", "pump", "tdfc") and every number
+        with its twin and its number field ("ten" -> 10) -- and the records under each term's rule. Made by the
+        builder itself, so the same keys; bounded by the vocabulary, the numbers and the terms. A third of the bench's
+        questions built one or two words' matchers on their first run."""
+        made = [self.build_query("", [" ".join(key)]) for key in self.tables.vocabulary.phrases]
+        made += [self.build_query(word) for n, name in enumerate(rank.NUMBER_WORDS) for word in (str(n), name)]
+        for query in made:
+            words = query.subqueries if isinstance(query, Q.Or) and query.scale else [query]
+            for word in words:  # each word as a question's tree asks it (kb.engine keeps its matcher per build)
+                if isinstance(word, Q.Or):
+                    self.tables.scores(word, None)
+        for rid in {rid for terms in self.ranker.families.values() for _, rid in terms}:
+            self._under_docnums(rid)
+
     def build_query(self, text: str, extra: list[str] | None = None, naming: frozenset[str] = frozenset(),
                      unknown: frozenset[str] = frozenset()):
         """The Whoosh query of ``text``: its quoted phrases on the exact field, each content stem on title and body
