@@ -146,13 +146,15 @@ def snippet(body: str | Positions, terms: set[str], width: int = 220) -> str:
         return escape(clip(body, width))
     if len(body) <= width:  # the whole text fits (most rules): every match marked, no window to choose
         return _marked(body, spans, 0, len(body), escape).strip()
-    # Start where the most matches fall within one snippet's width (the first such place).
-    starts = [s >> 32 for s in spans]
-    # The first span with the most spans starting within the snippet's width after it.
-    within = [bisect_left(starts, a + width - 60, i) - i for i, a in enumerate(starts)]
-    first = within.index(max(within))
-    spans = spans[first:]
-    first_start, first_end = starts[first], spans[0] & _LOW
+    # Start where the most matches fall within one snippet's width (the first such place): the first span with
+    # the most spans starting within the snippet's width after it, found among the packed spans themselves (one is
+    # below ``(start + reach) << 32`` exactly when it starts before ``start + reach``), not a list of their starts
+    if len(spans) > 1:
+        reach = width - 60
+        within = [bisect_left(spans, (s >> 32) + reach << 32, i) - i for i, s in enumerate(spans)]
+        first = within.index(max(within))
+        spans = spans[first:]
+    first_start, first_end = spans[0] >> 32, spans[0] & _LOW
     start = max(0, first_start - 60)
     if start:
         space = body.find(" ", start)
