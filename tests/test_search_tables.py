@@ -162,7 +162,8 @@ def test_a_snippet_escaped_once_is_the_snippet_escaped_piece_by_piece(cr_store):
     texts = [r.text for r in cr_store.records.values() if r.text]
     special = [t for t in texts if any(c in t for c in "&<>\"'")]
     assert len(special) > 100
-    for text in rng.sample(texts, 400) + special[:300] + ['A "word" & <b>x</b> \x00 it\'s \x01 here, word again']:
+    for text in rng.sample(texts, 400) + special[:300] + ['A "word" & <b>x</b> \x00 it\'s \x01 here, word again',
+                                                      "nothing to escape \x00 here \x01, word again"]:
         where = Positions(text)
         spans = where.packed({k for k in list(where.spans)[:6]})
         for start, end in [(0, len(text)), (min(len(text), 5), min(len(text), 120))]:
