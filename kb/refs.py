@@ -580,6 +580,11 @@ def _joined(m: re.Match) -> str:
 
 
 _WRAPPERS = re.compile(r"^[\s(\[{\"'“‘]*(?P<body>.*?)[\s)\]}\"'”’.,;:!?]*$", re.DOTALL)
+# _WRAPPERS' two sides in ASCII text (its ``\s`` there: str.isspace's ASCII characters): the opening run is greedy
+# and the body lazy before a closing run to the end, so the body is the text stripped of the first on the left,
+# then of the second on the right (tests/test_refs.py compares the two)
+_ASCII_SPACE = "".join(c for c in map(chr, range(128)) if c.isspace())
+_ASCII_OPENING, _ASCII_CLOSING = _ASCII_SPACE + "([{\"'", _ASCII_SPACE + ")]}\"'.,;:!?"
 
 
 def parse_ref(text: str, sections: tuple[str, ...] | list[str] = (), bare_numbers: bool = True,
@@ -593,8 +598,11 @@ def parse_ref(text: str, sections: tuple[str, ...] | list[str] = (), bare_number
     """
     if len(text) > 200:
         return None
-    wrapped = _WRAPPERS.match(text)  # matches any text: every part of the pattern may be empty
-    body = wrapped.group("body") if wrapped else text
+    if text.isascii():  # _WRAPPERS' answer without running it (a lazy group tried at every character)
+        body = text.lstrip(_ASCII_OPENING).rstrip(_ASCII_CLOSING)
+    else:
+        wrapped = _WRAPPERS.match(text)  # matches any text: every part of the pattern may be empty
+        body = wrapped.group("body") if wrapped else text
     if not body:
         return None
     names = DOC_NAMES if doc_names is None else doc_names
@@ -646,8 +654,17 @@ def _title_keys(sections: tuple[str, ...]) -> tuple[tuple[tuple[str, ...], str],
     return tuple((_title_key(re.findall(r"[a-z]+", t.lower())), t) for t in sections)
 
 
+def _ends_in_item(text: str) -> bool:
+    """``_ENDS_IN_ITEM`` finds its letter (and numeral) at the end of ``text``. It was tried at every character of
+    a question (3-7 us); whatever it matches is the text's last three words at most (the letter, the numeral,
+    "uncommander", each after whitespace, and whitespace is ``str.split``'s), so it is tried from the end of the
+    text before them (its look-behind still reads the character before: tests/test_refs.py compares the two)."""
+    parts = text.rsplit(None, 3)
+    return _ENDS_IN_ITEM.search(text, len(parts[0]) if len(parts) == 4 else 0) is not None
+
+
 def _section_by_words(text: str, sections: tuple[str, ...]) -> RefQuery | None:
-    if not _ENDS_IN_ITEM.search(text):
+    if not _ends_in_item(text):
         return None  # no letter (and numeral) at the end: most searches, found out at once
     words = [w for w in re.findall(r"[a-z0-9]+", text.lower()) if w != "uncommander"]
     item: tuple[str, ...]

@@ -146,13 +146,15 @@ def snippet(body: str | Positions, terms: set[str], width: int = 220) -> str:
         return escape(clip(body, width))
     if len(body) <= width:  # the whole text fits (most rules): every match marked, no window to choose
         return _marked(body, spans, 0, len(body), escape).strip()
-    # Start where the most matches fall within one snippet's width (the first such place).
-    starts = [s >> 32 for s in spans]
-    # The first span with the most spans starting within the snippet's width after it.
-    within = [bisect_left(starts, a + width - 60, i) - i for i, a in enumerate(starts)]
-    first = within.index(max(within))
-    spans = spans[first:]
-    first_start, first_end = starts[first], spans[0] & _LOW
+    # Start where the most matches fall within one snippet's width (the first such place): the first span with
+    # the most spans starting within the snippet's width after it, found among the packed spans themselves (one is
+    # below ``(start + reach) << 32`` exactly when it starts before ``start + reach``), not a list of their starts
+    if len(spans) > 1:
+        reach = width - 60
+        within = [bisect_left(spans, (s >> 32) + reach << 32, i) - i for i, s in enumerate(spans)]
+        first = within.index(max(within))
+        spans = spans[first:]
+    first_start, first_end = spans[0] >> 32, spans[0] & _LOW
     start = max(0, first_start - 60)
     if start:
         space = body.find(" ", start)
@@ -186,18 +188,23 @@ def _marked(body: str, spans: list[int], start: int, end: int, escape) -> str:
     The marks go in as two control characters no record's text holds (checked: else each piece is escaped on its
     own), the window is escaped once, then they become the tags: the same string as escaping each piece between
     the marks (html.escape maps each character alone and leaves those two be), with one escape per snippet, not
-    two per mark."""
-    if _OPEN in body or _CLOSE in body:
+    two per mark. A text with nothing to escape (most: ``Positions.escape`` is ``str``) takes the tags themselves,
+    neither escaped nor replaced (0.87-0.90x the snippets' time over the bench's classes)."""
+    plain = escape is str  # a text with nothing to escape (Positions.escape): the tags go in as they are
+    if not plain and (_OPEN in body or _CLOSE in body):
         return _marked_piece_by_piece(body, spans, start, end, escape)
+    opening, closing = ("<mark>", "</mark>") if plain else (_OPEN, _CLOSE)
     pieces: list[str] = []
     pos = start
     for s in spans:
         a, b = s >> 32, s & _LOW
         if b > end:
             break
-        pieces += (body[pos:a], _OPEN, body[a:b], _CLOSE)
+        pieces += (body[pos:a], opening, body[a:b], closing)
         pos = b
     pieces.append(body[pos:end])
+    if plain:
+        return "".join(pieces)
     return escape("".join(pieces)).replace(_OPEN, "<mark>").replace(_CLOSE, "</mark>")
 
 

@@ -493,3 +493,37 @@ def test_a_year_alone_where_a_date_goes_is_its_last_day(typed, day):
 def test_a_year_that_is_not_where_a_date_goes_is_no_date(typed):
     query = parse_ref(typed, bare_numbers=True)
     assert query is None or query.date is None
+
+
+def _seeded_texts(atoms, n, seed):
+    import random
+
+    rng = random.Random(seed)
+    return ["".join(rng.choice(atoms) for _ in range(rng.randrange(0, 9))) for _ in range(n)]
+
+
+def test_the_wrappers_stripped_without_the_pattern_are_the_patterns_body():
+    # parse_ref takes ASCII text's body by two strips instead of _WRAPPERS (a lazy group tried at every character)
+    from kb.refs import _ASCII_CLOSING, _ASCII_OPENING, _WRAPPERS
+
+    atoms = [" ", "\t", "\n", "\x0b", "\x0c", "\r", "\x1c", "\x1f", "(", "[", "{", '"', "'", ")", "]", "}", ".", ",",
+             ";", ":", "!", "?", "a", "702.19b", "token cards j", "-", "_"]
+    texts = [t for t in _seeded_texts(atoms, 50_000, 1) if t.isascii()] + [f for f, _ in FORMS]
+    for text in texts:
+        wrapped = _WRAPPERS.match(text)
+        assert wrapped is not None  # every part of the pattern may be empty
+        assert text.lstrip(_ASCII_OPENING).rstrip(_ASCII_CLOSING) == wrapped.group("body"), repr(text)
+    assert parse_ref("(907.4b).") is not None and parse_ref(" ([702.19b]) ") is not None
+
+
+def test_a_section_letter_at_the_end_is_found_from_the_last_three_words_as_from_every_character():
+    # _ends_in_item tries _ENDS_IN_ITEM from the text's last three whitespace-separated words (with the character
+    # before them for its look-behind); the pattern alone was tried at every character
+    from kb.refs import _ENDS_IN_ITEM, _ends_in_item
+
+    atoms = ["a", "b", "ab", "i", "iv", "x", "viii", "(", ")", " ", "  ", "\t", "\n", "\u00a0", "\u2003", "'", "’",
+             "uncommander", "UNCOMMANDER", "word", "Token", "Cards", "-", ".", "1", "K", "\u212a", "\u017f", "_"]
+    texts = _seeded_texts(atoms, 100_000, 2) + [f for f, _ in FORMS] + ["what happens when a player has ten poison"]
+    found = [_ends_in_item(t) for t in texts]
+    assert found == [_ENDS_IN_ITEM.search(t) is not None for t in texts]
+    assert 0.05 < sum(found) / len(found) < 0.5  # both answers are well represented

@@ -190,7 +190,8 @@ def test_a_snippet_escaped_once_is_the_snippet_escaped_piece_by_piece(cr_store):
     texts = [r.text for r in cr_store.records.values() if r.text]
     special = [t for t in texts if any(c in t for c in "&<>\"'")]
     assert len(special) > 100
-    for text in rng.sample(texts, 400) + special[:300] + ['A "word" & <b>x</b> \x00 it\'s \x01 here, word again']:
+    for text in rng.sample(texts, 400) + special[:300] + ['A "word" & <b>x</b> \x00 it\'s \x01 here, word again',
+                                                      "nothing to escape \x00 here \x01, word again"]:
         where = Positions(text)
         spans = where.packed({k for k in list(where.spans)[:6]})
         for start, end in [(0, len(text)), (min(len(text), 5), min(len(text), 120))]:
@@ -223,3 +224,69 @@ def test_a_phrase_words_spans_are_among_its_stems_so_marking_leaves_every_snippe
         assert where.find(marks) == where.find(terms), record.id
         assert snippet(where, marks) == snippet(where, terms), record.id
     assert left_out > 500  # most phrase words' stems were there to leave them out
+
+
+def _windowed_as_scanned(where, terms: set[str], width: int = 220) -> str:
+    """``snippet`` for a text longer than ``width``, its window chosen plainly: each match's start, and for each
+    the matches starting within reach of it counted one by one; the first with the most."""
+    from kb.snippet import _LOW, _marked
+
+    body, spans = where.body, where.packed(terms)
+    starts = [s >> 32 for s in spans]
+    within = [sum(1 for b in starts[i:] if b < a + width - 60) for i, a in enumerate(starts)]
+    first = within.index(max(within))
+    spans = spans[first:]
+    start = max(0, starts[first] - 60)
+    if start:
+        space = body.find(" ", start)
+        start = space + 1 if 0 <= space < starts[first] else start
+    end = min(len(body), start + width)
+    if end < len(body):
+        space = body.rfind(" ", start, end)
+        end = space if space > spans[0] & _LOW else end
+    return ("… " if start else "") + _marked(body, spans, start, end, where.escape).strip() + \
+        (" …" if end < len(body) else "")
+
+
+def test_a_long_texts_window_is_where_most_matches_fall_as_counted_one_by_one(cr_store):
+    # snippet finds each match's count among the packed spans themselves (bisect), not a list of their starts
+    from kb.snippet import Positions, snippet, stem
+    from kb.words import plain
+
+    rng = random.Random(24)
+    records = [r for r in cr_store.records.values() if r.text and len(plain(r.text)) > 220]
+    compared = 0
+    for record in rng.sample(records, 500):
+        where = Positions(plain(record.text))
+        words = [w.strip(".,;:()\"'").lower() for w in where.body.split()]
+        words = [w for w in words if w.isalpha()]
+        for terms in ({stem(w) for w in rng.sample(words, 3)} | {"damag", "player"}, {stem(rng.choice(words))}):
+            if where.packed(terms):
+                assert snippet(where, terms) == _windowed_as_scanned(where, terms), record.id
+                compared += 1
+    assert compared > 900
+
+
+def test_a_question_names_tournament_procedure_as_the_pattern_alone_finds_it(cr_store):
+    """The ``[[outside]]`` pattern runs only when a word of the question starts one of its sayings
+    (kb.search.assemble._says): the same answer as the pattern alone, on the bench's queries and every saying
+    written into a sentence in other cases, glued to other words, or with letters only case-insensitive matching
+    equates (the Kelvin sign, a long s)."""
+    from kb.search.assemble import _outside, _says
+
+    entries = cr_store.manifest.get("outside", ())
+    assert entries
+    texts = [q for qs in query_classes(True).values() for q in qs]
+    assert all(firsts is not None for *_, firsts in _outside(entries))  # the fast test applies to every entry
+    sayings = [s for e in entries for s in e["say"]]
+    for said in sayings:
+        texts += [f"what is the {said}?", f"{said.upper()} for this", f"x{said}", f"{said}s", f"{said}_x",
+                  f"({said})", said.replace(" ", "\n  "), said.replace("k", "\u212a").replace("s", "\u017f"),
+                  f"is it a {said.title()}, really"]
+    found = 0
+    for pattern, _, _, firsts in _outside(entries):
+        for text in texts:
+            expected = pattern.search(text) is not None
+            assert _says(pattern, firsts, text) == expected, text
+            found += expected
+    assert found > 3 * len(sayings)

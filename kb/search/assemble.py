@@ -24,11 +24,33 @@ from kb.snippet import Positions, clip, marking, matched, shown, snippet, transl
 __all__ = ["Assembler"]
 
 
-def _outside(entries) -> list[tuple[re.Pattern, str, str]]:
+def _outside(entries) -> list[tuple[re.Pattern, str, str, frozenset[str] | None]]:
     """The vocabulary's ``[[outside]]`` entries (ingest.vocabulary.load_outside): each one's sayings as one pattern
-    of whole words, with what it is about and where that lives."""
-    return [(re.compile(r"(?<!\w)(?:" + "|".join(re.escape(x).replace(r"\ ", r"\s+") for x in e["say"]) + r")(?!\w)",
-                        re.IGNORECASE), e["about"], e["see"]) for e in entries]
+    of whole words, with what it is about, where that lives, and the first words of its sayings (lowercased; None
+    when one is not all ASCII letters, digits and ``_``, then only the pattern decides: ``_says``)."""
+    out = []
+    for e in entries:
+        pattern = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(x).replace(r"\ ", r"\s+") for x in e["say"])
+                             + r")(?!\w)", re.IGNORECASE)
+        firsts = [x.split(" ", 1)[0].lower() for x in e["say"]]
+        out.append((pattern, e["about"], e["see"],
+                    frozenset(firsts) if all(_ASCII_WORD.fullmatch(f) for f in firsts) else None))
+    return out
+
+
+_ASCII_WORD = re.compile(r"\w+", re.ASCII)
+
+
+def _says(pattern: re.Pattern, firsts: frozenset[str] | None, text: str) -> bool:
+    """``pattern`` (an ``[[outside]]`` entry's, ``_outside``) finds one of its sayings in ``text``. The pattern (an
+    alternation of 38 sayings, case-insensitive, tried at every position: 13 us for a question) is run only when
+    some whole word of the text is the first word of a saying: a match starts where no word character precedes,
+    and its first word is followed by a space or by no word character, so that word is a whole word of the text
+    (a run of word characters), equal to the saying's first word as ``str.lower`` compares them in ASCII text
+    (case-insensitive matching of other text is more than ``str.lower``: there the pattern decides)."""
+    if firsts is not None and text.isascii() and firsts.isdisjoint(_ASCII_WORD.findall(text.lower())):
+        return False
+    return pattern.search(text) is not None
 
 
 
@@ -84,8 +106,8 @@ class Assembler:
             # "showing Tarmogoyf for 'tarmogyof'", or a title's correction already said
             if found.fixed and not (lead.matched_by == "card" and note) and not lead.corrected_to:
                 note = "; ".join(filter(None, [note, f"spelling corrected: {found.said_fixed or found.fixed!r}"]))
-        outside = next((f"{about} is not in these documents: see {see}" for said, about, see in self.outside
-                        if said.search(query.text)), None)  # "drew 8 cards by mistake, what's the penalty"
+        outside = next((f"{about} is not in these documents: see {see}" for said, about, see, firsts in self.outside
+                        if _says(said, firsts, query.text)), None)  # "drew 8 cards by mistake, what's the penalty"
         return "; ".join(filter(None, [note, query.limited, outside])), searched_for, rewrite_note, rewrites
 
     def _hit(self, c: Candidate, terms: set[str], marks: set[str]) -> Hit:
@@ -120,7 +142,9 @@ class Assembler:
 
     def _lead_hit(self, record: Record, cites: str | None = None) -> Hit:
         where = self.positions.get(self.docnums.get(record.id, -1))  # its text made plain once (warm)
-        hit = self._make_hit(record, html.escape(clip(where.body if where else self.shown(record))), 1000.0)
+        # escaped as its snippet would be (Positions.escape: html.escape, or nothing to do for a text without & < > " ')
+        text = where.escape(clip(where.body)) if where else html.escape(clip(self.shown(record)))
+        hit = self._make_hit(record, text, 1000.0)
         hit.cites = cites
         return hit
 

@@ -104,7 +104,8 @@ class Parser:
         self.knows = knows  # the index holds this word as written
         self.named_cards = named_cards  # the cards whose whole name these stems hold
         # what the reference grammar reads besides numbers: section titles ("Token Cards j"), documents' names
-        self.sections, self.doc_names = list(sections), doc_names
+        # (a tuple: kb.refs reads them as one, and a tuple of a tuple is itself, not a copy per query)
+        self.sections, self.doc_names = tuple(sections), doc_names
 
     def parse(self, q: str, doc: str | None, kind: str | None, limit: int, offset: int) -> Query:
         q = (q or "").replace("\x00", " ")
@@ -123,9 +124,14 @@ class Parser:
         use_vocabulary = '"' not in text and "vocabulary" in rank.SIGNALS
         expanded = self.vocabulary.expand(text, self.knows, lambda: bool(self.named_cards(content_stems(text)))) \
             if use_vocabulary else Expansion(text)
-        named = [rank.DOC_NAMES[w] for w in named_words(text) if w in rank.DOC_NAMES]
+        lowered = text.lower()
+        said = WORD.findall(lowered)
+        # named_words' folded words are these in ASCII text (fold changes nothing) with no two-word document name
+        # to join (neither "sight" nor "silver"): the text read once, not twice
+        folded = said if text.isascii() and "sight" not in lowered and "silver" not in lowered else named_words(text)
+        named = [rank.DOC_NAMES[w] for w in folded if w in rank.DOC_NAMES]
         named_doc = named[0] if named and named[0] in self.docs and not doc else None
-        kinds = [rank.KIND_NAMES[w] for w in WORD.findall(text.lower()) if w in rank.KIND_NAMES]
+        kinds = [rank.KIND_NAMES[w] for w in said if w in rank.KIND_NAMES]
         reference = parse_ref(text, sections=self.sections, bare_numbers=True, doc_names=self.doc_names) \
             if text else None
         return Query(q, text, doc, kind, limit, offset, expanded, named_doc, kinds[0] if kinds and not kind else None,
