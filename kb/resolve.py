@@ -151,7 +151,10 @@ class Resolver:
         # A name more than ``limit`` letters longer or shorter is more than ``limit`` edits away: only names of those
         # lengths (about half the names for a name's length, a few for a question's), each compared in C++ (the
         # first of the nearest is kept, as a scan in name order keeps it).
-        names, at = self._within.get((prefix, limit, len(key))) or self._names_within(prefix, limit, len(key))
+        if limit in _LIMITS:  # every length some name is within reach of has its lists (none past the longest)
+            names, at = self._within.get((prefix, limit, len(key)), ([], []))
+        else:
+            names, at = self._names_within(prefix, limit, len(key))
         found = extractOne(key, names, scorer=OSA.distance, score_cutoff=limit) if names else None
         if found is None:
             return None, 0
