@@ -522,7 +522,7 @@ class Ranker:
         if "keyword below its rules" in on:
             self._below_its_rules(candidates, rows, special, explain)
         if cards_asked_more and "card below its rulings" in on:
-            self._below_its_rulings(candidates, cards_asked_more, explain)
+            self._below_its_rulings(candidates, rows, cards_asked_more, explain)
 
     def _siblings(self, best: list[Candidate], weights: dict[str, float], total: float, stems: frozenset[str],
                   explain: bool) -> bool:
@@ -605,15 +605,16 @@ class Ranker:
                     today.why.append(f"today's text of {c.record.id}")
 
     @staticmethod
-    def _below_its_rulings(candidates: list[Candidate], cards: list[Candidate], explain: bool) -> None:
+    def _below_its_rulings(candidates: list[Candidate], rows: list[_Row], cards: list[Candidate],
+                           explain: bool) -> None:
         """A card page a question asks more about than its name, still ranked above every ruling of it among the
         candidates, gives its place to the best of them and comes right after it: the page holds all its rulings'
         words (Whoosh scored "necromancer can i target my own graveyard" 15.0 for The Necromancer's page, 5.2 for
         the ruling that answers it), the question asks for one of them."""
         rulings: dict[str | None, list[Candidate]] = {}  # a card's rulings among the candidates, in their order
-        for o in candidates:
-            if o.record.kind == "ruling":
-                rulings.setdefault(o.record.parent, []).append(o)
+        for o, row in zip(candidates, rows, strict=True):  # the rows (a ruling's owner is its card), not the records
+            if row.kind == "ruling":
+                rulings.setdefault(row.owner, []).append(o)
         for card in cards:
             cid = card.record.id
             ruling = max(rulings.get(cid, ()), key=attrgetter("score"), default=None)
