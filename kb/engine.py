@@ -805,7 +805,8 @@ def _dense_coord(m: CoordMatcher | _Coord, n: int, replaced) -> tuple[np.ndarray
 # thousands of matches ("mana", 489: 38 against 102 us).
 DENSE_FROM = 0.075  # x the documents: 400 postings with the official rules
 # A word kept in a question's tree (``_Word``) matching at least this share of the documents also keeps its arrays
-# over every docnum: 22 words with the official rules (~1.2 MB), at ten times the records the same words (~12 MB).
+# over every docnum: 22 words with the official rules (22 x 5,336 x 10 bytes, ~1.2 MB); at ten times the records the
+# clones keep each word's share, so the same words (~12 MB by that count).
 # Scattering a word's postings into its sibling's arrays costs about its postings; adding whole arrays is one pass:
 # measured warm and with the caches evicted, the two cross at ~600-1,000 postings of 5,336 documents.
 DENSE_WORD_FROM = 0.15

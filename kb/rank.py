@@ -522,7 +522,7 @@ class Ranker:
         if "keyword below its rules" in on:
             self._below_its_rules(candidates, rows, special, explain)
         if cards_asked_more and "card below its rulings" in on:
-            self._below_its_rulings(candidates, cards_asked_more, explain)
+            self._below_its_rulings(candidates, rows, cards_asked_more, explain)
 
     def _siblings(self, best: list[Candidate], weights: dict[str, float], total: float, stems: frozenset[str],
                   explain: bool) -> bool:
@@ -605,15 +605,16 @@ class Ranker:
                     today.why.append(f"today's text of {c.record.id}")
 
     @staticmethod
-    def _below_its_rulings(candidates: list[Candidate], cards: list[Candidate], explain: bool) -> None:
+    def _below_its_rulings(candidates: list[Candidate], rows: list[_Row], cards: list[Candidate],
+                           explain: bool) -> None:
         """A card page a question asks more about than its name, still ranked above every ruling of it among the
         candidates, gives its place to the best of them and comes right after it: the page holds all its rulings'
         words (Whoosh scored "necromancer can i target my own graveyard" 15.0 for The Necromancer's page, 5.2 for
         the ruling that answers it), the question asks for one of them."""
         rulings: dict[str | None, list[Candidate]] = {}  # a card's rulings among the candidates, in their order
-        for o in candidates:
-            if o.record.kind == "ruling":
-                rulings.setdefault(o.record.parent, []).append(o)
+        for o, row in zip(candidates, rows, strict=True):  # the rows (a ruling's owner is its card), not the records
+            if row.kind == "ruling":
+                rulings.setdefault(row.owner, []).append(o)
         for card in cards:
             cid = card.record.id
             ruling = max(rulings.get(cid, ()), key=attrgetter("score"), default=None)
@@ -657,30 +658,33 @@ class Ranker:
                 self._by_heading(candidates, rows, stems, explain)
             return
         items = list(weights.items())
+        # Coverage depends only on which of the question's stems a record has (and which kinds of permanent it
+        # names instead): one factor per such pair of sets.
+        cover_of: dict[tuple[frozenset[str], frozenset[str]], tuple[float, float]] = {}
         broader = [(s, w) for s, w in items if s in _BROADER] if "kinds of permanent" in on else []
+        none: frozenset[str] = frozenset()
         # Each pair with its two words' stems: looked for in a record's words (a substring search over its
         # whole text) only when the record has both stems, or when its words were folded (not ASCII).
-        pair_stems: list[tuple[str, str | None, str | None]] = [
-            (pair, stem(both[0]), stem(both[1])) if len(both := pair.split()) == 2 else (pair, None, None)
-            for pair in pairs] if pairing else []
-        every_pair = tuple(pairs) if pairing else ()
-        # What a candidate's factors read of its stems is which of these it has: the question's stems (coverage),
-        # the broader word of a kind of permanent it asks about, each pair's two stems. One intersection per
-        # candidate, then per such set (a few dozen at most) its coverage factor and the pairs it may hold, worked
-        # out once: the same factors as testing each stem and pair per candidate.
-        wanted = frozenset([*stems, *(_BROADER[s] for s, _ in broader),
-                            *(s for _, first, second in pair_stems if first is not None for s in (first, second))])
-        by_key: dict[frozenset[str], tuple[float, float, tuple[str, ...]]] = {}
+        pair_stems = [(pair, *map(stem, both)) if len(both := pair.split()) == 2 else (pair, None, None)
+                      for pair in pairs] if pairing else []
+        unchecked = [(pair, None, None) for pair in pairs]
         for c, row in zip(candidates, rows, strict=True):
             score = c.score
-            key = row.stems & wanted
-            got = by_key.get(key)
-            if got is None:
-                got = by_key[key] = _word_factors(key, items, broader, total, covering, pair_stems)
             if covering:
-                score *= got[0]
+                have = row.stems
+                found = have & stems
+                # "sacrifice my opponent's creature": 701.21a says permanent
+                wider = frozenset([s for s, _ in broader if s not in have and _BROADER[s] in have]) if broader \
+                    else none
+                cover = cover_of.get((found, wider))
+                if cover is None:
+                    covered = (sum([w for s, w in items if s in found])
+                               + sum([w * BROADER for s, w in broader if s in wider])) / total
+                    cover = cover_of[found, wider] = ((COVER_FLOOR + (1 - COVER_FLOOR) * covered) ** COVER_POWER,
+                                                      covered)
+                score *= cover[0]
                 if explain:
-                    c.why.append(f"coverage {got[1]:.2f}")
+                    c.why.append(f"coverage {cover[1]:.2f}")
             if heading:
                 title = row.title_stems
                 if title and stems and (title <= stems or stems <= title):  # Ranker.about
@@ -689,9 +693,10 @@ class Ranker:
                         c.why.append("heading")
             if pairing:
                 words = row.words
+                have = row.stems
                 n = 0
-                for pair in got[2] if row.ascii else every_pair:  # a loop beats sum(map(...))
-                    if pair in words:
+                for pair, first, second in pair_stems if row.ascii else unchecked:  # a loop beats sum(map(...))
+                    if (first is None or first in have and second in have) and pair in words:
                         n += 1
                 if n:
                     score *= 1 + PAIR_BONUS * n
@@ -839,23 +844,6 @@ _PAGES = ("keyword", "card")  # the pages a question may ask more about than the
 def _asks_more(weights: dict[str, float], title: frozenset[str], total: float) -> bool:
     """``Ranker.asks_more`` with its signal on (checked once by the pass that asks, not once per candidate)."""
     return sum([w for s, w in weights.items() if s not in title]) / total >= MORE
-
-
-def _word_factors(have: frozenset[str], items: list[tuple[str, float]], broader: list[tuple[str, float]],
-                  total: float, covering: bool,
-                  pair_stems: list[tuple[str, str | None, str | None]]) -> tuple[float, float, tuple[str, ...]]:
-    """``Ranker._by_words``' factors of a record that has these of the question's stems, broader words and pairs'
-    stems (``have``): its coverage factor and share, and the pairs whose two stems it has (an ASCII record's words
-    hold no other pair)."""
-    factor = covered = 0.0
-    if covering:
-        # "sacrifice my opponent's creature": 701.21a says permanent
-        wider = [s for s, _ in broader if s not in have and _BROADER[s] in have]
-        covered = (sum([w for s, w in items if s in have])
-                   + sum([w * BROADER for s, w in broader if s in wider])) / total
-        factor = (COVER_FLOOR + (1 - COVER_FLOOR) * covered) ** COVER_POWER
-    return factor, covered, tuple([pair for pair, first, second in pair_stems
-                                   if first is None or first in have and second in have])
 
 
 def _answers(c: Candidate, says: frozenset[str], asks: tuple[str, ...], explain: bool) -> None:
