@@ -290,3 +290,22 @@ def test_a_question_names_tournament_procedure_as_the_pattern_alone_finds_it(cr_
             assert _says(pattern, firsts, text) == expected, text
             found += expected
     assert found > 3 * len(sayings)
+
+
+def test_a_clipped_text_is_its_whitespace_collapsed_then_cut(cr_store):
+    # clip collapses a text's whitespace only when it has some to collapse (a printable text's only whitespace is
+    # the space): the same string as collapsing every text, on every record's text and seeded whitespace
+    from kb.snippet import clip
+
+    def plainly(text: str, n: int = 200) -> str:
+        text = " ".join(text.split())
+        return text if len(text) <= n else text[: n - 1].rsplit(" ", 1)[0] + "…"
+
+    rng = random.Random(25)
+    texts = [r.text for r in cr_store.records.values() if r.text]
+    spaces = [" ", "  ", "\n", "\t", "\xa0", "\u2003", "\u3000", "\x1f", "\x85", "\u2028"]
+    texts += [rng.choice(spaces) + t.replace(" ", rng.choice(spaces), rng.randrange(3)) + rng.choice(["", " ", "\n"])
+              for t in rng.sample(texts, 2000)]
+    for text in texts:
+        for n in (200, 60):
+            assert clip(text, n) == plainly(text, n), repr(text)

@@ -19,7 +19,7 @@ from kb.search.lead import Lead
 from kb.search.parse import Query
 from kb.search.results import Hit, Results, Rewrite
 from kb.search.tables import Tables
-from kb.snippet import Positions, clip, marking, matched, shown, snippet, translation
+from kb.snippet import Marks, Positions, clip, marking, matched, shown, snippet, translation
 
 __all__ = ["Assembler"]
 
@@ -110,7 +110,7 @@ class Assembler:
                         if _says(said, firsts, query.text)), None)  # "drew 8 cards by mistake, what's the penalty"
         return "; ".join(filter(None, [note, query.limited, outside])), searched_for, rewrite_note, rewrites
 
-    def _hit(self, c: Candidate, terms: set[str], marks: set[str]) -> Hit:
+    def _hit(self, c: Candidate, terms: set[str], marks: Marks) -> Hit:
         """A result for the page: the record's fields and a highlighted snippet. ``marks``: ``marking(terms)``, made
         once a page (the passage that matched is chosen by ``terms``, each distinct word counted)."""
         record = c.record
