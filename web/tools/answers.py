@@ -8,6 +8,8 @@ The set (``queries``): the bench's query classes, the quality suites' questions,
 typos of the records' words, mistyped card names, two- and three-word phrases quoted from the records, and words
 under each document's and kind's filter. Each query runs on a searcher warmed as ``kb serve`` warms it, cache off,
 in the set's order (a first run for most queries: per-build tables filled by a query show up as a difference too).
+The lexical path alone by default; ``--semantic`` turns the semantic stage on, as ``kb serve`` does (the
+``KB_SEMANTIC`` setting is read by the web layer, not here).
 """
 from __future__ import annotations
 
@@ -108,9 +110,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", type=Path, required=True, help="a data directory (kb build)")
     parser.add_argument("--out", type=Path, required=True, help="where to write the answers (JSON lines)")
+    parser.add_argument("--semantic", action="store_true",
+                        help="with the semantic stage on, as served (default: the lexical path alone)")
     args = parser.parse_args(argv)
     store = Store.open(args.data)
-    searcher = Searcher(store, cache_size=0)
+    searcher = Searcher(store, cache_size=0, semantic=args.semantic)
     searcher.warm()  # as kb serve opens a build
     qs, starts = queries(store), prefixes(store)
     with args.out.open("w", encoding="utf-8") as f:
