@@ -984,3 +984,316 @@ CR_I: list[tuple[str, set[str]]] = [
     ('can i cast dryad arbor as a spell', {'cr/305.9'}),
     ('can i rearrange the cards in my graveyard', {'cr/404.2'}),
 ]
+
+
+# Sets J and K: written at the start of the twenty-fourth session (2026-11-30) by two more blind judges, from the
+# official rules' text alone (never the search, the records' listing, the common questions or any other set), 150
+# plain-language questions each about the 2026-08-07 rules: J by an L3 judge (60 a judge's wording, 50 a player's,
+# 40 chat-style), K by an L2 judge who runs a Discord rules channel (30, 60, 60); each line's comment says which.
+# Answers are the most specific rule that says it, up to three. Measured once when written (as served: J 106 / 131,
+# K 97 / 115; lexical alone J 96 / 124, K 91 / 111) and once with the session's refit of the semantic model (J
+# 105 / 132, K 97 / 114), which was not kept on these and the sets above; no other change was chosen on them.
+CR_J: list[tuple[str, set[str]]] = [
+    ("One effect lets a player search their library while another says players can't search libraries. Which one wins?", {'cr/101.2'}),  # judge
+    ('When two players both have to make choices at the same time for one effect, in what order are those choices made?', {'cr/101.4'}),  # judge
+    ('my opponent conceded while my lightning bolt was still on the stack, is that even allowed lol', {'cr/104.3a'}),  # casual
+    ('We both went to zero off the same Earthquake. Who wins that?', {'cr/104.4a'}),  # player
+    ('if i have to draw 3 off a spell but theres only 2 cards in my library do i lose immediatly', {'cr/104.3c'}),  # casual
+    ("In a four-player game, does a player's first mulligan count toward the number of cards they bottom?", {'cr/103.5c'}),  # judge
+    ('Is it ever legal to choose a negative number when an effect asks you to choose a number?', {'cr/107.1b'}),  # judge
+    ('I cast a creature for X=4 and it has "when this enters, draw X cards". Do I draw 4 or 0?', {'cr/107.3m'}),  # player
+    ('Who is the owner of a card brought into the game from outside it, such as with a wish effect?', {'cr/108.3'}),  # judge
+    ('if my goblin token gets bounced with unsummon does it just sit in my hand', {'cr/111.7'}),  # casual
+    ('If the source of an activated ability is destroyed in response, does the ability on the stack still resolve?', {'cr/113.7a'}),  # judge
+    ('Can a spell on the stack choose itself as its own target?', {'cr/115.5'}),  # judge
+    ('can i play a land while my opponents spell is still on the stack', {'cr/116.2a'}),  # casual
+    ('After a spell finishes resolving, which player gets priority first?', {'cr/117.3b'}),  # judge
+    ("My Thoughtcast got reduced to zero mana — do I still have to actually announce that I'm paying it?", {'cr/118.5', 'cr/118.7'}),  # player
+    ('can i pay 2 life for gitaxian probe if im at 1 life', {'cr/119.4'}),  # casual
+    ("If a player can't lose life, can an effect that exchanges life totals still give them a lower total?", {'cr/119.8'}),  # judge
+    ('My creature has a +1/+1 counter and just got a -1/-1 counter put on it. What happens to the counters?', {'cr/122.3', 'cr/704.5q'}),  # player
+    ('does a flying counter from like a ikoria card give the actual flying keyword', {'cr/122.1b'}),  # casual
+    ('Are stickers counters, and do they get copied when something copies the permanent?', {'cr/123.1'}),  # judge
+    ('I made a bunch of mana with Dark Ritual in my main phase. Can I keep it floating into combat?', {'cr/106.4'}),  # player
+    ('If a mana-doubling replacement effect applies to mana from a restricted source, does the extra mana carry the same spending restriction?', {'cr/106.6a'}),  # judge
+    ('Damage dealt to a planeswalker — does it get marked like on a creature or does it take off loyalty?', {'cr/120.3c', 'cr/306.8'}),  # player
+    ('whats the most copies of one card i can have in a 60 card constructed deck', {'cr/100.2a'}),  # casual
+    ("When a card's text refers to itself by name, does that also cover other objects that happen to share that name?", {'cr/201.5'}),  # judge
+    ('can i name "clue" for pithing needle or is that not allowed since its only a token', {'cr/201.4'}),  # casual
+    ("My opponent's Fireball is on the stack with X=5. For my counterspell that cares about mana value, what's its mana value?", {'cr/202.3e'}),  # player
+    ("Does the color of a card's frame have any bearing on what color the card is?", {'cr/202.2'}),  # judge
+    ('is an uncrewed vehicle a creature with power for stuff that counts creatures with power 4 or more', {'cr/208.3', 'cr/301.7a'}),  # casual
+    ('Can an effect give a noncreature artifact a creature type such as Goblin?', {'cr/205.3d'}),  # judge
+    ('If an effect turns my legendary creature into a noncreature permanent, is it still legendary?', {'cr/205.4b'}),  # player
+    ('Do ability words such as landfall or raid have any rules meaning of their own?', {'cr/207.2c'}),  # judge
+    ("Does a characteristic-defining ability that sets power and toughness, like Tarmogoyf's, still work while the card is in the graveyard?", {'cr/208.2a'}),  # judge
+    ('Can an artifact land be cast as an artifact spell instead of being played as a land?', {'cr/300.2a', 'cr/305.9'}),  # judge
+    ("I stole my opponent's creature that's carrying their Equipment. Do I get the Equipment too?", {'cr/301.5d'}),  # player
+    ('if an equipment becomes a creature can it still equip stuff', {'cr/301.5c'}),  # casual
+    ('When an Aura is put onto the battlefield from the library by an effect, who picks what it enchants, and does that target?', {'cr/115.1b', 'cr/303.4f'}),  # judge
+    ("If an Aura would enter the battlefield but there's nothing it can legally enchant, where does it end up?", {'cr/303.4g'}),  # judge
+    ('can i tap llanowar elves for mana the same turn i cast it', {'cr/302.6'}),  # casual
+    ('Blood Moon is out and my Urborg is a Mountain now. Does it still make everything a Swamp?', {'cr/305.7'}),  # player
+    ('is overgrown tomb a basic land since it has forest and swamp on it', {'cr/305.8'}),  # casual
+    ('I already played my land, then a spell put another land onto the battlefield for me. Did that use up my land drop?', {'cr/305.4'}),  # player
+    ("Can a player redirect noncombat damage from an opponent to one of that opponent's planeswalkers?", {'cr/306.7'}),  # judge
+    ('Is the controller of a Siege battle allowed to attack it?', {'cr/310.9b'}),  # judge
+    ("Someone is attacking the battle I'm protecting. Can my teammate's creatures block for me?", {'cr/310.9c'}),  # player
+    ('what happens when the last defense counter comes off invasion of tarkir', {'cr/310.12b'}),  # casual
+    ('Can a dungeon card be brought into the game by an effect other than venturing, like a wish?', {'cr/309.2d'}),  # judge
+    ("I took my opponent's creature with Threaten and then sacrificed it. Does it go to my graveyard or theirs?", {'cr/400.3'}),  # player
+    ('if i blink my creature with cloudshift does it keep the +1/+1 counters on it', {'cr/400.7', 'cr/403.4'}),  # casual
+    ('When two or more cards are put into the same graveyard simultaneously, who decides their order?', {'cr/404.3'}),  # judge
+    ('am i allowed to count how many cards are left in my opponents library', {'cr/401.3'}),  # casual
+    ('An effect tells a player to put a card third from the top of their library, but the library only has one card. Where does the card go?', {'cr/401.7'}),  # judge
+    ("Can I reorder the cards in my graveyard during a game if my opponent doesn't mind?", {'cr/404.2'}),  # player
+    ('What happens if an effect tries to put an instant card onto the battlefield?', {'cr/400.4a'}),  # judge
+    ('Are sideboard cards in any zone, and can spells or abilities affect them?', {'cr/400.11a', 'cr/400.11c'}),  # judge
+    ('my old swords to plowshares says "remove from the game" is that the same as exile', {'cr/406.8'}),  # casual
+    ('can i cast an instant during my untap step before stuff untaps', {'cr/502.4'}),  # casual
+    ('During the untap step, do phased-out permanents phase in before or after the active player untaps?', {'cr/502.1', 'cr/502.3'}),  # judge
+    ('I cast two Time Walks this turn. Which extra turn do I take first, and do I get both?', {'cr/500.7'}),  # player
+    ("If a player's combat phase is skipped, is their second main phase still considered a postcombat main phase?", {'cr/505.1a'}),  # judge
+    ('when do sagas get their lore counter, is it in upkeep or main phase', {'cr/505.4'}),  # casual
+    ('My "until end of combat" pump — does it wear off when the end of combat step starts, or later?', {'cr/500.5a', 'cr/511.2'}),  # player
+    ('If no creatures are declared as attackers, do the declare blockers and combat damage steps still happen?', {'cr/508.8'}),  # judge
+    ('My opponent tapped my attacking creature after I declared it. Does it still deal combat damage?', {'cr/506.4b'}),  # player
+    ("A creature is attacking a planeswalker that leaves the battlefield before damage. Where does that creature's combat damage go?", {'cr/506.4c', 'cr/510.1b'}),  # judge
+    ('if the creature blocking my guy dies before damage does my guy hit the player instead', {'cr/510.1c'}),  # casual
+    ('Does a "whenever this creature attacks" ability trigger if the creature is put onto the battlefield attacking?', {'cr/508.3a'}),  # judge
+    ('My creature got blocked by three creatures. Does its "whenever this becomes blocked" ability trigger three times?', {'cr/509.3c'}),  # player
+    ('can i respond after combat damage is assigned but before it actually gets dealt', {'cr/510.2'}),  # casual
+    ('Does a creature with 0 or negative power assign any combat damage?', {'cr/510.1a'}),  # judge
+    ('if i flash in a creature with "at the beginning of the end step" during the end step does it trigger that turn', {'cr/513.2'}),  # casual
+    ("I'm at 9 cards at the end of my turn. When and how do I get down to 7?", {'cr/514.1'}),  # player
+    ('Under what circumstances do players receive priority during the cleanup step?', {'cr/514.3a'}),  # judge
+    ('At what point in the turn is damage marked on creatures removed?', {'cr/514.2'}),  # judge
+    ('If a creature is put onto the battlefield attacking during the declare blockers step, can it still be blocked?', {'cr/508.4d'}),  # judge
+    ('in 4 player if my creature says "defending player sacrifices a creature" and im attacking 2 people who is the defending player', {'cr/508.5', 'cr/508.5a'}),  # casual
+    ('Does an "attacks and isn\'t blocked" trigger go on the stack in the declare attackers step?', {'cr/508.3f', 'cr/509.3g'}),  # player
+    ("I Shocked my opponent's creature and they bounced it in response. What happens to my Shock?", {'cr/608.2b'}),  # player
+    ('can my opponent respond to me tapping llanowar elves for mana', {'cr/605.3b'}),  # casual
+    ('Is an activated ability that adds mana but also requires a target still a mana ability?', {'cr/605.1a'}),  # judge
+    ('Can I use two different loyalty abilities on the same planeswalker in one turn?', {'cr/606.3'}),  # player
+    ('When several triggered abilities controlled by different players trigger at the same time, in what order are they put on the stack?', {'cr/603.3b'}),  # judge
+    ('if 3 creatures die at once to a wrath does blood artist trigger 3 times', {'cr/603.10a', 'cr/603.2c'}),  # casual
+    ('For a trigger worded "when X, if Y", what happens if Y is no longer true when the ability resolves?', {'cr/603.4'}),  # judge
+    ('I Giant Growthed my 2/2, then my opponent turned it into a 1/1 Frog with a later spell. How big is it now?', {'cr/613.4b', 'cr/613.4c'}),  # player
+    ('Within a single layer, how is the order of continuous effects determined when no dependency exists?', {'cr/613.7'}),  # judge
+    ('If two replacement effects would apply to the same event affecting a permanent, who chooses which applies first?', {'cr/616.1'}),  # judge
+    ("My creature has a prevent-the-next-3 shield, and it takes damage that can't be prevented. Does the shield get used up?", {'cr/615.12'}),  # player
+    ('Can a step or phase be skipped once it has already begun?', {'cr/614.10'}),  # judge
+    ('if i have 2 anointed procession and make 1 token do i get 3 or 4', {'cr/614.5'}),  # casual
+    ('When a resolving spell says "for each creature on the battlefield", at what point is that number locked in?', {'cr/608.2h'}),  # judge
+    ('I cast an "all creatures you control get +1/+1 until end of turn" spell, then cast another creature. Does the new one get the bonus?', {'cr/611.2c'}),  # player
+    ("Four-player game: I have one of my opponent's creatures via Control Magic and that opponent concedes. What happens to the creature?", {'cr/800.4a'}),  # player
+    ("Two-Headed Giant: I've got 9 poison and my teammate has 6. Are we dead?", {'cr/704.6b', 'cr/810.10'}),  # player
+    ('In Two-Headed Giant, if one player on a team loses the game, what happens to their teammate?', {'cr/810.8a'}),  # judge
+    ('my commander got bounced to my hand by cyclonic rift, can i send it to the command zone instead', {'cr/903.9b'}),  # casual
+    ("I'm casting my commander from the command zone for the third time this game. How much extra does it cost?", {'cr/903.8'}),  # player
+    ('took 12 dmg from one commander and 10 from a different one, am i dead to commander damage', {'cr/704.6c', 'cr/903.10a'}),  # casual
+    ("Do mana symbols that appear only in a card's rules text count toward its color identity for Commander deckbuilding?", {'cr/903.4'}),  # judge
+    ('Planechase: I already rolled the planar die once this turn. What does it cost me to roll again?', {'cr/901.9'}),  # player
+    ('in archenemy who takes the first turn', {'cr/904.6'}),  # casual
+    ("In a shared-team-turns game, if teammates can't agree on which creatures attack, who makes the call?", {'cr/805.2'}),  # judge
+    ('with kolaghans command can i pick the same mode twice', {'cr/700.2d'}),  # casual
+    ('My opponent copied my modal spell. Can they pick different modes for their copy?', {'cr/700.2g'}),  # player
+    ('if i counter my opponents spell do they get their mana back', {'cr/701.6b'}),  # casual
+    ('If one of two creatures instructed to fight has left the battlefield before the spell resolves, does the other one still deal damage?', {'cr/701.14b'}),  # judge
+    ('can a goaded creature attack the player who goaded it', {'cr/701.15b'}),  # casual
+    ('My opponent made me mill 5 but I only have 3 cards left. What happens, do I lose?', {'cr/701.17b'}),  # player
+    ('Can a player sacrifice an indestructible permanent, and can regeneration replace a sacrifice?', {'cr/701.21a'}),  # judge
+    ("I'm searching my library for a creature card. Can I just say I didn't find one even though I have some in there?", {'cr/701.23b'}),  # player
+    ("What happens if an effect instructs a player to transform a permanent that isn't a double-faced card or token?", {'cr/701.27c'}),  # judge
+    ('i have deathtouch and trample, how much damage do i have to put on the blocker before the rest goes to the player', {'cr/702.19b', 'cr/702.2c'}),  # casual
+    ('If a creature with first strike gains double strike after first-strike damage has been dealt, does it deal damage again in the regular step?', {'cr/702.4d'}),  # judge
+    ('My trampler got blocked, but the blocker was removed before damage. Does all my damage go to the player?', {'cr/702.19d'}),  # player
+    ('does giving a creature -5/-5 kill it if its indestructible', {'cr/702.12b', 'cr/704.5f'}),  # casual
+    ("My opponent's creature has ward 2. I targeted it with my removal and I can't pay the 2. What happens?", {'cr/702.21a'}),  # player
+    ('can i target my own hexproof creature with my own giant growth', {'cr/702.11b'}),  # casual
+    ('Does protection from red stop a non-targeted red sweeper such as Anger of the Gods from damaging the creature?', {'cr/702.16e'}),  # judge
+    ('I flashed back a spell from my graveyard and it got countered. Does it go back to my graveyard?', {'cr/702.34a'}),  # player
+    ('If I ninjutsu in my ninja, is it attacking the same planeswalker my returned creature was attacking?', {'cr/702.49c'}),  # player
+    ('While a spell with split second is on the stack, may players still activate mana abilities or take special actions?', {'cr/702.61b'}),  # judge
+    ("I cascaded and flipped three lands before hitting a spell. What happens to all the cards I exiled that I didn't cast?", {'cr/702.85a'}),  # player
+    ('Are the copies created by storm considered cast for abilities that trigger on casting a spell?', {'cr/702.40a', 'cr/707.10'}),  # judge
+    ('My undying creature came back with a +1/+1 counter and then got a -1/-1 counter. If it dies now, does undying bring it back again?', {'cr/702.93a', 'cr/704.5q'}),  # player
+    ('If the target of a bestowed Aura spell becomes illegal before it resolves, what happens to the spell?', {'cr/702.103e'}),  # judge
+    ('if i mutate onto my creature does it get the abilities from both cards', {'cr/702.140e'}),  # casual
+    ('I plotted a card this turn. Can I cast it from exile this same turn?', {'cr/702.170d'}),  # player
+    ('Does my toxic creature give poison counters when it deals combat damage to a planeswalker or a battle?', {'cr/702.164c'}),  # player
+    ('Do enters-the-battlefield or leaves-the-battlefield abilities trigger when a permanent phases out or phases in?', {'cr/702.26d'}),  # judge
+    ("I discarded a madness card to my opponent's discard spell during their turn. Can I still cast it for the madness cost even though it's a sorcery?", {'cr/608.2g', 'cr/702.35a'}),  # player
+    ('When the last time counter comes off my suspended creature and I cast it, does it have haste?', {'cr/702.62a'}),  # player
+    ('can i cast a sneak spell during declare attackers or only in the blockers step', {'cr/702.190a'}),  # casual
+    ('My firebending creature attacked and gave me red mana. Does that mana empty when the declare attackers step ends?', {'cr/702.189a'}),  # player
+    ('When a permanent copies another creature, does it also copy the counters, tapped status, and Aura bonuses on the original?', {'cr/707.2'}),  # judge
+    ('My face-down morph died. Do I have to reveal it to my opponent?', {'cr/708.9'}),  # player
+    ('whats the mana value of a split card like fire // ice when its in my library, like for dark confidant', {'cr/709.4b'}),  # casual
+    ('My transformed double-faced creature is on the battlefield back-face up. What\'s its mana value for "destroy target creature with mana value 3 or less"?', {'cr/712.8e'}),  # player
+    ('Is a Saga sacrificed while its final chapter ability is still on the stack?', {'cr/714.4'}),  # judge
+    ('if i cast the adventure half of bonecrusher giant can i cast the creature later from exile', {'cr/715.3d'}),  # casual
+    ("I resolved Mindslaver on my opponent. While I'm controlling their turn, can I make them concede?", {'cr/723.6'}),  # player
+    ('When an effect ends the turn, what happens to spells and abilities still on the stack?', {'cr/724.1b'}),  # judge
+    ('if my creature does combat damage to the monarch do i become the monarch', {'cr/725.2'}),  # casual
+    ('i cast a second copy of my legendary creature, what happens to the first one', {'cr/704.5j'}),  # casual
+    ("If it is night and the previous turn's active player cast two spells that turn, what happens during the untap step?", {'cr/502.2', 'cr/731.2b'}),  # judge
+    ('I proposed a loop shortcut for 100 iterations. Can my opponent cut it short, and how?', {'cr/732.2b'}),  # player
+    ("If a player starts casting a spell and then can't pay its cost, how is the action undone?", {'cr/733.1'}),  # judge
+    ('Are state-based actions performed one at a time, or all at once as a single event?', {'cr/704.3'}),  # judge
+    ("I've got 3 rad counters. What happens at the start of my main phase?", {'cr/728.1'}),  # player
+    ('After I level my Class up to level 3, do I still have the level 1 and level 2 abilities?', {'cr/716.2a', 'cr/716.3'}),  # player
+    ('My Spacecraft station card is in the graveyard and has a P/T box printed on it. Does it have power and toughness there?', {'cr/721.2c'}),  # player
+]
+CR_K: list[tuple[str, set[str]]] = [
+    ('can i just scoop in response to my opponents Craterhoof trigger or do i have to wait until i get priority to concede', {'cr/104.3a'}),  # casual
+    ('My buddy cast Earthquake for 5 while we were both at 3 life and we both went to zero at the same time. Who wins, or is that just a draw?', {'cr/104.4a'}),  # player
+    ("In a multiplayer game, does a player's first mulligan count toward the number of cards they put on the bottom?", {'cr/103.5c', 'cr/800.6'}),  # judge
+    ('does the person going first skip their draw in 4 player edh or is that only in 1v1', {'cr/103.8c', 'cr/800.7'}),  # casual
+    ('my opp has a card saying i cant play lands this turn and i have Exploration letting me play an extra land. which one wins', {'cr/101.2'}),  # casual
+    ("The card says sacrifice a creature, then draw two cards, but I don't control any creatures right now. Do I still get to draw the two?", {'cr/101.3'}),  # player
+    ('When an effect instructs each player to sacrifice a creature, in what order do the players choose, and when are the creatures actually sacrificed?', {'cr/101.4'}),  # judge
+    ('is Kitchen Finks green AND white or do i pick one? it has those half-half hybrid symbols', {'cr/107.4e', 'cr/202.2c'}),  # casual
+    ("I've got the mana open, but can I still just pay 2 life for the Phyrexian symbol on Dismember instead of paying the black?", {'cr/107.4f'}),  # player
+    ('whats the mana value of Hydroid Krasis when its sitting in my graveyard? does X count as anything there', {'cr/202.3e'}),  # casual
+    ('I tapped a bunch of lands during my upkeep to cast an instant and I had two mana left over. Can I keep that floating into my draw step and main phase?', {'cr/106.4'}),  # player
+    ("I Unsummoned my opponent's Goblin token hoping they'd have to recast it. Does it actually go to their hand, or does it just vanish?", {'cr/111.8', 'cr/704.5d'}),  # player
+    ('When a copy of a permanent spell resolves, does it become a token, and does that count as a token being created?', {'cr/111.13', 'cr/707.10f'}),  # judge
+    ("can my oppenent respond to me playing Gaea's Cradle from hand? like bolt something before it hits the table", {'cr/116.2a'}),  # casual
+    ("My opponent has a face-down morph and says they're unmorphing it. Can I respond with removal before it turns face up?", {'cr/116.2b', 'cr/702.37e'}),  # player
+    ('After a spell resolves, which player receives priority first?', {'cr/117.3b'}),  # judge
+    ('If a player casts a spell, who receives priority immediately afterward?', {'cr/117.3c'}),  # judge
+    ('I\'m at 3 life and the ability I want to activate says "pay 4 life" as part of the cost. Am I allowed to do that and just die?', {'cr/119.4'}),  # player
+    ("I Lightning Bolt my opponent's planeswalker that has 4 loyalty. Does it just go down to 1, or is damage to walkers handled differently?", {'cr/120.3c'}),  # player
+    ('When an effect instructs a player to draw three cards, are the cards drawn simultaneously or one at a time?', {'cr/121.2'}),  # judge
+    ("I'm down to two cards in my library and I cast Brainstorm. Do I lose the moment I fail to draw the third card, or do I finish resolving it and lose afterwards?", {'cr/121.4', 'cr/704.5b'}),  # player
+    ('My creature had three +1/+1 counters and I flickered it with Ephemerate. Does it come back with the counters still on it?', {'cr/122.2'}),  # player
+    ('my Walking Ballista has 3 +1/+1 counters and got a -1/-1 counter from Hapatra, do they cancel out as an SBA or do both just stay on', {'cr/122.3', 'cr/704.5q'}),  # casual
+    ("does reminder text actually do anything rules wise? like the stuff in parentheses on Street Wraith's cycling", {'cr/207.2'}),  # casual
+    ("When a card's text refers to itself by name, does that also apply to other objects with the same name?", {'cr/201.5'}),  # judge
+    ("Ancestral Vision has no mana cost but there's a little blue dot next to the type line. Is it actually a blue card?", {'cr/202.2e', 'cr/204.2'}),  # player
+    ("What's the power and toughness of my Tarmogoyf while it's in the graveyard? Does the star thing still work there?", {'cr/208.2a'}),  # player
+    ('does Hallowed Fountain count as a plains and an island for stuff like landwalk? it doesnt even have a mana ability printed', {'cr/305.6'}),  # casual
+    ('I put Rancor on my animated Mutavault. At end of turn the land stops being a creature, so what happens to the Rancor?', {'cr/704.5m'}),  # player
+    ('If an Aura is returned from a graveyard directly onto the battlefield rather than cast, who chooses what it enchants, and does the choice still have to satisfy its enchant ability?', {'cr/303.4f'}),  # judge
+    ('if smth puts an instant from my gy onto the battlefield can it ETB or does it just stay in the graveyard', {'cr/304.4'}),  # casual
+    ('I have Azusa out, which lets me play two additional lands a turn. If I also have Exploration, do I get four land drops total?', {'cr/305.2', 'cr/305.2a'}),  # player
+    ('if i have something that lets me cast spells from my graveyard can i cast a land from there? like a Dryad Arbor', {'cr/305.9'}),  # casual
+    ('If a battle has no protector or its protector can no longer be its protector, who chooses a new one, and what happens if nobody can be chosen?', {'cr/310.11', 'cr/704.5y'}),  # judge
+    ('When I attack a Siege battle and deal 4 damage to it, what happens to its defense counters?', {'cr/310.6'}),  # player
+    ('can anyone look at cards that are exiled face up, like stuff exiled with Swords to Plowshares? or is it only thier owner', {'cr/406.3'}),  # casual
+    ("My creature died and I got it back with Reanimate. The aura and the +2/+2 pump from earlier aren't there anymore — is it really treated as a totally new creature?", {'cr/400.7'}),  # player
+    ('if i Control Magic someones creature and it dies, does it go to my graveyard or theirs', {'cr/400.3'}),  # casual
+    ('In our 4-player game a player got knocked out while they had my creature stolen with Treachery. Do I get my creature back or is it gone?', {'cr/800.4a'}),  # player
+    ('if someone dies in edh do all their tokens and permanents leave the game too? even the stuff they stole', {'cr/800.4a'}),  # casual
+    ('If a player leaves a multiplayer game during their own turn, what happens to the remainder of that turn?', {'cr/800.4j'}),  # judge
+    ("I'm playing Commander and swinging at two different players this turn — my big guy at the player on my left and a couple of tokens at the player across. My big guy says 'whenever this attacks, defending player sacrifices a creature.' Which defending player sacrifices?", {'cr/802.2a'}),  # player
+    ('can my opponent block a creature thats attacking someone else in edh to help them out', {'cr/802.4a'}),  # casual
+    ('In Two-Headed Giant my partner and I share a life total. If someone Lightning Bolts me, does our team just lose 3 from the 30?', {'cr/810.9'}),  # player
+    ('2hg how many poison counters do we need to lose as a team', {'cr/704.6b', 'cr/810.8d'}),  # casual
+    ('In Two-Headed Giant, does each player on the active team draw a card during the draw step?', {'cr/805.4b'}),  # judge
+    ('in 2hg can i look at my teammates hand and talk strategy', {'cr/810.5'}),  # casual
+    ('commander tax: if my Atraxa gets bounced to my hand by Cyclonic Rift and i cast it from hand, does that add to the tax', {'cr/903.8'}),  # casual
+    ('My commander just got exiled by Swords to Plowshares. Can I still move it to the command zone, and when do I get to decide?', {'cr/704.6d', 'cr/903.9a'}),  # player
+    ('My commander is about to get shuffled into my library by Chaos Warp. Can I send it to the command zone instead, or does it have to go in the library?', {'cr/903.9b'}),  # player
+    ('Weird one from last night: my opponent stole my commander with Treachery, then attacked a third player with it for 7. That player had already taken 16 from my commander earlier in the game. Does the damage add up to 23 commander damage and kill them, even though a different player controlled it?', {'cr/704.6c', 'cr/903.10a'}),  # player
+    ('can i run Hallowed Fountain in my mono white commander deck', {'cr/903.5d'}),  # casual
+    ('does reminder text count for color identity? Syndic of Tithes has extort and the reminder text has a {W/B} in it, can it go in mono white', {'cr/903.4c'}),  # casual
+    ('My commander is a double-faced card with a red back face but the front is only blue. Can I put red cards in the deck?', {'cr/903.4d'}),  # player
+    ('Is a permanent that is copying a commander, such as a Body Double copying a commander in a graveyard, itself a commander?', {'cr/903.3'}),  # judge
+    ('whats the starting life in brawl? is it 40 like normal edh', {'cr/103.4d', 'cr/903.12f'}),  # casual
+    ('Can I use a Wish card to grab something from outside the game in Commander? My sideboard is empty anyway.', {'cr/903.11'}),  # player
+    ('can a Vehicle be my commander now? like Parhelion II? i heard they changed it', {'cr/903.3'}),  # casual
+    ('In Planechase, when may the active player roll the planar die, and what is the cost of rolling it more than once in a turn?', {'cr/901.9'}),  # judge
+    ('In Archenemy, does the archenemy always take the first turn or do we roll for it?', {'cr/103.1b', 'cr/904.6'}),  # player
+    ('archenemy rules - when exactly do you flip a new scheme each turn', {'cr/904.9'}),  # casual
+    ('vanguard format, how is starting life determined?', {'cr/103.4b', 'cr/902.4'}),  # casual
+    ('In Conspiracy Draft, when may a player turn a face-down hidden agenda conspiracy face up?', {'cr/905.4a'}),  # judge
+    ('with partner commanders like Thrasios and Tymna does the deck get both commanders colors', {'cr/702.124c'}),  # casual
+    ('can i cast Brainstorm during my untap step before my stuff untaps', {'cr/502.4'}),  # casual
+    ("Can I kill my opponent's creature in response to them drawing for the turn, or do they draw before anyone can do anything?", {'cr/504.1', 'cr/504.2'}),  # player
+    ('whats the max hand size and when exactly do i have to discard down? im holding 9 cards with no Reliquary Tower', {'cr/514.1'}),  # casual
+    ('We were in the cleanup step and a trigger happened, so someone cast an instant in response. Do we get another cleanup step after that?', {'cr/514.3a'}),  # player
+    ('If no creatures are declared as attackers, which combat steps are skipped?', {'cr/508.8'}),  # judge
+    ("If I want to tap down my opponent's creature so it can't attack, when's the right moment to do it on their turn?", {'cr/507.2'}),  # player
+    ("Okay so I attacked with my 4/4, no trample, and they blocked with a 2/2. Before damage I Lightning Bolted their 2/2 and it died. My friend says my 4/4 now just deals no damage at all, but I thought it would go through to the player since nothing's blocking it anymore. Who's right?", {'cr/510.1c'}),  # player
+    ('My 6/6 trampler is blocked by a 2/2. How much damage do I have to put on the blocker before I can send the rest to the player?', {'cr/702.19b'}),  # player
+    ("I've got a 3/3 with deathtouch and trample and it's blocked by a 5/5. How little damage can I assign to the blocker and still trample the rest over?", {'cr/702.2c'}),  # player
+    ('Isamaru (first strike) blocked by a Boros Swiftblade (double strike), who hits first and does the swiftblade hit twice', {'cr/510.4', 'cr/702.4b'}),  # casual
+    ('After first-strike damage is dealt I give my other creature first strike with an instant. Does that stop it from dealing normal damage in the second step?', {'cr/702.7c'}),  # player
+    ('Can a creature with menace be blocked by a single creature, and what if the defending player controls only one creature?', {'cr/702.111b'}),  # judge
+    ('does summoning sickness stop a creature from blocking? i just flashed in Ambush Viper on my opps turn', {'cr/302.6'}),  # casual
+    ('can a flyer block ground creatures? and can my Giant Spider with reach block flyers', {'cr/702.9b'}),  # casual
+    ('vigilance q - if my Serra Angel is already tapped from something can it still attack since it has vigilance', {'cr/508.1a'}),  # casual
+    ('What causes a creature to be removed from combat?', {'cr/506.4'}),  # judge
+    ('I used ninjutsu to swap in my ninja. Who is it attacking — the same player as the creature I returned?', {'cr/702.49c'}),  # player
+    ('is lifelink a trigger? do i gain the life at the same time my Vampire Nighthawk deals dmg', {'cr/702.15b'}),  # casual
+    ("I'm attacking with a creature that has protection from red. Can my opponent block it with their red creature?", {'cr/702.16f'}),  # player
+    ('infect dmg to players = poison counters instead of life loss right? like getting hit by Glistener Elf', {'cr/702.90b'}),  # casual
+    ('exalted triggers if i attack with 2 creatures? i have Noble Hierarch out', {'cr/702.83a'}),  # casual
+    ("Can I tap lands for mana after I've already announced the spell and picked targets, or do I have to tap first?", {'cr/601.2g'}),  # player
+    ('Electrolyze split 1 each at 2 creatures and one dies in response, does the other one still take 1 and do i still draw', {'cr/608.2b'}),  # casual
+    ('My opponent cast a split second spell. Can I still tap lands for mana or turn my morph face up in response?', {'cr/702.61b'}),  # player
+    ('At the start of my upkeep both me and my opponent have triggers going off. Whose go on the stack first, and whose resolve first?', {'cr/603.3b'}),  # player
+    ('When is the condition of an "intervening if" triggered ability checked?', {'cr/603.4'}),  # judge
+    ('I cast Wrath of God with Blood Artist and four other creatures on the battlefield. Does Blood Artist trigger for all the creatures that died at the same time as it?', {'cr/603.10a'}),  # player
+    ("I activated my creature's ability and my opponent killed the creature in response. Does the ability still resolve?", {'cr/113.7a'}),  # player
+    ('Is an optional "may" triggered ability still put on the stack if its controller doesn\'t intend to use it?', {'cr/603.5'}),  # judge
+    ('does Llanowar Elves tapping for mana use the stack? can someone respond to it', {'cr/605.3b'}),  # casual
+    ('how does Sneak Attack\'s "sacrifice at the end of turn" thing work, is that a trigger that happens later?', {'cr/603.7a'}),  # casual
+    ('My opponent copied my spell with their own copy spell. Who controls the copy, and can they choose new targets for it?', {'cr/707.10', 'cr/707.10c'}),  # player
+    ('do storm copies from Grapeshot count as casting a spell for prowess and stuff', {'cr/707.10'}),  # casual
+    ('Convoke: can I tap a creature that just came in this turn to help pay for the spell?', {'cr/702.51a'}),  # player
+    ('delve: can i exile cards from gy to pay the {U} in Treasure Cruise or only the generic part', {'cr/702.66a'}),  # casual
+    ('can i pay kicker more than once? like on Everflowing Chalice with multikicker', {'cr/702.33c'}),  # casual
+    ("My commander costs 4, I have a cost reducer out, and there's 2 tax on it. How do the increases and reductions get applied when I figure out what to pay?", {'cr/601.2f'}),  # player
+    ('ward - if i target their Kappa Cannoneer and cant pay the 4 does my removal just get countered? when does ward trigger exactly', {'cr/702.21a'}),  # casual
+    ('can i target my own hexproof creature w/ an aura? like putting Rancor on my Slippery Bogle', {'cr/702.11b'}),  # casual
+    ('If my flashback spell gets countered, does it go back to my graveyard so I can flash it back again?', {'cr/702.34a'}),  # player
+    ('cascade - does the spell i hit off Bloodbraid Elf count as cast? and does it have to be cheaper', {'cr/702.85a'}),  # casual
+    ("I've got Doubling Season and Hardened Scales out and I cast a spell that puts one +1/+1 counter on my creature. My opponent says the Season doubles first so I get 3, I say I can pick Scales first and get 4. Who gets to decide the order the two effects apply in?", {'cr/616.1'}),  # player
+    ('Can a single replacement effect apply more than once to the same event?', {'cr/614.5'}),  # judge
+    ("My opponent played a land that 'enters tapped'. Can they tap it for mana in response before it becomes tapped, or is there nothing to respond to?", {'cr/614.1c'}),  # player
+    ("if dmg 'cant be prevented' like from Skullcrack, do prevention effects that have extra bits still do the extra bits", {'cr/615.12'}),  # casual
+    ('blood moon + Urborg, Tomb of Yawgmoth both out, do my nonbasics still tap for black', {'cr/613.8a'}),  # casual
+    ('When two continuous effects apply in the same layer and neither depends on the other, how is their order determined?', {'cr/613.7'}),  # judge
+    ('My opponent has Humility on the battlefield, so all my creatures are 1/1 with no abilities. Then I cast Glorious Anthem. Are my creatures 1/1 or 2/2 now, and does it matter which came down first?', {'cr/613.4b', 'cr/613.4c'}),  # player
+    ("I turned my opponent's 4/4 with two +1/+1 counters into a frog with Turn to Frog. What's its power and toughness now?", {'cr/613.4b', 'cr/613.4c'}),  # player
+    ("I cast Clone copying my opponent's creature, which has two +1/+1 counters and an Aura on it. Does my Clone come in with the counters and the bonus too?", {'cr/707.2'}),  # player
+    ('When a copy effect includes an exception, such as "except it\'s a 1/1," is that exception part of the copiable values if something else copies it later?', {'cr/707.9b'}),  # judge
+    ('i Cloned my opps creature and then they used Cytoshape on the original. does my clone change too?', {'cr/707.2b'}),  # casual
+    ('are treasure tokens artifacts? what exactly does the treasure from Dockside Extortionist do', {'cr/111.10a'}),  # casual
+    ('When a player proliferates, must they choose every permanent and player that has a counter, or may they choose only some of them?', {'cr/701.34a'}),  # judge
+    ('My creature phased out. Does that count as leaving the battlefield for my "when this leaves" trigger?', {'cr/702.26d'}),  # player
+    ('populate - can i copy a noncreature token like a treasure with Growing Ranks', {'cr/701.36a'}),  # casual
+    ('If a creature with lethal damage marked on it becomes indestructible, is it destroyed when state-based actions are checked?', {'cr/702.12b'}),  # judge
+    ('does indestructible save my Darksteel Colossus if its toughness hits 0 from Toxic Deluge or is that an SBA it cant dodge', {'cr/704.5f'}),  # casual
+    ('I cast Clone copying my own Thalia, Guardian of Thraben. Do I have to get rid of one of them, and do I get to choose which one stays?', {'cr/704.5j'}),  # player
+    ('My creature that was holding an Equipment stopped being a creature. Does the equipment go to the graveyard or just fall off?', {'cr/704.5n'}),  # player
+    ('cumulative upkeep on Mystic Remora, do you add the age counter first and then pay or the other way around', {'cr/702.24a'}),  # casual
+    ('madness: when i discard Fiery Temper do i have to cast it right away, and where does it go if i dont', {'cr/702.35a'}),  # casual
+    ('my Strangleroot Geist came back from undying w/ a +1/+1 counter and died again, does it come back again?', {'cr/702.93a'}),  # casual
+    ('My creature got goaded by two different opponents in Commander. Who does it have to attack?', {'cr/701.15b', 'cr/701.15c'}),  # player
+    ('I hit the monarch with my 1/1 flyer. Do I become the monarch right away, and what does being monarch actually do for me?', {'cr/725.2'}),  # player
+    ("initiative: how do you take it from someone who has it? we're playing White Plume Adventurer and the undercity", {'cr/726.2'}),  # casual
+    ("We've got day/night going. When exactly does it switch from day to night?", {'cr/731.2a'}),  # player
+    ('Can a player propose a shortcut through a loop by naming a number of iterations, and what must the proposal describe?', {'cr/732.2a'}),  # judge
+    ('If a player casts a spell they cannot actually afford, how is that illegal action handled?', {'cr/733.1'}),  # judge
+    ('sagas - when do they get lore counters? like History of Benalia, does it tick up at my draw step or main phase', {'cr/714.3a', 'cr/714.3c'}),  # casual
+    ("adventure: if my Bonecrusher Giant's Stomp gets countered does it still go to exile so i can cast the giant later", {'cr/715.3d'}),  # casual
+    ("What's the mana value of a split card like Fire // Ice in my hand if Counterbalance is checking it?", {'cr/709.4b'}),  # player
+    ('mdfc lands like Valakut Awakening, do they count as lands in my library? what side counts', {'cr/712.8a'}),  # casual
+    ('My face-down morph creature is on the battlefield. What does it count as — name, color, power and toughness?', {'cr/708.2a'}),  # player
+    ('if i copy a double faced creature like Delver of Secrets with a Clone, can my clone transform', {'cr/701.27c'}),  # casual
+    ("While controlling another player's turn, such as with Mindslaver, what decisions does the controlling player make?", {'cr/723.5'}),  # judge
+    ("does a token 'die'? like if my Young Pyromancer elemental token gets bolted does Blood Artist still trigger", {'cr/111.7', 'cr/700.4'}),  # casual
+    ('can i attack my opps Teferi directly with my creatures instead of them? how do i say which one im attacking', {'cr/508.1b'}),  # casual
+    ('stack question, my opp casts Lightning Bolt, i Counterspell it, they Counterspell my counterspell. what resolves first', {'cr/405.5', 'cr/608.1'}),  # casual
+    ("My opponent attacked with three creatures, and one of my creatures has 'blocks each combat if able.' Am I forced to block with it, and do I get to pick which attacker it blocks?", {'cr/509.1c'}),  # player
+    ("I cast Banisher Priest targeting my opponent's best creature, and in response to the enters trigger they killed the Priest. What happens to their creature when the trigger resolves?", {'cr/610.3b'}),  # player
+    ("My blocker has 'can block an additional creature each combat' and it blocked two of my opponent's attackers. How does it split its damage between them?", {'cr/510.1d'}),  # player
+    ("My 3/3 got Giant Growth this turn and took 4 damage, so it survived as a 6/6. At the end of turn, doesn't the pump wear off before the damage and kill it?", {'cr/514.2'}),  # player
+    ('When an Equipment is moved from one creature to another, does its effect get a new timestamp for layer purposes?', {'cr/613.7e'}),  # judge
+    ('How often and at what timing may a player activate loyalty abilities of the same planeswalker in a turn?', {'cr/306.5d', 'cr/606.3'}),  # judge
+    ('If a triggered ability requires a target and there is no legal target when it would be put on the stack, what happens to it?', {'cr/603.3d'}),  # judge
+]

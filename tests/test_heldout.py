@@ -57,6 +57,10 @@ PINS = {
     # 45 -> 46 (fifteenth session, measured in aggregate after the judges' fixes: glossary renames, "rule N of
     # <document>", today's rule before 2007's; no question read)
     "I official": (H.CR_I, "cr", (48, 55)),
+    # Session 24: two sets of 150 plain-language questions about the official rules, pinned as first measured (as
+    # served; lexical alone J 96 / 124, K 91 / 111)
+    "J official": (H.CR_J, "cr", (106, 131)),
+    "K official": (H.CR_K, "cr", (97, 115)),
 }
 
 
@@ -66,6 +70,9 @@ def test_the_held_out_sets_are_whole():
     assert [len(s) for s in sets] == [60] * 14
     assert all(1 <= len(expected) <= 4 for s in sets for _, expected in s)
     assert all(len({q for q, _ in s}) == 60 for s in sets)
+    larger = [H.CR_J, H.CR_K]  # session 24: official-rules questions only, 150 a set
+    assert [len({q for q, _ in s}) for s in larger] == [150, 150]
+    assert all(1 <= len(expected) <= 3 for s in larger for _, expected in s)
 
 
 @pytest.fixture(scope="module")
