@@ -58,8 +58,8 @@ from kb.signals import SIGNALS
 from kb.snippet import TOKEN_RE, stem
 from kb.store import Store
 
-__all__ = ["ASKS", "asks", "Candidate", "Ranker", "SIGNALS", "NUMBER_ALT", "WINDOW", "DOC_NAMES", "KIND_NAMES", "Named",
-           "implied_document", "own_rules_cited", "pairs", "weights", "word_document"]
+__all__ = ["ASKS", "asks", "Candidate", "Ranker", "SIGNALS", "NUMBER_ALT", "NUMBER_WORDS", "WINDOW", "DOC_NAMES",
+           "KIND_NAMES", "Named", "implied_document", "own_rules_cited", "pairs", "weights", "word_document"]
 
 # Every signal, on by default: the registry of named features (kb.signals); measuring one means turning it off
 # (``with SIGNALS.off(name)``, see the README's Search section). An unknown name is an error.

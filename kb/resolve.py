@@ -36,6 +36,7 @@ class Resolution:
 
 
 _LIMITS = (1, 2)  # the edits a card name typed may be off (Resolver.card: one up to five letters, else two)
+_PREFIXES = ("", "the ")  # the name prefixes the typo scan asks for (Resolver.card, card_without_the)
 _NOT_NAME = re.compile(r"[^a-z0-9]+")
 _LETTERS = re.compile(r"[a-z]+")
 
@@ -88,7 +89,7 @@ class Resolver:
         self.card_keys = list(self.cards)
         self._longest_key = max(map(len, self.card_keys), default=0)
         self._within: dict[tuple[str, int, int], tuple[list[str], list[int]]] = {}
-        for prefix in ("", "the "):
+        for prefix in _PREFIXES:
             by_length: dict[int, list[tuple[int, str]]] = {}
             for i, key in enumerate(self.card_keys):
                 if key.startswith(prefix):
@@ -151,7 +152,7 @@ class Resolver:
         # A name more than ``limit`` letters longer or shorter is more than ``limit`` edits away: only names of those
         # lengths (about half the names for a name's length, a few for a question's), each compared in C++ (the
         # first of the nearest is kept, as a scan in name order keeps it).
-        if limit in _LIMITS:  # every length some name is within reach of has its lists (none past the longest)
+        if limit in _LIMITS and prefix in _PREFIXES:  # every length some name is within reach of has its lists
             names, at = self._within.get((prefix, limit, len(key)), ([], []))
         else:
             names, at = self._names_within(prefix, limit, len(key))

@@ -10,7 +10,7 @@ import html
 import re
 from array import array
 from bisect import bisect_left
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from itertools import chain
 from operator import attrgetter
@@ -128,10 +128,15 @@ _LOW = 0xFFFFFFFF  # a packed span's end (Positions): its number's low 32 bits
 
 
 class Marks(frozenset):
-    """What ``marking`` leaves of a query's terms: no record files a span under two of them (``Positions``), so a
-    snippet's spans need no set to drop those found twice (``Positions.packed``)."""
+    """A query's terms without the phrase words (``=word``) whose stem is among them, whatever it is made from (the
+    filter is its constructor's): no record files a span under two of them (``Positions``), so a snippet's spans need
+    no set to drop those found twice (``Positions.packed``)."""
 
     __slots__ = ()
+
+    def __new__(cls, terms: Iterable[str] = ()):
+        terms = terms if isinstance(terms, AbstractSet) else set(terms)
+        return super().__new__(cls, (t for t in terms if t[:1] != "=" or stem(t[1:]) not in terms))
 
 
 def marking(terms: set[str]) -> Marks:
@@ -140,7 +145,7 @@ def marking(terms: set[str]) -> Marks:
     phrase query's snippets look up and merge half as many lists (once per query, not per hit). What is left
     shares no span in any record: a word's spans are filed under its stem and under ``=`` and the word itself,
     each word under one stem, and a phrase word stays only when its stem is not there (``Marks``)."""
-    return Marks(t for t in terms if t[:1] != "=" or stem(t[1:]) not in terms)
+    return Marks(terms)
 
 
 def snippet(body: str | Positions, terms: AbstractSet[str], width: int = 220) -> str:

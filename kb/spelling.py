@@ -29,7 +29,6 @@ class Spelling:
             for i in range(len(word)):
                 keys.setdefault(word[:i] + word[i + 1:], set()).add(used)
         self.keys = {k: tuple(v) if len(v) == 1 else tuple(sorted(v, reverse=True)) for k, v in keys.items()}
-        self.frequency = frequency
 
     def suggest(self, word: str) -> str | None:
         """The most used word within one edit of ``word`` ("unvel" -> "unveil", never "until"): of the words sharing

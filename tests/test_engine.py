@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 import threading
 
+import numpy as np
 import pytest
 
 from kb import engine
@@ -146,6 +147,13 @@ def test_a_words_summed_scores_are_its_matchers_bit_for_bit(store):
         assert [s.hex() for s in word.scores.tolist()] == [scores[d].hex() for d in sorted(scores)]
         assert word.counts.tolist() == [matching.get(d, 1) for d in sorted(scores)]
         assert word.units == engine._units(word.matcher)
+        if word.dense is not None:  # a common word's arrays over every docnum: its postings there, zero elsewhere
+            vals, count = word.dense
+            assert vals[word.ids].tolist() == word.scores.tolist() and count[word.ids].tolist() == word.counts.tolist()
+            elsewhere = np.ones(len(vals), dtype=bool)
+            elsewhere[word.ids] = False
+            assert not vals[elsewhere].any() and not count[elsewhere].any()
+    assert sum(word.dense is not None for word in summed) > 5  # "card", "player", ...
     query = searcher.candidates.build_query("can two players use the same name")
     tree = engine._question_matcher(engine._View(searcher.postings, searcher.searcher), query)
     leaves, todo = [], [tree.child]
@@ -278,7 +286,11 @@ def test_unknown_words_leave_no_trace_in_the_per_build_tables(store):
     s = Searcher(store, cache_size=0)
     s.search("rule flying")
     terms, uses = len(s.postings._terms), len(s.tables._stem_uses)
+    matchers, words = len(s.postings.matchers), len(s.postings.words)
     for i in range(50):
         s.search(f"rule qzxv{i}wk plonkt{i}y")
     assert (len(s.postings._terms), len(s.tables._stem_uses)) == (terms, uses)
+    # nor its word matchers: an unknown word's tree is kept by its shape (fields and boosts), a handful at most
+    assert (len(s.postings.matchers), len(s.postings.words)) == (matchers, words)
+    assert len(s.postings.absent) <= engine.MAX_ABSENT_SHAPES
     s.close()

@@ -61,7 +61,7 @@ def typos(text: str, rng: random.Random, n: int) -> list[str]:
     return out
 
 
-def test_the_letter_pair_index_finds_the_card_the_scan_found(store):
+def test_the_per_length_name_lists_find_the_card_a_plain_scan_finds(store):
     resolver = Resolver(store)
     rng = random.Random(11)
     names = sorted(resolver.cards)
@@ -224,6 +224,17 @@ def test_a_phrase_words_spans_are_among_its_stems_so_marking_leaves_every_snippe
         assert where.find(marks) == where.find(terms), record.id
         assert snippet(where, marks) == snippet(where, terms), record.id
     assert left_out > 500  # most phrase words' stems were there to leave them out
+
+
+def test_marks_made_by_hand_mark_each_word_once():
+    """``Marks`` is public: made from any terms (not only by ``marking``), a word and its stem still mark once."""
+    from kb.snippet import Marks, Positions, snippet, stem
+
+    where = Positions("The creature attacks alone.")
+    for terms in ({stem("attacks"), "=attacks"}, [stem("attacks"), "=attacks", "=alone"]):
+        shown = snippet(where, Marks(terms))
+        assert shown.count("<mark>attacks</mark>") == 1, shown
+        assert shown == snippet(where, set(terms)), shown
 
 
 def _windowed_as_scanned(where, terms: set[str], width: int = 220) -> str:

@@ -218,6 +218,11 @@ def test_dense_k_joins_the_nearest_records_the_candidates_lack(searcher):
     # the lexical part a joined record has: at the best candidate's, the nearest record comes first
     first = base.with_settings(replace(base.settings, dense_k=4, dense_lexical=1.0, weight=1.0))
     assert first.rerank(question, top, add=add)[0].record.id == nearest[0]
+    # fewer than two candidates are left as they are, never filled: a query that matches nothing is not run as typed
+    # (kb.search.candidates: Candidates._finds_nothing) because the stage adds nothing to an empty list
+    made.clear()
+    assert hybrid.rerank(question, [], add=add) == [] and hybrid.rerank(question, top[:1], add=add) == top[:1]
+    assert made == []
 
 
 def test_vectors_are_embedded_once_per_text(store, tmp_path):

@@ -381,8 +381,9 @@ class Candidates:
 def _word_query(w: str, boost: float, alt: str | None) -> Q.Or:
     """One word of a query in its fields (``Candidates.build_query``): title and body, the number field for a number,
     and its number twin ("six" finds "6 players", "10" finds "ten or more"). The same words come back query after
-    query (a question's are a few of the build's few thousand stems), so each is made once per process: Whoosh's
-    query objects are only read once made (kb.engine reads their terms; Whoosh builds matchers from them)."""
+    query (a question's are a few of the build's few thousand stems), so each is made once per process until the
+    8,192 most recent push it out: Whoosh's query objects are only read once made (kb.engine reads their terms;
+    Whoosh builds matchers from them)."""
     fields = [Q.Term("title", w, boost=boost), Q.Term("body", w, boost=boost)]
     if w[:1].isdigit():  # only a number can match the number field
         fields.append(Q.Term("number", w))
