@@ -52,6 +52,13 @@ STOP_OR_FILLER = STOP | FILLER  # once, not per query (a union of a hundred word
 # Question phrases that carry no topic: "how many lands", "what counts as a permanent", "cast vs play".
 ASKING = re.compile(r"\b(?:how\s+(?:many|much)|what\s+counts?\s+as|vs|versus)\b\.?", re.I)
 DOC_PHRASES = re.compile(r"\b(future)\s+(sight)\b|\b(edh)\s+(silver)\b")
+
+
+def _may_join(lowered: str) -> bool:
+    """``DOC_PHRASES`` may join two words of a lowercased text: it holds one of their second words."""
+    return "sight" in lowered or "silver" in lowered
+
+
 WORD = re.compile(r"\w+")
 
 
@@ -128,7 +135,7 @@ class Parser:
         said = WORD.findall(lowered)
         # named_words' folded words are these in ASCII text (fold changes nothing) with no two-word document name
         # to join (neither "sight" nor "silver"): the text read once, not twice
-        folded = said if text.isascii() and "sight" not in lowered and "silver" not in lowered else named_words(text)
+        folded = said if text.isascii() and not _may_join(lowered) else named_words(text)
         named = [rank.DOC_NAMES[w] for w in folded if w in rank.DOC_NAMES]
         named_doc = named[0] if named and named[0] in self.docs and not doc else None
         kinds = [rank.KIND_NAMES[w] for w in said if w in rank.KIND_NAMES]
@@ -178,7 +185,7 @@ def content_stems(text: str) -> list[str]:
 def named_words(text: str) -> list[str]:
     """The folded words of a text, a document named in two words as one ("future sight" -> futuresight)."""
     folded = fold(text).lower()
-    if "sight" in folded or "silver" in folded:  # the second words of DOC_PHRASES: none, nothing to join
+    if _may_join(folded):  # else none of DOC_PHRASES' second words: nothing to join
         folded = DOC_PHRASES.sub(lambda m: "".join(filter(None, m.groups())), folded)
     return WORD.findall(folded)
 

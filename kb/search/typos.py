@@ -10,7 +10,8 @@ vocabulary's table words, the common questions' stems, the words of titles (for 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from functools import partial
 
 from kb import rank
 from kb.ids import fold
@@ -24,6 +25,13 @@ __all__ = ["Typos", "MAX_CORRECTIONS", "title_words"]
 
 MAX_CORRECTIONS = 8  # unknown words looked up for "did you mean"
 Spelt = dict[str, str | None]  # a query's words' fixes, worked out once (``Query.spelt``), by "<kind> <word>"
+
+
+def _once(spelt: Spelt, key: str, work: Callable[[], str | None]) -> str | None:
+    """``spelt[key]``, worked out by ``work`` the first time the query asks (``Query.spelt``)."""
+    if key not in spelt:
+        spelt[key] = work()
+    return spelt[key]
 
 
 def title_words(titles: Iterable[list[Record]]) -> dict[str, int]:
@@ -106,10 +114,7 @@ class Typos:
             if low in used:  # a word some record uses is no typo (as _typo_fix reads it first)
                 out.append(w)
                 continue
-            if kind + low in spelt:
-                fix = spelt[kind + low]
-            else:
-                fix = spelt[kind + low] = self._typo_fix(low, short, spelt)
+            fix = _once(spelt, kind + low, partial(self._typo_fix, low, short, spelt))
             out.append(w.replace(core, fix, 1) if fix and fix != low else w)
             changed = changed or out[-1] != w
         return " ".join(out) if changed else None
@@ -132,22 +137,15 @@ class Typos:
         which no table keeps, is asked by the fixes and by ``unknown``)."""
         if spelt is None:
             return self.tables.used(s)
-        key = "used " + s
-        if key not in spelt:
-            spelt[key] = "" if self.tables.used(s) else None
-        return spelt[key] is not None
+        return _once(spelt, "used " + s, lambda: "" if self.tables.used(s) else None) is not None
 
     def _one_edit(self, low: str, spelt: Spelt) -> str | None:
         """``Spelling.suggest(low)``, once per query and word (the correction and the typos fixed both ask)."""
-        if "one " + low not in spelt:
-            spelt["one " + low] = self.spelling.suggest(low)
-        return spelt["one " + low]
+        return _once(spelt, "one " + low, partial(self.spelling.suggest, low))
 
     def _two_edits(self, low: str, spelt: Spelt) -> str | None:
         """``two_edits(low)``, once per query and word."""
-        if "two " + low not in spelt:
-            spelt["two " + low] = self.two_edits(low)
-        return spelt["two " + low]
+        return _once(spelt, "two " + low, partial(self.two_edits, low))
 
     def two_edits(self, word: str) -> str | None:
         """A keyword or title word two edits from ``word`` ("indestrutable" -> indestructible), the
