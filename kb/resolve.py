@@ -112,8 +112,8 @@ class Resolver:
                          for w in _LETTERS.findall(fold(part).lower()))
 
     # -- cards ------------------------------------------------------------------
-    def card(self, name: str, max_typos: int = 2) -> tuple[Record | None, int]:
-        """The card a name means (exactly, or within ``max_typos`` edits) and the distance."""
+    def card(self, name: str) -> tuple[Record | None, int]:
+        """The card a name means (exactly, or within two edits, one up to five letters) and the distance."""
         key = _name_key(name)
         if not key or len(key) > 60:
             return None, 0
@@ -121,7 +121,7 @@ class Resolver:
             return self.cards[key], 0
         if len(key) < 4:  # one letter of three is a third of the name: "six" is no typo of Nix
             return None, 0
-        limit = 1 if len(key) <= 5 else max_typos
+        limit = 1 if len(key) <= 5 else 2
         if len(key) > self._longest_key + limit:  # a question, not a name: no name is within reach
             return None, 0
         # Words the documents use, typed right, two letters off a name, are those words, not a misspelt name: "the
@@ -138,24 +138,15 @@ class Resolver:
             return None, 0
         return card, distance
 
-    def _names_within(self, prefix: str, limit: int, length: int) -> tuple[list[str], list[int]]:
-        """The names starting with ``prefix`` whose rest is within ``limit`` letters of ``length`` long: that rest, and
-        the name's position in self.cards' order, in that order."""
-        reach = range(length - limit, length + limit + 1)
-        near = [(key[len(prefix):], i) for i, key in enumerate(self.card_keys)
-                if len(key) - len(prefix) in reach and key.startswith(prefix)]
-        return [k for k, _ in near], [i for _, i in near]
-
     def _nearest(self, key: str, limit: int, prefix: str = "") -> tuple[Record | None, int]:
         """The card whose name, less ``prefix`` (only names with it), is fewest edits (at most
         ``limit``) from ``key``, and the distance (the first in name order of those as near); or (None, 0)."""
         # A name more than ``limit`` letters longer or shorter is more than ``limit`` edits away: only names of those
         # lengths (about half the names for a name's length, a few for a question's), each compared in C++ (the
         # first of the nearest is kept, as a scan in name order keeps it).
-        if limit in _LIMITS and prefix in _PREFIXES:  # every length some name is within reach of has its lists
-            names, at = self._within.get((prefix, limit, len(key)), ([], []))
-        else:
-            names, at = self._names_within(prefix, limit, len(key))
+        if limit not in _LIMITS or prefix not in _PREFIXES:  # the lists are made for these alone
+            raise ValueError(f"no card-name lists for {limit} edits after {prefix!r}")
+        names, at = self._within.get((prefix, limit, len(key)), ([], []))  # no list: no name within reach
         found = extractOne(key, names, scorer=OSA.distance, score_cutoff=limit) if names else None
         if found is None:
             return None, 0
