@@ -17,7 +17,6 @@ import math
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
 from itertools import filterfalse, islice
 from operator import attrgetter, itemgetter
 
@@ -28,7 +27,7 @@ from kb.ids import fold
 from kb.rank import Candidate
 from kb.search.parse import (MAX_TERMS, ONLY_ASKING, PHRASE, STOP, WORD, Query, content_stems, exact_words,
                              naming_stems, pairs, unquoted_stems)
-from kb.search.tables import Tables
+from kb.search.tables import Tables, word_query
 from kb.search.typos import Typos
 from kb.snippet import stem
 from kb.words import words
@@ -112,7 +111,7 @@ class Candidates:
         numbers = "numbers" in rank.SIGNALS
         for w in stems + [s for s in content_stems(" ".join(extra or ())) if s not in stems][:4]:
             boost = 1.0 if w in stems else 0.5  # a table word the vocabulary replaced: weaker evidence
-            parts.append(_word_query(w, boost, rank.NUMBER_ALT.get(w) if numbers else None))
+            parts.append(word_query(w, boost, rank.NUMBER_ALT.get(w) if numbers else None))
         if not parts:
             return None
         return Q.Or(parts, scale=0.95) if len(parts) > 1 else parts[0]
@@ -375,21 +374,6 @@ class Candidates:
         # The body field's terms of the text (kb.words.stems, which tests/test_words.py holds equal to
         # the index's analyzer), each word stemmed once per process rather than through Whoosh's chain.
         return {s for s in map(stem, words(text)) if s} | {"=" + w for w in phrase_words}
-
-
-@lru_cache(maxsize=8192)
-def _word_query(w: str, boost: float, alt: str | None) -> Q.Or:
-    """One word of a query in its fields (``Candidates.build_query``): title and body, the number field for a number,
-    and its number twin ("six" finds "6 players", "10" finds "ten or more"). The same words come back query after
-    query (a question's are a few of the build's few thousand stems), so each is made once per process until the
-    8,192 most recent push it out: Whoosh's query objects are only read once made (kb.engine reads their terms;
-    Whoosh builds matchers from them)."""
-    fields = [Q.Term("title", w, boost=boost), Q.Term("body", w, boost=boost)]
-    if w[:1].isdigit():  # only a number can match the number field
-        fields.append(Q.Term("number", w))
-    if alt:
-        fields += [Q.Term("title", alt, boost=boost), Q.Term("body", alt, boost=boost)]
-    return Q.Or(fields)
 
 
 def said_together(postings: engine.Postings, searcher, stems: Iterable[str]) -> bool:

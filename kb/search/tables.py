@@ -14,6 +14,7 @@ import re
 import threading
 from collections import Counter
 from collections.abc import Iterable, Iterator, MutableMapping
+from functools import lru_cache
 from pathlib import Path
 
 from whoosh import query as Q
@@ -34,7 +35,7 @@ from kb.spelling import Spelling
 from kb.store import Store
 from kb.vocabulary import Vocabulary
 
-__all__ = ["Tables", "CARD_NAME_ELSEWHERE", "WARM_STEMS"]
+__all__ = ["Tables", "CARD_NAME_ELSEWHERE", "WARM_STEMS", "word_query"]
 
 CARD_NAME_ELSEWHERE = 3  # records outside its card that may use a one-word name's word (Tables._card_names)
 # Stems whose per-build tables Searcher.warm fills, the most used first: every stem of a build of today's size (4,576
@@ -179,7 +180,7 @@ class Tables:
             self.owner(stem)
             self.weights([stem])
             # the word's matcher as a question's builder asks it (kb.engine keeps it per build)
-            self.scores(Q.Or([Q.Term("title", stem), Q.Term("body", stem)]), None)
+            self.scores(word_query(stem, 1.0, rank.NUMBER_ALT.get(stem)), None)
 
     def filter(self, doc: str | None, kind: str | None):
         terms = [Q.Term("doc", doc)] if doc else []
@@ -326,3 +327,18 @@ class Tables:
     def used(self, stem: str) -> bool:
         """Some record (title or body) or some common question uses this stem."""
         return bool(self.uses(stem)) or self.asked.uses(stem)
+
+
+@lru_cache(maxsize=8192)
+def word_query(w: str, boost: float, alt: str | None) -> Q.Or:
+    """One word of a query in its fields (``Candidates.build_query``; ``Tables.warm_stems`` warms the same trees):
+    title and body, the number field for a number, and its number twin ("six" finds "6 players", "10" finds "ten or
+    more"). The same words come back query after query (a question's are a few of the build's few thousand stems),
+    so each is made once per process until the 8,192 most recent push it out: Whoosh's query objects are only read
+    once made (kb.engine reads their terms; Whoosh builds matchers from them)."""
+    fields = [Q.Term("title", w, boost=boost), Q.Term("body", w, boost=boost)]
+    if w[:1].isdigit():  # only a number can match the number field
+        fields.append(Q.Term("number", w))
+    if alt:
+        fields += [Q.Term("title", alt, boost=boost), Q.Term("body", alt, boost=boost)]
+    return Q.Or(fields)
