@@ -15,7 +15,7 @@ from collections.abc import Callable
 from urllib.parse import quote, urlencode
 
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request
-from werkzeug.exceptions import MethodNotAllowed, NotFound
+from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound
 from markupsafe import Markup
 
 from kb.cache import ByteLRU
@@ -322,6 +322,10 @@ def record(record_id: str):
         if methods_of("/" + record_id):  # GET /api/linkify: the endpoint is there, for another method
             raise MethodNotAllowed()
         return no_api_endpoint("/" + record_id)
+    if r is None and request.path != request.path.lower():
+        lowered = _own_page_in_lower_case()
+        if lowered is not None:
+            return redirect(lowered, code=308)
     if r is None:
         typed = request.view_args["record_id"].strip("/") if request.view_args else record_id
         if len(typed) <= 200 and (kb.resolver.resolve(typed).matches or _dated_reference(typed)):
@@ -336,6 +340,23 @@ def record(record_id: str):
     # The rename note ("115 was renamed 116", after /r/115) goes in per request too.
     return _once((kb, r.id), lambda: _record_page(kb, r, BASE_MARK, BASE_MARK + record_url(r.id)),
                  note=_rename_note(kb, r, request.args.get("from")))
+
+
+def _own_page_in_lower_case() -> str | None:
+    """The URL of the site's own page (not a record) this request's path names in lower case, with its query:
+    /CR/ALL, /cr/702.19b/HISTORY, /SEARCH?q=x. A record's id is read in any case (/CR/702.19B is /cr/702.19b), so
+    these came here and were "no record 'cr/all'", of a page that is there."""
+    lowered = request.path.lower()
+    if lowered.startswith("//"):  # never a Location another site's ("//example.com/search")
+        return None
+    try:
+        endpoint, _ = current_app.url_map.bind("localhost").match(lowered, method="GET")
+    except HTTPException:  # no page, or the router's own redirect (a slash): the 404 as before
+        return None
+    if endpoint == request.endpoint:
+        return None
+    query = request.query_string.decode("latin-1")
+    return quote(lowered, safe="/@:") + ("?" + query if query else "")
 
 
 def _rename_note(kb, r, typed: str | None) -> str:
