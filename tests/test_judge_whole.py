@@ -42,9 +42,18 @@ def test_the_page_is_made_once_per_build_and_sent_compressed(cr_client):
     assert kept is not None and kept.gz == first.get_data()
     again = cr_client.get("/cr/all", headers={"Accept-Encoding": "gzip"})
     assert again.get_data() == first.get_data()
-    assert cr_client.get("/cr/all", headers={"If-None-Match": first.headers["ETag"]}).status_code == 304
+    gzip = {"Accept-Encoding": "gzip"}
+    assert cr_client.get("/cr/all", headers={"If-None-Match": first.headers["ETag"], **gzip}).status_code == 304
     plain = cr_client.get("/cr/all")
     assert "Content-Encoding" not in plain.headers and plain.get_data().startswith(b"<!doctype html>")
+    # each encoding its own validator: a cache revalidating the gzipped copy for a client without gzip was told 304
+    # (and gave that client bytes it cannot read)
+    assert plain.headers["ETag"] != first.headers["ETag"]
+    for etag, headers, status in [(first.headers["ETag"], {}, 200), (plain.headers["ETag"], gzip, 200),
+                                  (plain.headers["ETag"], {}, 304)]:
+        again = cr_client.get("/cr/all", headers={"If-None-Match": etag, **headers})
+        assert again.status_code == status, (etag, headers)
+        assert status == 304 or again.get_data() == (first.get_data() if headers else plain.get_data())
 
 
 def test_the_rules_page_leads_to_it(cr_client):

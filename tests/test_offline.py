@@ -77,8 +77,14 @@ def test_the_pack_is_immutable_gzipped_and_revalidates(client, store):
     assert len(answer.data) == pointer["gzip_bytes"] and len(gzip.decompress(answer.data)) == pointer["bytes"]
     plain = client.get(pointer["url"])  # a client that takes no gzip gets the same pack
     assert "Content-Encoding" not in plain.headers and plain.data == gzip.decompress(answer.data)
-    again = client.get(pointer["url"], headers={"If-None-Match": answer.headers["ETag"]})
+    again = client.get(pointer["url"], headers={"If-None-Match": answer.headers["ETag"], **GZIP})
     assert again.status_code == 304 and again.data == b""
+    # each encoding its own validator: the gzipped pack's ETag from a client without gzip was a 304 (of bytes it cannot
+    # read, from a cache that holds them)
+    assert plain.headers["ETag"] != answer.headers["ETag"]
+    assert client.get(pointer["url"], headers={"If-None-Match": plain.headers["ETag"]}).status_code == 304
+    crossed = client.get(pointer["url"], headers={"If-None-Match": answer.headers["ETag"]})
+    assert crossed.status_code == 200 and crossed.data == plain.data
 
 
 def test_the_pack_holds_every_record_and_its_references(client, store):

@@ -122,6 +122,22 @@ def test_document_contents_reach_every_record(client, store):
 def test_keywords_pages(client):
     page = soup(client.get("/keywords"))
     assert page.find("a", href="/keywords/unveil") is not None
+    assert meta(page, "og:url") == "http://localhost/keywords"
+
+
+def test_the_keywords_page_is_made_once_per_build(app, client):
+    # rendered per request it was ~15 ms of CPU (its data, its page, its gzip), as much as a search, on a path the gate
+    # takes as cheap
+    from web import pages
+
+    build = app.extensions["kb"].current()
+    first = client.get("/keywords?x=1", headers={"Host": "one.example"})
+    assert pages._pages(build).get("page:keywords") is not None
+    # kept without the address a client chose: each answer names its own (another Host, the same page otherwise)
+    again = client.get("/keywords", headers={"Host": "two.example"})
+    assert meta(soup(again), "og:url") == "http://two.example/keywords" and b"one.example" not in again.data
+    assert again.data.replace(b"two.example", b"one.example") == first.data
+    assert client.get("/keywords", headers={"Accept": "application/json"}).get_json()[0]["url"].startswith("/keywords/")
     unveil = soup(client.get("/keywords/unveil"))
     assert unveil.find("a", href="/treachery/702.187") is not None
 
@@ -567,3 +583,18 @@ def test_copy_for_chat_cites_the_document_and_the_short_link(cr_client, path, ci
     two documents may use, and the long address beside a short link."""
     copied = soup(cr_client.get(path)).select_one("button.copy-chat")["data-copy"]
     assert copied.startswith(cited) and copied.endswith(" http://localhost" + short)
+
+
+def test_the_sites_own_pages_spelled_in_capitals_go_to_their_page(client, cr_client):
+    # a record's id is read in any case (/CR/702.19B is 702.19b's page), so the site's other pages in capitals came to
+    # the record catch-all: /cr/All was a 404 "no record 'cr/all'", of a page that is there
+    for c, asked, page in [(cr_client, "/CR/ALL", "/cr/all"), (cr_client, "/cr/All", "/cr/all"),
+                           (client, "/SEARCH?q=Nut+Counters&doc=treachery", "/search?q=Nut+Counters&doc=treachery"),
+                           (client, "/Opensearch.xml", "/opensearch.xml"),
+                           (client, "/OFFLINE/Shell", "/offline/shell")]:
+        response = c.get(asked)
+        assert (response.status_code, response.headers["Location"]) == (308, page), asked
+        assert c.get(page).status_code == 200
+    assert cr_client.get("/CR/702.19B").status_code == 200  # a record, as before
+    missing = client.get("/Treachery/Cards/The-Metamorf")  # no page in lower case either: the 404, as before
+    assert missing.status_code == 404 and "the-metamorph" in missing.get_data(as_text=True)

@@ -59,7 +59,10 @@ def static(name: str):
     if asset is None:
         abort(404)
     response = Response(asset.body, mimetype=asset.mimetype)
-    response.set_etag(asset.version, weak=True)  # weak: the gzipped and the plain bytes are the same file
+    zipped = len(asset.body) >= MIN_SIZE and accepts_gzip()
+    # the gzipped bytes and the plain ones each with a validator of its own (RFC 9110 8.8.3): with one for both, a
+    # shared cache revalidating its gzipped copy (no-cache: at every use) for a client without gzip was told 304
+    response.set_etag(asset.version + ("-gzip" if zipped else ""), weak=True)
     if request.args.get("v") == asset.version:
         response.cache_control.public = True
         response.cache_control.max_age = YEAR
@@ -67,6 +70,6 @@ def static(name: str):
     else:
         response.cache_control.no_cache = True
     response.make_conditional(request)
-    if response.status_code == 200 and len(asset.body) >= MIN_SIZE and accepts_gzip():
+    if response.status_code == 200 and zipped:
         gzipped(response, asset.gz)
     return response

@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication as App, WSGIEnvironment
 
 __all__ = ["Settings", "FairGate", "Gated", "TrustedProxies", "Guarded", "MAX_BODY", "RETRY_AFTER", "gate_of",
-           "heavy_work", "Busy"]
+           "heavy_work", "costly_if_free", "Busy"]
 
 # A body the app takes: /api/linkify's 20,000 characters as JSON, each escaped as a surrogate pair (12 bytes),
 # and room for the rest (MAX_CONTENT_LENGTH: anything larger is a 413 in the API's words).
@@ -132,6 +132,29 @@ def heavy_work() -> Iterator[None]:
         gate.leave()
 
 
+@contextlib.contextmanager
+def costly_if_free() -> Iterator[bool]:
+    """For a search a request makes on a path the gate lets through as cheap (a 404 page's "Perhaps one of these",
+    on any path: ~16 ms of CPU, as much as /search, which waits its turn): True while this thread holds a slot of the
+    worker's costly gate, taken only when one is free at once and nobody waits; False otherwise, and the search is
+    left out (the page is answered without it, never held up or turned away). True on a path the gate took as costly
+    (the request holds its slot already), and outside kb serve's gate."""
+    from flask import current_app, request
+
+    gated = current_app.extensions.get("gated")
+    if gated is None or gate_of(request.environ.get("PATH_INFO", "")) == "costly":
+        yield True
+        return
+    gate = gated.gates["costly"]
+    if not gate.try_enter():
+        yield False
+        return
+    try:
+        yield True
+    finally:
+        gate.leave()
+
+
 class FairGate:
     """At most ``slots`` holders at once; at most ``queue`` waiting, served round-robin by client address."""
 
@@ -164,6 +187,14 @@ class FairGate:
             if not line:
                 del self._waiting[client]
             self.queued -= 1
+            return False
+
+    def try_enter(self) -> bool:
+        """``enter`` without waiting: True (the caller must ``leave``) when a slot is free and nobody is in line."""
+        with self._lock:
+            if self.busy < self.slots and not self._waiting:
+                self.busy += 1
+                return True
             return False
 
     def leave(self) -> None:

@@ -84,12 +84,15 @@ def pack(build: str):
                         mimetype="application/json")
     made = kb.offline
     response = Response(made.body, mimetype="application/json")
-    response.set_etag(made.etag, weak=True)  # weak: the gzipped and the plain bytes are the same pack
+    zipped = accepts_gzip()
+    # the gzipped bytes and the plain ones each with a validator of its own (RFC 9110 8.8.3): with one for both, a
+    # client (or a shared cache) revalidating the gzipped pack for a client without gzip was told 304
+    response.set_etag(made.etag + ("-gzip" if zipped else ""), weak=True)
     response.cache_control.public = True
     response.cache_control.max_age = YEAR
     response.cache_control.immutable = True
     response.make_conditional(request)
-    if response.status_code == 200 and accepts_gzip():
+    if response.status_code == 200 and zipped:
         gzipped(response, made.gz)
     return response
 

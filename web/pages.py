@@ -15,7 +15,7 @@ from collections.abc import Callable
 from urllib.parse import quote, urlencode
 
 from flask import Blueprint, current_app, jsonify, redirect, render_template, request
-from werkzeug.exceptions import MethodNotAllowed, NotFound
+from werkzeug.exceptions import HTTPException, MethodNotAllowed, NotFound
 from markupsafe import Markup
 
 from kb.cache import ByteLRU
@@ -30,6 +30,7 @@ from web import api as A
 from web import data as D
 from web.app import Response, prefers_json, public_url
 from web.compress import MIN_SIZE, accepts_gzip, gzip_bytes, gzipped
+from web.gate import costly_if_free
 from web.render import own_text, preview, render_inline, render_text
 
 __all__ = ["pages", "render_page", "error_page", "page_body", "kept_record_page"]
@@ -150,10 +151,17 @@ def search():
 
 @pages.get("/keywords")
 def keywords():
-    data, _ = D.keywords_data(_kb())
+    kb = _kb()
+    if not prefers_json():
+        # Made once per build and kept, as a record page: its data and page were ~15 ms of CPU a request (as much as
+        # a search, which waits its turn at the gate), the same answer every time.
+        kept = kept_page((kb, "page:keywords"))
+        if kept is not None:
+            return kept
+    data, _ = D.keywords_data(kb)
     return render_page("keywords.html", title="Keywords",
                        description="Every keyword with its definitions across documents.", alternate="/api/keywords",
-                       keywords=data, twin=data)
+                       keywords=data, twin=data, once=(kb, "page:keywords", "/keywords"))
 
 
 @pages.get("/r/<path:ref>")
@@ -321,6 +329,10 @@ def record(record_id: str):
         if methods_of("/" + record_id):  # GET /api/linkify: the endpoint is there, for another method
             raise MethodNotAllowed()
         return no_api_endpoint("/" + record_id)
+    if r is None and request.path != request.path.lower():
+        lowered = _own_page_in_lower_case()
+        if lowered is not None:
+            return redirect(lowered, code=308)
     if r is None:
         typed = request.view_args["record_id"].strip("/") if request.view_args else record_id
         if len(typed) <= 200 and (kb.resolver.resolve(typed).matches or _dated_reference(typed)):
@@ -335,6 +347,23 @@ def record(record_id: str):
     # The rename note ("115 was renamed 116", after /r/115) goes in per request too.
     return _once((kb, r.id), lambda: _record_page(kb, r, BASE_MARK, BASE_MARK + record_url(r.id)),
                  note=_rename_note(kb, r, request.args.get("from")))
+
+
+def _own_page_in_lower_case() -> str | None:
+    """The URL of the site's own page (not a record) this request's path names in lower case, with its query:
+    /CR/ALL, /cr/702.19b/HISTORY, /SEARCH?q=x. A record's id is read in any case (/CR/702.19B is /cr/702.19b), so
+    these came here and were "no record 'cr/all'", of a page that is there."""
+    lowered = request.path.lower()
+    if lowered.startswith("//"):  # never a Location another site's ("//example.com/search")
+        return None
+    try:
+        endpoint, _ = current_app.url_map.bind("localhost").match(lowered, method="GET")
+    except HTTPException:  # no page, or the router's own redirect (a slash): the 404 as before
+        return None
+    if endpoint == request.endpoint:
+        return None
+    query = request.query_string.decode("latin-1")
+    return quote(lowered, safe="/@:") + ("?" + query if query else "")
 
 
 def _rename_note(kb, r, typed: str | None) -> str:
@@ -485,12 +514,15 @@ def error_page(status: int, message: str, query: str | None = None, nearest_rule
         # the API's codes: "a card name is at most 200 characters" said code "error"
         code = {400: "bad_request", 404: "not_found"}.get(status, "error")
         return error_response(status, code, message)
-    nearest = []
+    nearest: list = []
     if status == 404 and query:
-        try:
-            nearest = _kb().searcher.search(query[:200], limit=5).hits
-        except Exception:  # the 404 page must render even when the query cannot run
-            nearest = []
+        # a search, as costly as /search's, on any path: only with a slot of the costly gate free at once (a flood of
+        # made-up paths ran ~16 ms of search each outside the gate, and held a record page's p50 from 1 ms to 33 ms)
+        with costly_if_free() as free:
+            try:
+                nearest = _kb().searcher.search(query[:200], limit=5).hits if free else []
+            except Exception:  # the 404 page must render even when the query cannot run
+                nearest = []
     if nearest_rules:  # the page lists them as links; JSON says them in its message
         message = message.split("; the nearest: ")[0]
     return render_page("error.html", title=f"{status} — {message}", description=message, alternate="/api/documents",

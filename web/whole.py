@@ -144,11 +144,16 @@ def _dated_page(kb: Opened, day: str) -> WholePage:
 
 def _send(page: WholePage) -> Response:
     response = Response(mimetype="text/html")
-    response.headers["ETag"] = page.etag
-    if request.if_none_match.contains(page.etag.strip('"')):
+    # The gzipped bytes are another representation than the plain ones, with a validator of their own (RFC 9110
+    # 8.8.3): with one ETag for both, a cache holding the gzipped page that revalidates it for a client without gzip
+    # was told 304 and handed that client bytes it cannot read.
+    zipped = accepts_gzip()
+    etag = page.etag[:-1] + '-gzip"' if zipped else page.etag
+    response.headers["ETag"] = etag
+    if request.if_none_match.contains(etag.strip('"')):
         response.status_code = 304
         return response
-    if accepts_gzip():
+    if zipped:
         return gzipped(response, page.gz)
     response.set_data(gzip.decompress(page.gz))  # a client without gzip is rare: its copy is made per request
     return response
