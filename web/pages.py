@@ -249,10 +249,17 @@ def api_reference():
     """The API reference for people, rendered from the same OpenAPI document as /api/openapi.json."""
     from web.openapi import spec
 
+    kb = _kb()
+    if not prefers_json():
+        # Made once per build and kept, as /keywords: ~5 ms of CPU a request, the same page every time (the site's
+        # address, which the reference quotes, filled in per request)
+        kept = kept_page((kb, "page:api"))
+        if kept is not None:
+            return kept
     return render_page("api.html", title="API reference",
                        description="The JSON API: endpoints, parameters and answers.",
-                       alternate="/api/openapi.json", spec=spec(public_url()), twin=spec(public_url()),
-                       examples={"q": "nut+counters", "ref": "rule+115"})
+                       alternate="/api/openapi.json", spec=spec(BASE_MARK), twin=spec(public_url()),
+                       examples={"q": "nut+counters", "ref": "rule+115"}, once=(kb, "page:api", "/api"))
 
 
 @pages.app_template_filter("code")
@@ -273,9 +280,9 @@ def glossary(slug: str):
     kb = _kb()
     if not prefers_json():
         # Made once per build and kept: its data (815 references as JSON, ~10 ms) is not made again per request.
-        key = (kb, f"glossary:{slug.lower()}")
-        if _pages(kb).get(key[1]) is not None:
-            return _once(key, lambda: "")  # kept: never rendered again
+        kept = kept_page((kb, f"glossary:{slug.lower()}"))  # one look: a page pushed out after a first look was
+        if kept is not None:  # then kept as the empty page the second look's renderer made
+            return kept
     try:
         data, extra = D.glossary_data(kb, slug.lower())
     except NotFound as exc:
