@@ -161,8 +161,10 @@ def test_a_404_page_searches_for_its_nearest_records_only_with_a_free_slot_of_th
         assert response.status_code == 404
         page = BeautifulSoup(response.get_data(as_text=True), "html.parser")
         heading = page.find("h2", string="Perhaps one of these")
+        listed = heading.find_next("ul") if heading is not None else None
         box = page.select_one("main form[action='/search'] input[name=q]")
-        return ([a["href"] for a in heading.find_next("ul").select("a")] if heading else []), box["value"]
+        assert box is not None
+        return [str(a["href"]) for a in listed.select("a")] if listed is not None else [], str(box["value"])
 
     hits, typed = offered("/treachery/cards/the-metamorf")
     assert "/treachery/cards/the-metamorph" in hits and typed == "the metamorf"
