@@ -716,6 +716,107 @@ def test_three_hundred_slowloris_connections_leave_health_fast(served):
     assert loaded < 0.5 + 2 * floor, (loaded, floor)  # what it guards against: probes waiting out a head timeout
 
 
+def _post_linkify(port: int, text: str, timeout: float = 5) -> tuple[int, bytes]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        conn.request("POST", "/api/linkify", body=json.dumps({"text": text}),
+                     headers={"Content-Type": "application/json"})
+        response = conn.getresponse()
+        return response.status, response.read()
+    finally:
+        conn.close()
+
+
+def test_clients_that_send_their_bodies_slowly_hold_no_gate_and_no_thread_others_need(served):
+    # granian calls the app once a head has arrived and a read of the body waits for its bytes, for as long as the
+    # client likes (KB_HEAD_TIMEOUT is for the head). The app read bodies inside the gate, in any thread: 60 such
+    # connections (a Content-Length on a GET of health, or a linkify) from one address held every thread of both
+    # workers (health, pages and searches timed out at 15 s), and 4 linkify ones held the costly gate (others'
+    # searches waited 10 s for a 503). Found by session 25's attacker.
+    held = []
+    try:
+        for k in range(60):
+            s = socket.create_connection(("127.0.0.1", served.port), timeout=5, source_address=("127.0.0.3", 0))
+            path = "/api/linkify" if k % 2 else "/api/health"
+            s.sendall(f"{'POST' if k % 2 else 'GET'} {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                      f"Content-Length: 100000\r\n\r\n".encode() + b'{"text": "')
+            held.append(s)
+        time.sleep(0.5)
+        for round_ in range(3):  # the slow clients send a byte more each round, and never finish
+            for s in held:
+                with contextlib.suppress(OSError):  # those past the readers were answered 503 and closed
+                    s.sendall(b"a")
+            started = time.monotonic()
+            assert _ask(served.port, "/api/health", timeout=5)[0] == 200
+            status, _, page = _ask(served.port, "/treachery/907.4b", timeout=5)
+            assert status == 200 and b"907.4b" in page
+            status, _, body = _ask(served.port, f"/api/search?q=unveil+{round_}", timeout=5)
+            assert status == 200 and b'"results"' in body
+            # another address's body is read: the slow clients take at most two readers of a worker
+            status, body = _post_linkify(served.port, "see 907.4b")
+            assert status == 200 and b"/treachery/907.4b" in body, body
+            assert time.monotonic() - started < 4
+    finally:
+        for s in held:
+            s.close()
+
+
+def test_bodies_are_read_by_few_threads_at_once_and_few_for_one_address():
+    # web.gate.Bodies over a real blocking stream (a pipe no one writes to yet): the third body from one address,
+    # or the ninth in a worker, is turned away at once instead of taking another thread; the others are read whole
+    # when their bytes come, and what reaches the app reads them from memory
+    from web.app import SECURITY_HEADERS
+    from web.gate import BODY_READERS, BODY_READERS_PER_CLIENT, Bodies
+
+    seen: list[bytes] = []
+
+    def app(environ, start_response):
+        seen.append(environ["wsgi.input"].read())
+        start_response("200 OK", [("Content-Length", "0")])
+        return [b""]
+
+    bodies = Bodies(app, SECURITY_HEADERS)
+    pipes = []
+
+    def ask(client: str, path: str = "/api/linkify") -> tuple[str, bytes]:
+        reader, writer = os.pipe()
+        pipes.append((os.fdopen(reader, "rb"), writer))
+        environ = {"REQUEST_METHOD": "POST", "PATH_INFO": path, "CONTENT_LENGTH": "4", "REMOTE_ADDR": client,
+                   "wsgi.input": pipes[-1][0]}
+        answer: list[str] = []
+
+        def start_response(status: str, headers: list[tuple[str, str]], exc_info=None):
+            answer.append(status)
+            return lambda data: None
+
+        body = b"".join(bodies(environ, start_response))
+        return answer[0], body
+
+    readers = [threading.Thread(target=ask, args=(f"10.0.0.{k // BODY_READERS_PER_CLIENT}",), daemon=True)
+               for k in range(BODY_READERS)]
+    for t in readers:
+        t.start()
+    until = time.monotonic() + 10
+    while sum(bodies.reading.values()) < BODY_READERS and time.monotonic() < until:
+        time.sleep(0.01)
+    assert dict(bodies.reading) == {f"10.0.0.{k}": BODY_READERS_PER_CLIENT
+                                    for k in range(BODY_READERS // BODY_READERS_PER_CLIENT)}
+    started = time.monotonic()
+    status, body = ask("10.0.0.0")  # a third from one address
+    assert status == "503 Service Unavailable"
+    assert json.loads(body)["error"]["message"] == "too many requests are sending a body at once; try again shortly"
+    assert ask("10.0.0.99")[0] == "503 Service Unavailable"  # every reader of the worker taken
+    assert time.monotonic() - started < 1
+    for _, writer in pipes[:BODY_READERS]:
+        os.write(writer, b"abcd")
+    for t in readers:
+        t.join(timeout=10)
+    assert seen == [b"abcd"] * BODY_READERS and not bodies.reading
+    for stream, writer in pipes:
+        stream.close()
+        os.close(writer)
+
+
 @pytest.mark.slow  # forty clients, 1-3 MB each
 def test_forty_clients_that_never_read_their_answers_hold_nothing(served):
     # the issue's Keep line: 40 clients that never read a 1-3 MB answer. The bundled build's largest answer is

@@ -21,7 +21,7 @@ from werkzeug.exceptions import HTTPException
 
 from kb.kbase import KnowledgeBase
 from web import settings
-from web.gate import MAX_BODY, RETRY_AFTER, Gated, Guarded, Settings, TrustedProxies
+from web.gate import MAX_BODY, RETRY_AFTER, Bodies, Gated, Guarded, Settings, TrustedProxies
 
 __all__ = ["create_app", "SECURITY_HEADERS", "public_url", "prefers_json"]
 
@@ -145,7 +145,8 @@ def create_app(config: dict | None = None) -> Flask:
         # A body is read whole before any answer (MAX_CONTENT_LENGTH bounds it): an answer given before the body
         # was read (a 415 for the wrong content type, a 405 for a PUT) could close a socket the client is still
         # writing to, and the client lose the answer.
-        # any method: a PUT or a GET may carry one too (the environ first: werkzeug's parse of no header costs more)
+        # any method: a PUT or a GET may carry one too (the environ first: werkzeug's parse of no header costs more);
+        # web.gate.Bodies has it in memory already
         if request.environ.get("CONTENT_LENGTH") and request.content_length:
             request.get_data(cache=True)
 
@@ -169,15 +170,17 @@ def create_app(config: dict | None = None) -> Flask:
 
     app.register_error_handler(HTTPException, http_error)
     # Outermost first: any exception answered in our words (never granian's bare 500), forwarded headers only from a
-    # trusted proxy, then the costly requests' gate (web.gate), then the API's most asked answers made without
-    # Flask's request machinery (web.lane), then Flask.
+    # trusted proxy, a request's body read whole, then the costly requests' gate (web.gate), then the API's most asked
+    # answers made without Flask's request machinery (web.lane), then Flask.
     from web.api import FAST
     from web.lane import Lane
 
     serving = Settings.from_env()
     lane = app.extensions["lane"] = Lane(app, app.wsgi_app, FAST, SECURITY_HEADERS)
     gated = app.extensions["gated"] = Gated(lane, serving, SECURITY_HEADERS)  # web.gate.heavy_work's
-    app.wsgi_app = Guarded(TrustedProxies(gated, serving.trusted_proxies),  # type: ignore[method-assign]
+    # a body is read whole before the gates, by a few threads at once (web.gate.Bodies)
+    bodies = app.extensions["bodies"] = Bodies(gated, SECURITY_HEADERS)
+    app.wsgi_app = Guarded(TrustedProxies(bodies, serving.trusted_proxies),  # type: ignore[method-assign]
                            SECURITY_HEADERS)
 
     @app.errorhandler(Exception)
