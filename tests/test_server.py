@@ -538,6 +538,37 @@ def test_the_same_error_is_logged_at_most_once_a_second():
     assert lines[1].startswith("[ERROR] Failed to accept connection: Too many open files (and ")
 
 
+def test_the_access_log_writes_a_request_s_path_as_it_could_have_been_sent():
+    # granian logs the decoded path (PATH_INFO): '/api/x%0A[...] 6.6.6.6 - "GET /admin HTTP/1.1" 200' wrote a second,
+    # made-up line into the log, %1B a terminal's escape sequence, and /api/search%3Fq=x (a 404) read as a search.
+    # Found by session 25's attacker. Here with granian's own access logger and format, and kb serve's config.
+    import io
+    import logging
+    import logging.config
+
+    from granian.log import DEFAULT_ACCESSLOG_FMT, log_request_builder
+
+    config = json.loads((Path(__file__).parent.parent / "web" / "granian_logging.json").read_text())
+    logging.config.dictConfig(config)
+    handler = logging.getLogger("granian.access").handlers[0]
+    assert isinstance(handler, logging.StreamHandler)
+    out = io.StringIO()
+    handler.setStream(out)
+    log_request = log_request_builder(DEFAULT_ACCESSLOG_FMT)
+    forged = '\n[2026-11-30 11:00:16 +0000] 6.6.6.6 - "GET /admin HTTP/1.1" 200 0.1\r\x1b[31m'
+    # PATH_INFO as granian hands it over: the path's bytes, percent-decoded, as latin-1 (PEP 3333)
+    for path in ("/api/x" + forged, "/api/search?q=trample", "/cr/é 100%".encode().decode("latin-1"), "/cr/702.19"):
+        log_request(time.time(), time.perf_counter(), {"addr_remote": "127.0.0.1", "path": path, "qs": "",
+                                                       "method": "GET", "scheme": "http", "protocol": "HTTP/1.1"}, 404)
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 4 and all(line.isprintable() for line in lines)
+    assert [line.split('"')[1] for line in lines] == [
+        "GET /api/x%0A%5B2026-11-30%2011:00:16%20+0000%5D%206.6.6.6%20-%20%22GET%20/admin%20HTTP/1.1%22%20200%200.1"
+        "%0D%1B%5B31m HTTP/1.1",
+        "GET /api/search%3Fq=trample HTTP/1.1", "GET /cr/%C3%A9%20100%25 HTTP/1.1", "GET /cr/702.19 HTTP/1.1"]
+    assert lines[0].startswith("[") and lines[0].endswith('" 404 ' + lines[0].rsplit(" ", 1)[1])
+
+
 # -- fault 6: the history database cannot be written ------------------------------------------------------------
 @pytest.mark.slow  # parses two official releases
 def test_a_history_database_that_cannot_be_written_is_an_os_error_for_the_build_to_report(tmp_path):
