@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import re
+from urllib.parse import unquote
 
 import pytest
 
@@ -663,6 +664,17 @@ def test_an_upper_case_api_path_is_no_endpoint(client):
     for path in ("/API/health", "/Api/search?q=x", "/API/linkify"):
         answer = client.get(path)
         assert answer.status_code == 404 and answer.get_json()["error"]["message"].startswith("no API endpoint")
+
+
+def test_an_api_path_no_route_can_read_is_no_endpoint(client):
+    """A line break in a path (no route's converter reads one) was answered in werkzeug's words for a person: 'The
+    requested URL was not found on the server. If you entered the URL manually please check your spelling...'."""
+    for path in ("/api/records/a%0Ab", "/api/nope%0A", "/api/%0A", "/api/cr@2016-01-01/702.19%0A",
+                 "/api/cr/702.19%0A/history"):
+        answer = client.get(path)
+        assert answer.status_code == 404, path
+        assert answer.get_json()["error"] == {"code": "not_found", "message": f"no API endpoint {unquote(path)}; "
+                                                                             "see /api/openapi.json"}, path
 
 
 def test_an_offset_past_the_last_result_is_past_the_end(client):

@@ -17,7 +17,7 @@ import flask
 import orjson
 from flask import Flask, current_app, jsonify, redirect, request
 from flask.json.provider import DefaultJSONProvider
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, NotFound
 
 from kb.kbase import KnowledgeBase
 from web import settings
@@ -286,6 +286,11 @@ def http_error(exc: HTTPException):
         answer = error_response(405, "method_not_allowed", f"{request.path} answers {' and '.join(methods)}")
         answer.headers["Allow"] = ", ".join([*methods, "OPTIONS"])
         return answer
+    if exc.code == 404 and type(exc) is NotFound and exc.description == NotFound.description \
+            and request.path.lower().startswith("/api/"):
+        # no rule of the URL map took the path (the pages' catch-all reads no line break: /api/records/a%0Ab,
+        # /api/cr/702.19%0A/history): werkzeug's words are for a person who typed a page's address
+        return no_api_endpoint(request.path)
     answer = error_response(exc.code or 500, exc.name.lower().replace(" ", "_"), exc.description or exc.name)
     if exc.code == 503:  # the heavy gate's line is full (web.gate.Busy)
         answer.headers["Retry-After"] = str(RETRY_AFTER)
