@@ -492,6 +492,46 @@ def test_the_gate_takes_turns_by_address():
     assert order.index("203.0.113.9") <= 1 and len(order) == 11
 
 
+def test_a_full_line_makes_room_for_an_address_with_fewer_in_it():
+    # one address keeping the line full turned every other client away at once (found by session 25's attacker):
+    # its newest place goes to the newcomer, and only while it holds at least two more places than the newcomer
+    from web.gate import FairGate
+
+    gate = FairGate(1, 4, wait=10)
+    assert gate.enter("198.51.100.1")
+    results: dict[str, list[bool]] = {"198.51.100.1": [], "203.0.113.9": [], "192.0.2.7": []}
+    lock = threading.Lock()
+
+    def ask(who: str) -> None:
+        entered = gate.enter(who)
+        with lock:
+            results[who].append(entered)
+        if entered:
+            gate.leave()
+
+    threads = []
+    for who in ["198.51.100.1"] * 4 + ["203.0.113.9", "192.0.2.7"]:
+        threads.append(threading.Thread(target=ask, args=(who,)))
+        threads[-1].start()
+        deadline = time.monotonic() + 5
+        while gate.queued < min(len(threads), 4) and time.monotonic() < deadline:
+            time.sleep(0.005)
+    deadline = time.monotonic() + 5
+    while len(results["198.51.100.1"]) < 2 and time.monotonic() < deadline:
+        time.sleep(0.005)
+    # the line holds four: two of the first address's places went to the two newcomers, refused at once
+    assert results["198.51.100.1"] == [False, False] and gate.queued == 4
+    assert [len(line) for line in gate._waiting.values()] == [2, 1, 1]
+    started = time.monotonic()
+    assert not gate.enter("203.0.113.9")  # it has one place, the most any address has is two: no room made
+    assert time.monotonic() - started < 0.5
+    gate.leave()
+    for t in threads:
+        t.join(timeout=10)
+    assert results == {"198.51.100.1": [False, False, True, True], "203.0.113.9": [True], "192.0.2.7": [True]}
+    assert (gate.busy, gate.queued) == (0, 0)
+
+
 @pytest.mark.slow  # a load test against the history build
 def test_a_search_answers_while_clients_ask_for_diffs_between_distant_releases(history_data_dir, tmp_path):
     from tests.conftest import CR_HISTORY

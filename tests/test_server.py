@@ -792,6 +792,49 @@ def test_clients_that_send_their_bodies_slowly_hold_no_gate_and_no_thread_others
             s.close()
 
 
+@pytest.mark.slow  # forty clients asking searches for ~10 s
+def test_one_address_keeping_the_line_full_does_not_turn_another_away(served):
+    # 40 connections from one address asking uncached searches kept both workers' lines full (sixteen places
+    # each), and another address's searches were turned away at once (503) 17 times of 38. Found by session 25's
+    # attacker. Each connection is kept alive (no ephemeral port per request).
+    import random
+    import string
+
+    stop = threading.Event()
+    statuses: list[int] = []
+
+    def flood() -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", served.port, timeout=30, source_address=("127.0.0.3", 0))
+        try:
+            while not stop.is_set():
+                words = "+".join("".join(random.choices(string.ascii_lowercase, k=7)) for _ in range(30))
+                conn.request("GET", "/api/search?q=" + words)
+                response = conn.getresponse()
+                response.read()
+                statuses.append(response.status)
+                if response.getheader("Connection") == "close":  # the gate's 503 closes the connection
+                    conn.close()
+        finally:
+            conn.close()
+
+    threads = [threading.Thread(target=flood, daemon=True) for _ in range(40)]
+    for t in threads:
+        t.start()
+    try:
+        time.sleep(2)
+        answers = []
+        for k in range(25):
+            status, _, body = _ask(served.port, f"/api/search?q=unveil+{k}", timeout=15)
+            answers.append(status)
+            time.sleep(0.2)
+    finally:
+        stop.set()
+        for t in threads:
+            t.join(timeout=30)
+    assert 503 in statuses  # the line was full all along
+    assert answers == [200] * 25, answers
+
+
 def test_bodies_are_read_by_few_threads_at_once_and_few_for_one_address():
     # web.gate.Bodies over a real blocking stream (a pipe no one writes to yet): the third body from one address,
     # or the ninth in a worker, is turned away at once instead of taking another thread; the others are read whole
