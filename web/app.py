@@ -263,13 +263,31 @@ def host_problem(environ) -> str | None:
     if not host:
         return "an HTTP/1.1 request needs a Host header" if environ.get("SERVER_PROTOCOL") == "HTTP/1.1" else None
     m = _HOST.fullmatch(host)
-    if m is None or not 0 < int(m.group("port") or 80) < 65536:
+    if m is None or len(m.group("name") or "") > 253 or not 0 < int(m.group("port") or 80) < 65536 \
+            or not _idna_reads(m.group("name")):
         return "the Host header is not a host name (with a port of 1-65535)"
     return None
 
 
-# a name or an IPv4 address (a letter or digit first), or a bracketed IPv6 literal; no nested repeats
-_HOST = re.compile(r"(?:[A-Za-z0-9][A-Za-z0-9._-]{0,252}|\[[0-9A-Fa-f:.]{2,45}\])(?::(?P<port>\d{1,5}))?")
+def _idna_reads(name: str | None) -> bool:
+    """A name's IDNA labels ("xn--...") decode: werkzeug decodes them to build a URL, and "Host: xn--a" was a 500 on
+    every answer with an absolute link (a record page, linkify, the OpenAPI document)."""
+    if name is None or "xn--" not in name.lower():
+        return True
+    try:
+        name.lower().encode("ascii").decode("idna")  # werkzeug reads the name lower-cased (urlsplit)
+    except UnicodeError:
+        return False
+    return True
+
+
+# A name or an IPv4 address (labels of letters, digits and hyphens, a letter or digit first, 1-63 each, split by single
+# dots), or a bracketed IPv6 literal, and a port without a leading zero: what werkzeug builds a URL from. It reads
+# other hosts as none, and "Host: a_b" or "localhost:0080" made links to "http:/cr/702.19" (and an OpenAPI server
+# "http:"); "a..b" or a label of 64 letters failed its IDNA encoding, a 400 in werkzeug's words ("The browser (or
+# proxy) sent a request that this server could not understand"). The labels exclude the dot: no nested repeats.
+_HOST = re.compile(r"(?:(?P<name>(?:[A-Za-z0-9][A-Za-z0-9-]{0,62}\.)*[A-Za-z0-9][A-Za-z0-9-]{0,62}\.?)"
+                   r"|\[[0-9A-Fa-f]*:[0-9A-Fa-f.:]{1,44}\])(?::(?P<port>[1-9][0-9]{0,4}))?")
 
 
 def http_error(exc: HTTPException):
