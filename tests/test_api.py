@@ -721,10 +721,15 @@ def test_a_host_header_that_is_no_host_is_refused(client, host):
         # the app itself: werkzeug's test client decodes the Host's IDNA labels around it ("xn--a" raises there)
         environ = EnvironBuilder(path=path, method="POST" if path == "/api/linkify" else "GET",
                                  json={"text": "702.19"} if path == "/api/linkify" else None,
-                                 headers={"Host": host, "Accept": "application/json"}).get_environ()
+                                 headers=[("Host", host), ("Accept", "application/json")]).get_environ()
         said.clear()
         body = b"".join(client.application(environ, lambda status, headers, exc_info=None: said.append(status)))
         assert said == ["400 BAD REQUEST"] and "Host" in json.loads(body)["error"]["message"], (path, said, body)
+    # a browser's refusal is a page: it links nothing made from the Host
+    environ = EnvironBuilder(path="/treachery/907.4b", headers=[("Host", host)]).get_environ()
+    page = b"".join(client.application(environ, lambda status, headers, exc_info=None: said.append(status)))
+    assert said[-1] == "400 BAD REQUEST" and b"the Host header is not a host name" in page
+    assert b'og:url" content="/treachery/907.4b"' in page and b"http:" not in page.split(b"</head>")[0]
 
 
 def test_a_host_header_that_is_a_host_makes_the_links(client):

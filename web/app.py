@@ -238,6 +238,8 @@ def public_url() -> str:
         if not _HOST.fullmatch(name) or not port.isdigit():
             return ""  # no usable address (a Unix socket's path): links are relative, "/cr/702.19"
         return f"{request.scheme}://{name}" + ("" if port == "80" else f":{port}")
+    if host_problem(request.environ) is not None:  # the 400 page that refuses it: links relative, no URL of it
+        return ""  # (werkzeug's host_url raised a UnicodeError for "Host: xn--a": the refusal was a 500)
     return request.host_url.rstrip("/")
 
 
