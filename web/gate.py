@@ -2,11 +2,12 @@
 forwarded headers trusted only from the proxies named in ``KB_TRUSTED_PROXIES``.
 
 The gate: each worker lets at most ``KB_COSTLY_SLOTS`` costly requests (search, linkify, autocomplete, resolve,
-Discord, rules' histories, a document's records) run at once, and one heavy one (a diff between two releases, a
-rule as it stood on a day); the others wait their turn, served round-robin by client address, so one client's
-expensive queries cannot take every thread of a worker and cheap requests (``/api/health``, record pages) always
-find one. The line is bounded: past it, or after ``WAIT`` seconds in it, a request is answered ``503`` with
-``Retry-After``. A diff is gated where its work is (``heavy_work``), so a cached one answers as a record page does.
+Discord, rules' histories, a slice of a document's records gzipped) run at once, and one heavy one (a diff between
+two releases, a rule as it stood on a day); the others wait their turn, served round-robin by client address, so
+one client's expensive queries cannot take every thread of a worker and cheap requests (``/api/health``, record
+pages) always find one. The line is bounded: past it, or after ``WAIT`` seconds in it, a request is answered ``503``
+with ``Retry-After``. A diff, and a slice of records, is gated where its work is (``heavy_work``, ``costly_work``),
+so a cached diff or the whole document answers as a record page does.
 
 The client address is the socket's peer (granian's ``REMOTE_ADDR``). Behind a load balancer every client has the
 balancer's address: name it in ``KB_TRUSTED_PROXIES`` and the address it appends last to ``X-Forwarded-For`` is
@@ -41,7 +42,7 @@ if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication as App, WSGIEnvironment
 
 __all__ = ["Settings", "FairGate", "Gated", "Bodies", "busy", "TrustedProxies", "Guarded", "MAX_BODY", "RETRY_AFTER",
-           "gate_of", "heavy_work", "costly_if_free", "Busy"]
+           "gate_of", "heavy_work", "costly_if_free", "costly_work", "Busy"]
 
 # A body the app takes: /api/linkify's 20,000 characters as JSON, each escaped as a surrogate pair (12 bytes),
 # and room for the rest (MAX_CONTENT_LENGTH: anything larger is a 413 in the API's words).
@@ -54,9 +55,6 @@ QUEUE_PER_SLOT = 16  # costly requests waiting in one worker's line, per slot (S
 # /discord/interactions: every slash command and autocomplete keystroke is a search, a rule or a card lookup
 COSTLY_PATHS = ("/api/search", "/search", "/api/linkify", "/api/autocomplete", "/api/resolve", "/discord/interactions")
 COSTLY_PREFIXES = ("/r/",)  # a dated list of ranges, 20-50 ms
-# a slice of a document's records, gzipped per request: ~50 ms for most of the official rules (the whole document's
-# gzip is kept); sixteen clients asking for slices held /api/health's p50 at 17 ms and its worst at 0.4 s
-_RECORDS_DUMP = re.compile(r"/api/documents/[^/]+/records")
 # a diff between two releases (~400 ms, up to ~1 MB of HTML), a rule or chapter as it stood on a day (up to ~150 ms)
 HEAVY_PREFIXES = ("/diff/", "/api/diff/", "/cr@", "/api/cr@")
 _HISTORY_PAGES = ("/cr/", "/api/cr/")
@@ -159,6 +157,27 @@ def costly_if_free() -> Iterator[bool]:
         gate.leave()
 
 
+@contextlib.contextmanager
+def costly_work() -> Iterator[None]:
+    """Hold this worker's costly gate while doing work a path's answer needs only sometimes (a slice of a document's
+    records gzipped per request: ~50 ms for most of the official rules), so the path's other answers (the whole
+    document, kept) pass no gate; Busy when the line is full. Only for paths the front does not gate (it would
+    wait for the slot it holds)."""
+    from flask import current_app, request
+
+    gated = current_app.extensions.get("gated")
+    if gated is None:
+        yield
+        return
+    gate = gated.gates["costly"]
+    if not gate.enter(request.remote_addr or "-"):
+        raise Busy()
+    try:
+        yield
+    finally:
+        gate.leave()
+
+
 class _Turn(threading.Event):
     """A place in a gate's line: set when the slot passes to it, or when a client with fewer places took it
     (``refused``)."""
@@ -245,7 +264,7 @@ def gate_of(path: str) -> str | None:
     path = _SLASHES.sub("/", path)
     if path.startswith(HEAVY_PREFIXES):
         return "heavy"
-    if path in COSTLY_PATHS or path.startswith(COSTLY_PREFIXES) or _RECORDS_DUMP.fullmatch(path) \
+    if path in COSTLY_PATHS or path.startswith(COSTLY_PREFIXES) \
             or path.startswith(_HISTORY_PAGES) and path.rstrip("/").endswith("/history"):
         return "costly"
     return None
