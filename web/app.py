@@ -206,9 +206,9 @@ def _headers(response):
         # JSON, not in Flask's HTML page
         response.set_data(json.dumps({"redirect": response.location}) + "\n")
         response.mimetype = "application/json"
-    if request.method == "OPTIONS" and api and "Allow" in response.headers:
+    if request.method == "OPTIONS" and (api or request.path.startswith("/discord/")) and "Allow" in response.headers:
         # Flask's own answer lists every rule the path matches, the pages' catch-all GET too: /api/linkify
-        # said "GET" and answered GET with a 405
+        # said "GET" and answered GET with a 405, /discord/interactions said "GET" and answered a 404 page
         own = methods_of(request.path)
         if own:
             response.headers["Allow"] = ", ".join(sorted(own | {"OPTIONS"} | ({"HEAD"} if "GET" in own else set())))
