@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import re
+from urllib.parse import unquote
 
 import pytest
 
@@ -665,6 +666,17 @@ def test_an_upper_case_api_path_is_no_endpoint(client):
         assert answer.status_code == 404 and answer.get_json()["error"]["message"].startswith("no API endpoint")
 
 
+def test_an_api_path_no_route_can_read_is_no_endpoint(client):
+    """A line break in a path (no route's converter reads one) was answered in werkzeug's words for a person: 'The
+    requested URL was not found on the server. If you entered the URL manually please check your spelling...'."""
+    for path in ("/api/records/a%0Ab", "/api/nope%0A", "/api/%0A", "/api/cr@2016-01-01/702.19%0A",
+                 "/api/cr/702.19%0A/history"):
+        answer = client.get(path)
+        assert answer.status_code == 404, path
+        assert answer.get_json()["error"] == {"code": "not_found", "message": f"no API endpoint {unquote(path)}; "
+                                                                             "see /api/openapi.json"}, path
+
+
 def test_an_offset_past_the_last_result_is_past_the_end(client):
     total = client.get("/api/search?q=token").get_json()["total"]
     at_end = client.get(f"/api/search?q=token&offset={total}").get_json()
@@ -693,15 +705,38 @@ def test_a_missing_short_link_answers_json_in_the_error_shape(client):
 
 
 @pytest.mark.parametrize("host", ["a b", "évil.example", "a" * 300, "x/y", "[::1", "host:port", "-", ".example",
-                                  "localhost:0", "localhost:99999"])
+                                  "localhost:0", "localhost:99999",
+                                  # werkzeug reads these as no host: links to "http:/cr/702.19" (session 25)
+                                  "a_b", "localhost:0080", "[1.2]",
+                                  # its IDNA encoding failed: a 400 in werkzeug's words for a person
+                                  "a..b", "a" * 64 + ".example", ".".join(["a" * 63] * 4) + "a",
+                                  # its IDNA decoding failed: a 500 on every answer with an absolute link
+                                  "xn--a", "xn--zz.example", "rules.XN--99999999"])
 def test_a_host_header_that_is_no_host_is_refused(client, host):
     """Absolute links are made from Host when KB_PUBLIC_URL is unset: "Host: a b" made "http:/cr/702.19"."""
-    answer = client.post("/api/linkify", json={"text": "702.19"}, headers={"Host": host})
-    assert answer.status_code == 400 and "Host" in answer.get_json()["error"]["message"]
+    from werkzeug.test import EnvironBuilder
+
+    said: list[str] = []
+    for path in ("/api/linkify", "/api/openapi.json", "/treachery/907.4b"):
+        # the app itself: werkzeug's test client decodes the Host's IDNA labels around it ("xn--a" raises there)
+        environ = EnvironBuilder(path=path, method="POST" if path == "/api/linkify" else "GET",
+                                 json={"text": "702.19"} if path == "/api/linkify" else None,
+                                 headers=[("Host", host), ("Accept", "application/json")]).get_environ()
+        said.clear()
+        body = b"".join(client.application(environ, lambda status, headers, exc_info=None: said.append(status)))
+        assert said == ["400 BAD REQUEST"] and "Host" in json.loads(body)["error"]["message"], (path, said, body)
+    # a browser's refusal is a page: it links nothing made from the Host
+    environ = EnvironBuilder(path="/treachery/907.4b", headers=[("Host", host)]).get_environ()
+    page = b"".join(client.application(environ, lambda status, headers, exc_info=None: said.append(status)))
+    assert said[-1] == "400 BAD REQUEST" and b"the Host header is not a host name" in page
+    assert b'og:url" content="/treachery/907.4b"' in page and b"http:" not in page.split(b"</head>")[0]
 
 
 def test_a_host_header_that_is_a_host_makes_the_links(client):
-    for host, base in (("rules.example:8080", "http://rules.example:8080"), ("[::1]:80", "http://[::1]")):
+    for host, base in (("rules.example:8080", "http://rules.example:8080"), ("[::1]:80", "http://[::1]"),
+                       ("a" * 63 + ".example", "http://" + "a" * 63 + ".example"),
+                       ("Rules.Example.", "http://rules.example."), ("xn--e-ufa.example", "http://eá.example"),
+                       ("[::ffff:1.2.3.4]:8080", "http://[::ffff:1.2.3.4]:8080")):
         links = client.post("/api/linkify", json={"text": "907.4b"}, headers={"Host": host}).get_json()["links"]
         assert links[0]["url"] == base + "/treachery/907.4b"
 

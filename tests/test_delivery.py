@@ -109,6 +109,19 @@ def test_pages_made_once_per_build_keep_their_gzip(cr_client):
     assert api._twins(build).get("record:cr/702") == (_body(twin), twin.data)
 
 
+def test_the_keywords_list_is_made_once_per_build_with_its_gzip(cr_client):
+    # /api/keywords (~110 KB with the official rules, 14 ms to make and gzip) was made for every request, outside
+    # the gates: found by session 25's attacker
+    from web import api, data
+
+    plain = cr_client.get("/api/keywords")
+    zipped = cr_client.get("/api/keywords", headers=GZIP)
+    build = cr_client.application.extensions["kb"].current()
+    assert api._twins(build).get("keywords") == (plain.data, zipped.data)
+    assert plain.get_json() == data.keywords_data(build)[0] and _body(zipped) == plain.data
+    assert plain.headers["Access-Control-Allow-Origin"] == "*" and zipped.headers["Vary"] == "Accept-Encoding"
+
+
 def test_a_rename_note_is_gzipped_with_its_page(client):
     # the note goes in per request: that page is compressed per request, the kept gzip is the page without it
     noted = client.get("/treachery/116?from=115", headers=GZIP)

@@ -139,6 +139,19 @@ def test_off_without_a_key_is_a_404(client):
     assert "KB_DISCORD_PUBLIC_KEY" in response.get_json()["error"]["message"]
 
 
+@pytest.mark.parametrize("method", ["GET", "PUT", "DELETE"])
+def test_the_endpoint_with_another_method_says_to_post(discord, method):
+    # GET /discord/interactions was the pages' 404, "no record 'discord/interactions'" suggesting rule 613
+    # (Interaction of Continuous Effects), and OPTIONS listed GET (found by session 25's attacker)
+    response = discord.client.open("/discord/interactions", method=method)
+    assert response.status_code == 405 and response.headers["Allow"] == "POST, OPTIONS"
+    assert response.get_json()["error"] == {"code": "method_not_allowed",
+                                            "message": "/discord/interactions answers POST"}
+    assert discord.client.options("/discord/interactions").headers["Allow"] == "OPTIONS, POST"
+    unknown = discord.client.get("/discord/nothing")
+    assert unknown.status_code == 404 and unknown.get_json()["error"]["message"].startswith("no API endpoint")
+
+
 def test_ping_is_answered_with_pong(discord):
     response = discord.post({"type": 1, "id": "1", "application_id": "2", "token": "t", "version": 1})
     assert response.status_code == 200

@@ -492,6 +492,76 @@ def test_the_gate_takes_turns_by_address():
     assert order.index("203.0.113.9") <= 1 and len(order) == 11
 
 
+def test_a_slice_of_a_document_s_records_takes_its_turn_at_the_costly_gate(client):
+    # a slice of the official rules' records is gzipped per request (~50 ms), outside any gate: sixteen clients
+    # asking for slices held health's p50 at 8-11 ms and a record page's at 13-15 ms, its worst at 1.4 s (found by
+    # session 25's attacker). The slice's gzip waits its turn at the costly gate; the whole document (its gzip kept)
+    # and a slice not gzipped pass no gate: forty clients asking for the whole document at once are all answered.
+    import gzip as gzip_module
+
+    from web.gate import gate_of
+
+    assert gate_of("/api/documents/futuresight/records") is None
+    path, gzip = "/api/documents/futuresight/records", {"Accept-Encoding": "gzip"}
+    whole = client.get(path, headers=gzip)
+    costly = client.application.extensions["gated"].gates["costly"]
+    busy, queue = costly.busy, costly.queue
+    costly.busy, costly.queue = costly.slots, 0  # every slot taken and no room in line
+    try:
+        turned_away = client.get(path + "?offset=1", headers=gzip)
+        assert turned_away.status_code == 503 and turned_away.headers["Retry-After"] == "5"
+        assert turned_away.get_json()["error"]["message"] == "too many costly requests waiting; try again shortly"
+        again = client.get(path, headers=gzip)
+        assert again.status_code == 200 and again.data == whole.data and again.headers["Content-Encoding"] == "gzip"
+        plain = client.get(path + "?offset=1")
+        assert plain.status_code == 200 and "Content-Encoding" not in plain.headers
+    finally:
+        costly.busy, costly.queue = busy, queue
+    sliced = client.get(path + "?offset=1", headers=gzip)
+    assert sliced.status_code == 200 and sliced.headers["Content-Encoding"] == "gzip"
+    assert json.loads(gzip_module.decompress(sliced.data)) == plain.get_json() == client.get(path).get_json()[1:]
+
+
+def test_a_full_line_makes_room_for_an_address_with_fewer_in_it():
+    # one address keeping the line full turned every other client away at once (found by session 25's attacker):
+    # its newest place goes to the newcomer, and only while it holds at least two more places than the newcomer
+    from web.gate import FairGate
+
+    gate = FairGate(1, 4, wait=10)
+    assert gate.enter("198.51.100.1")
+    results: dict[str, list[bool]] = {"198.51.100.1": [], "203.0.113.9": [], "192.0.2.7": []}
+    lock = threading.Lock()
+
+    def ask(who: str) -> None:
+        entered = gate.enter(who)
+        with lock:
+            results[who].append(entered)
+        if entered:
+            gate.leave()
+
+    threads = []
+    for who in ["198.51.100.1"] * 4 + ["203.0.113.9", "192.0.2.7"]:
+        threads.append(threading.Thread(target=ask, args=(who,)))
+        threads[-1].start()
+        deadline = time.monotonic() + 5
+        while gate.queued < min(len(threads), 4) and time.monotonic() < deadline:
+            time.sleep(0.005)
+    deadline = time.monotonic() + 5
+    while len(results["198.51.100.1"]) < 2 and time.monotonic() < deadline:
+        time.sleep(0.005)
+    # the line holds four: two of the first address's places went to the two newcomers, refused at once
+    assert results["198.51.100.1"] == [False, False] and gate.queued == 4
+    assert [len(line) for line in gate._waiting.values()] == [2, 1, 1]
+    started = time.monotonic()
+    assert not gate.enter("203.0.113.9")  # it has one place, the most any address has is two: no room made
+    assert time.monotonic() - started < 0.5
+    gate.leave()
+    for t in threads:
+        t.join(timeout=10)
+    assert results == {"198.51.100.1": [False, False, True, True], "203.0.113.9": [True], "192.0.2.7": [True]}
+    assert (gate.busy, gate.queued) == (0, 0)
+
+
 @pytest.mark.slow  # a load test against the history build
 def test_a_search_answers_while_clients_ask_for_diffs_between_distant_releases(history_data_dir, tmp_path):
     from tests.conftest import CR_HISTORY

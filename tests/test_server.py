@@ -538,6 +538,37 @@ def test_the_same_error_is_logged_at_most_once_a_second():
     assert lines[1].startswith("[ERROR] Failed to accept connection: Too many open files (and ")
 
 
+def test_the_access_log_writes_a_request_s_path_as_it_could_have_been_sent():
+    # granian logs the decoded path (PATH_INFO): '/api/x%0A[...] 6.6.6.6 - "GET /admin HTTP/1.1" 200' wrote a second,
+    # made-up line into the log, %1B a terminal's escape sequence, and /api/search%3Fq=x (a 404) read as a search.
+    # Found by session 25's attacker. Here with granian's own access logger and format, and kb serve's config.
+    import io
+    import logging
+    import logging.config
+
+    from granian.log import DEFAULT_ACCESSLOG_FMT, log_request_builder
+
+    config = json.loads((Path(__file__).parent.parent / "web" / "granian_logging.json").read_text())
+    logging.config.dictConfig(config)
+    handler = logging.getLogger("granian.access").handlers[0]
+    assert isinstance(handler, logging.StreamHandler)
+    out = io.StringIO()
+    handler.setStream(out)
+    log_request = log_request_builder(DEFAULT_ACCESSLOG_FMT)
+    forged = '\n[2026-11-30 11:00:16 +0000] 6.6.6.6 - "GET /admin HTTP/1.1" 200 0.1\r\x1b[31m'
+    # PATH_INFO as granian hands it over: the path's bytes, percent-decoded, as latin-1 (PEP 3333)
+    for path in ("/api/x" + forged, "/api/search?q=trample", "/cr/é 100%".encode().decode("latin-1"), "/cr/702.19"):
+        log_request(time.time(), time.perf_counter(), {"addr_remote": "127.0.0.1", "path": path, "qs": "",
+                                                       "method": "GET", "scheme": "http", "protocol": "HTTP/1.1"}, 404)
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 4 and all(line.isprintable() for line in lines)
+    assert [line.split('"')[1] for line in lines] == [
+        "GET /api/x%0A%5B2026-11-30%2011:00:16%20+0000%5D%206.6.6.6%20-%20%22GET%20/admin%20HTTP/1.1%22%20200%200.1"
+        "%0D%1B%5B31m HTTP/1.1",
+        "GET /api/search%3Fq=trample HTTP/1.1", "GET /cr/%C3%A9%20100%25 HTTP/1.1", "GET /cr/702.19 HTTP/1.1"]
+    assert lines[0].startswith("[") and lines[0].endswith('" 404 ' + lines[0].rsplit(" ", 1)[1])
+
+
 # -- fault 6: the history database cannot be written ------------------------------------------------------------
 @pytest.mark.slow  # parses two official releases
 def test_a_history_database_that_cannot_be_written_is_an_os_error_for_the_build_to_report(tmp_path):
@@ -714,6 +745,150 @@ def test_three_hundred_slowloris_connections_leave_health_fast(served):
     loaded = max(p99s)
     print(f"health p99 with 300 slowloris connections {loaded * 1000:.1f} ms, without {floor * 1000:.1f} ms")
     assert loaded < 0.5 + 2 * floor, (loaded, floor)  # what it guards against: probes waiting out a head timeout
+
+
+def _post_linkify(port: int, text: str, timeout: float = 5) -> tuple[int, bytes]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        conn.request("POST", "/api/linkify", body=json.dumps({"text": text}),
+                     headers={"Content-Type": "application/json"})
+        response = conn.getresponse()
+        return response.status, response.read()
+    finally:
+        conn.close()
+
+
+def test_clients_that_send_their_bodies_slowly_hold_no_gate_and_no_thread_others_need(served):
+    # granian calls the app once a head has arrived and a read of the body waits for its bytes, for as long as the
+    # client likes (KB_HEAD_TIMEOUT is for the head). The app read bodies inside the gate, in any thread: 60 such
+    # connections (a Content-Length on a GET of health, or a linkify) from one address held every thread of both
+    # workers (health, pages and searches timed out at 15 s), and 4 linkify ones held the costly gate (others'
+    # searches waited 10 s for a 503). Found by session 25's attacker.
+    held = []
+    try:
+        for k in range(60):
+            s = socket.create_connection(("127.0.0.1", served.port), timeout=5, source_address=("127.0.0.3", 0))
+            path = "/api/linkify" if k % 2 else "/api/health"
+            s.sendall(f"{'POST' if k % 2 else 'GET'} {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                      f"Content-Length: 100000\r\n\r\n".encode() + b'{"text": "')
+            held.append(s)
+        time.sleep(0.5)
+        for round_ in range(3):  # the slow clients send a byte more each round, and never finish
+            for s in held:
+                with contextlib.suppress(OSError):  # those past the readers were answered 503 and closed
+                    s.sendall(b"a")
+            started = time.monotonic()
+            assert _ask(served.port, "/api/health", timeout=5)[0] == 200
+            status, _, page = _ask(served.port, "/treachery/907.4b", timeout=5)
+            assert status == 200 and b"907.4b" in page
+            status, _, body = _ask(served.port, f"/api/search?q=unveil+{round_}", timeout=5)
+            assert status == 200 and b'"results"' in body
+            # another address's body is read: the slow clients take at most two readers of a worker
+            status, body = _post_linkify(served.port, "see 907.4b")
+            assert status == 200 and b"/treachery/907.4b" in body, body
+            assert time.monotonic() - started < 4
+    finally:
+        for s in held:
+            s.close()
+
+
+@pytest.mark.slow  # forty clients asking searches for ~10 s
+def test_one_address_keeping_the_line_full_does_not_turn_another_away(served):
+    # 40 connections from one address asking uncached searches kept both workers' lines full (sixteen places
+    # each), and another address's searches were turned away at once (503) 17 times of 38. Found by session 25's
+    # attacker. Each connection is kept alive (no ephemeral port per request).
+    import random
+    import string
+
+    stop = threading.Event()
+    statuses: list[int] = []
+
+    def flood() -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", served.port, timeout=30, source_address=("127.0.0.3", 0))
+        try:
+            while not stop.is_set():
+                words = "+".join("".join(random.choices(string.ascii_lowercase, k=7)) for _ in range(30))
+                conn.request("GET", "/api/search?q=" + words)
+                response = conn.getresponse()
+                response.read()
+                statuses.append(response.status)
+                if response.getheader("Connection") == "close":  # the gate's 503 closes the connection
+                    conn.close()
+        finally:
+            conn.close()
+
+    threads = [threading.Thread(target=flood, daemon=True) for _ in range(40)]
+    for t in threads:
+        t.start()
+    try:
+        time.sleep(2)
+        answers = []
+        for k in range(25):
+            status, _, body = _ask(served.port, f"/api/search?q=unveil+{k}", timeout=15)
+            answers.append(status)
+            time.sleep(0.2)
+    finally:
+        stop.set()
+        for t in threads:
+            t.join(timeout=30)
+    assert 503 in statuses  # the line was full all along
+    assert answers == [200] * 25, answers
+
+
+def test_bodies_are_read_by_few_threads_at_once_and_few_for_one_address():
+    # web.gate.Bodies over a real blocking stream (a pipe no one writes to yet): the third body from one address,
+    # or the ninth in a worker, is turned away at once instead of taking another thread; the others are read whole
+    # when their bytes come, and what reaches the app reads them from memory
+    from web.app import SECURITY_HEADERS
+    from web.gate import BODY_READERS, BODY_READERS_PER_CLIENT, Bodies
+
+    seen: list[bytes] = []
+
+    def app(environ, start_response):
+        seen.append(environ["wsgi.input"].read())
+        start_response("200 OK", [("Content-Length", "0")])
+        return [b""]
+
+    bodies = Bodies(app, SECURITY_HEADERS)
+    pipes = []
+
+    def ask(client: str, path: str = "/api/linkify") -> tuple[str, bytes]:
+        reader, writer = os.pipe()
+        pipes.append((os.fdopen(reader, "rb"), writer))
+        environ = {"REQUEST_METHOD": "POST", "PATH_INFO": path, "CONTENT_LENGTH": "4", "REMOTE_ADDR": client,
+                   "wsgi.input": pipes[-1][0]}
+        answer: list[str] = []
+
+        def start_response(status: str, headers: list[tuple[str, str]], exc_info=None):
+            answer.append(status)
+            return lambda data: None
+
+        body = b"".join(bodies(environ, start_response))
+        return answer[0], body
+
+    readers = [threading.Thread(target=ask, args=(f"10.0.0.{k // BODY_READERS_PER_CLIENT}",), daemon=True)
+               for k in range(BODY_READERS)]
+    for t in readers:
+        t.start()
+    until = time.monotonic() + 10
+    while sum(bodies.reading.values()) < BODY_READERS and time.monotonic() < until:
+        time.sleep(0.01)
+    assert dict(bodies.reading) == {f"10.0.0.{k}": BODY_READERS_PER_CLIENT
+                                    for k in range(BODY_READERS // BODY_READERS_PER_CLIENT)}
+    started = time.monotonic()
+    status, body = ask("10.0.0.0")  # a third from one address
+    assert status == "503 Service Unavailable"
+    assert json.loads(body)["error"]["message"] == "too many requests are sending a body at once; try again shortly"
+    assert ask("10.0.0.99")[0] == "503 Service Unavailable"  # every reader of the worker taken
+    assert time.monotonic() - started < 1
+    for _, writer in pipes[:BODY_READERS]:
+        os.write(writer, b"abcd")
+    for t in readers:
+        t.join(timeout=10)
+    assert seen == [b"abcd"] * BODY_READERS and not bodies.reading
+    for stream, writer in pipes:
+        stream.close()
+        os.close(writer)
 
 
 @pytest.mark.slow  # forty clients, 1-3 MB each

@@ -17,11 +17,11 @@ import flask
 import orjson
 from flask import Flask, current_app, jsonify, redirect, request
 from flask.json.provider import DefaultJSONProvider
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, NotFound
 
 from kb.kbase import KnowledgeBase
 from web import settings
-from web.gate import MAX_BODY, RETRY_AFTER, Gated, Guarded, Settings, TrustedProxies
+from web.gate import MAX_BODY, RETRY_AFTER, Bodies, Gated, Guarded, Settings, TrustedProxies
 
 __all__ = ["create_app", "SECURITY_HEADERS", "public_url", "prefers_json"]
 
@@ -145,7 +145,8 @@ def create_app(config: dict | None = None) -> Flask:
         # A body is read whole before any answer (MAX_CONTENT_LENGTH bounds it): an answer given before the body
         # was read (a 415 for the wrong content type, a 405 for a PUT) could close a socket the client is still
         # writing to, and the client lose the answer.
-        # any method: a PUT or a GET may carry one too (the environ first: werkzeug's parse of no header costs more)
+        # any method: a PUT or a GET may carry one too (the environ first: werkzeug's parse of no header costs more);
+        # web.gate.Bodies has it in memory already
         if request.environ.get("CONTENT_LENGTH") and request.content_length:
             request.get_data(cache=True)
 
@@ -169,15 +170,17 @@ def create_app(config: dict | None = None) -> Flask:
 
     app.register_error_handler(HTTPException, http_error)
     # Outermost first: any exception answered in our words (never granian's bare 500), forwarded headers only from a
-    # trusted proxy, then the costly requests' gate (web.gate), then the API's most asked answers made without
-    # Flask's request machinery (web.lane), then Flask.
+    # trusted proxy, a request's body read whole, then the costly requests' gate (web.gate), then the API's most asked
+    # answers made without Flask's request machinery (web.lane), then Flask.
     from web.api import FAST
     from web.lane import Lane
 
     serving = Settings.from_env()
     lane = app.extensions["lane"] = Lane(app, app.wsgi_app, FAST, SECURITY_HEADERS)
     gated = app.extensions["gated"] = Gated(lane, serving, SECURITY_HEADERS)  # web.gate.heavy_work's
-    app.wsgi_app = Guarded(TrustedProxies(gated, serving.trusted_proxies),  # type: ignore[method-assign]
+    # a body is read whole before the gates, by a few threads at once (web.gate.Bodies)
+    bodies = app.extensions["bodies"] = Bodies(gated, SECURITY_HEADERS)
+    app.wsgi_app = Guarded(TrustedProxies(bodies, serving.trusted_proxies),  # type: ignore[method-assign]
                            SECURITY_HEADERS)
 
     @app.errorhandler(Exception)
@@ -203,9 +206,9 @@ def _headers(response):
         # JSON, not in Flask's HTML page
         response.set_data(json.dumps({"redirect": response.location}) + "\n")
         response.mimetype = "application/json"
-    if request.method == "OPTIONS" and api and "Allow" in response.headers:
+    if request.method == "OPTIONS" and (api or request.path.startswith("/discord/")) and "Allow" in response.headers:
         # Flask's own answer lists every rule the path matches, the pages' catch-all GET too: /api/linkify
-        # said "GET" and answered GET with a 405
+        # said "GET" and answered GET with a 405, /discord/interactions said "GET" and answered a 404 page
         own = methods_of(request.path)
         if own:
             response.headers["Allow"] = ", ".join(sorted(own | {"OPTIONS"} | ({"HEAD"} if "GET" in own else set())))
@@ -235,6 +238,8 @@ def public_url() -> str:
         if not _HOST.fullmatch(name) or not port.isdigit():
             return ""  # no usable address (a Unix socket's path): links are relative, "/cr/702.19"
         return f"{request.scheme}://{name}" + ("" if port == "80" else f":{port}")
+    if host_problem(request.environ) is not None:  # the 400 page that refuses it: links relative, no URL of it
+        return ""  # (werkzeug's host_url raised a UnicodeError for "Host: xn--a": the refusal was a 500)
     return request.host_url.rstrip("/")
 
 
@@ -260,13 +265,31 @@ def host_problem(environ) -> str | None:
     if not host:
         return "an HTTP/1.1 request needs a Host header" if environ.get("SERVER_PROTOCOL") == "HTTP/1.1" else None
     m = _HOST.fullmatch(host)
-    if m is None or not 0 < int(m.group("port") or 80) < 65536:
+    if m is None or len(m.group("name") or "") > 253 or not 0 < int(m.group("port") or 80) < 65536 \
+            or not _idna_reads(m.group("name")):
         return "the Host header is not a host name (with a port of 1-65535)"
     return None
 
 
-# a name or an IPv4 address (a letter or digit first), or a bracketed IPv6 literal; no nested repeats
-_HOST = re.compile(r"(?:[A-Za-z0-9][A-Za-z0-9._-]{0,252}|\[[0-9A-Fa-f:.]{2,45}\])(?::(?P<port>\d{1,5}))?")
+def _idna_reads(name: str | None) -> bool:
+    """A name's IDNA labels ("xn--...") decode: werkzeug decodes them to build a URL, and "Host: xn--a" was a 500 on
+    every answer with an absolute link (a record page, linkify, the OpenAPI document)."""
+    if name is None or "xn--" not in name.lower():
+        return True
+    try:
+        name.lower().encode("ascii").decode("idna")  # werkzeug reads the name lower-cased (urlsplit)
+    except UnicodeError:
+        return False
+    return True
+
+
+# A name or an IPv4 address (labels of letters, digits and hyphens, a letter or digit first, 1-63 each, split by single
+# dots), or a bracketed IPv6 literal, and a port without a leading zero: what werkzeug builds a URL from. It reads
+# other hosts as none, and "Host: a_b" or "localhost:0080" made links to "http:/cr/702.19" (and an OpenAPI server
+# "http:"); "a..b" or a label of 64 letters failed its IDNA encoding, a 400 in werkzeug's words ("The browser (or
+# proxy) sent a request that this server could not understand"). The labels exclude the dot: no nested repeats.
+_HOST = re.compile(r"(?:(?P<name>(?:[A-Za-z0-9][A-Za-z0-9-]{0,62}\.)*[A-Za-z0-9][A-Za-z0-9-]{0,62}\.?)"
+                   r"|\[[0-9A-Fa-f]*:[0-9A-Fa-f.:]{1,44}\])(?::(?P<port>[1-9][0-9]{0,4}))?")
 
 
 def http_error(exc: HTTPException):
@@ -283,6 +306,11 @@ def http_error(exc: HTTPException):
         answer = error_response(405, "method_not_allowed", f"{request.path} answers {' and '.join(methods)}")
         answer.headers["Allow"] = ", ".join([*methods, "OPTIONS"])
         return answer
+    if exc.code == 404 and type(exc) is NotFound and exc.description == NotFound.description \
+            and request.path.lower().startswith("/api/"):
+        # no rule of the URL map took the path (the pages' catch-all reads no line break: /api/records/a%0Ab,
+        # /api/cr/702.19%0A/history): werkzeug's words are for a person who typed a page's address
+        return no_api_endpoint(request.path)
     answer = error_response(exc.code or 500, exc.name.lower().replace(" ", "_"), exc.description or exc.name)
     if exc.code == 503:  # the heavy gate's line is full (web.gate.Busy)
         answer.headers["Retry-After"] = str(RETRY_AFTER)

@@ -2,11 +2,12 @@
 forwarded headers trusted only from the proxies named in ``KB_TRUSTED_PROXIES``.
 
 The gate: each worker lets at most ``KB_COSTLY_SLOTS`` costly requests (search, linkify, autocomplete, resolve,
-Discord, rules' histories) run at once, and one heavy one (a diff between two releases, a rule as it stood on a
-day); the others wait their turn, served round-robin by client address, so one client's expensive queries cannot
-take every thread of a worker and cheap requests (``/api/health``, record pages) always find one. The line is
-bounded: past it, or after ``WAIT`` seconds in it, a request is answered ``503`` with ``Retry-After``. A diff is
-gated where its work is (``heavy_work``), so a cached one answers as a record page does.
+Discord, rules' histories, a slice of a document's records gzipped) run at once, and one heavy one (a diff between
+two releases, a rule as it stood on a day); the others wait their turn, served round-robin by client address, so
+one client's expensive queries cannot take every thread of a worker and cheap requests (``/api/health``, record
+pages) always find one. The line is bounded: past it, or after ``WAIT`` seconds in it, a request is answered ``503``
+with ``Retry-After``. A diff, and a slice of records, is gated where its work is (``heavy_work``, ``costly_work``),
+so a cached diff or the whole document answers as a record page does.
 
 The client address is the socket's peer (granian's ``REMOTE_ADDR``). Behind a load balancer every client has the
 balancer's address: name it in ``KB_TRUSTED_PROXIES`` and the address it appends last to ``X-Forwarded-For`` is
@@ -19,6 +20,7 @@ import collections
 import contextlib
 import functools
 import html
+import io
 import ipaddress
 import json
 import re
@@ -39,8 +41,8 @@ from web import settings
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication as App, WSGIEnvironment
 
-__all__ = ["Settings", "FairGate", "Gated", "TrustedProxies", "Guarded", "MAX_BODY", "RETRY_AFTER", "gate_of",
-           "heavy_work", "costly_if_free", "Busy"]
+__all__ = ["Settings", "FairGate", "Gated", "Bodies", "busy", "TrustedProxies", "Guarded", "MAX_BODY", "RETRY_AFTER",
+           "gate_of", "heavy_work", "costly_if_free", "costly_work", "Busy"]
 
 # A body the app takes: /api/linkify's 20,000 characters as JSON, each escaped as a surrogate pair (12 bytes),
 # and room for the rest (MAX_CONTENT_LENGTH: anything larger is a 413 in the API's words).
@@ -76,9 +78,9 @@ class Settings:
 
     @property
     def threads(self) -> int:
-        """Python threads per worker: every slot and place in line of both gates, and four for cheap requests
-        (a request waiting in line holds a thread)."""
-        return self.costly_slots + self.costly_queue + 1 + HEAVY_QUEUE + 4
+        """Python threads per worker: every slot and place in line of both gates, every body being read (Bodies),
+        and four for cheap requests (a request waiting in line, or reading a body, holds a thread)."""
+        return self.costly_slots + self.costly_queue + 1 + HEAVY_QUEUE + BODY_READERS + 4
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
@@ -155,33 +157,64 @@ def costly_if_free() -> Iterator[bool]:
         gate.leave()
 
 
+@contextlib.contextmanager
+def costly_work() -> Iterator[None]:
+    """Hold this worker's costly gate while doing work a path's answer needs only sometimes (a slice of a document's
+    records gzipped per request: ~50 ms for most of the official rules), so the path's other answers (the whole
+    document, kept) pass no gate; Busy when the line is full. Only for paths the front does not gate (it would
+    wait for the slot it holds)."""
+    from flask import current_app, request
+
+    gated = current_app.extensions.get("gated")
+    if gated is None:
+        yield
+        return
+    gate = gated.gates["costly"]
+    if not gate.enter(request.remote_addr or "-"):
+        raise Busy()
+    try:
+        yield
+    finally:
+        gate.leave()
+
+
+class _Turn(threading.Event):
+    """A place in a gate's line: set when the slot passes to it, or when a client with fewer places took it
+    (``refused``)."""
+
+    refused = False
+
+
 class FairGate:
-    """At most ``slots`` holders at once; at most ``queue`` waiting, served round-robin by client address."""
+    """At most ``slots`` holders at once; at most ``queue`` waiting, served round-robin by client address. When the
+    line is full, a client with fewer places in it than the one with the most takes that one's newest place (which
+    is refused): one address keeping the line full turned every other client away (40 connections asking searches
+    from one address, another address's searches were 503 at once 45% of the time)."""
 
     def __init__(self, slots: int, queue: int, wait: float = WAIT):
         self.slots, self.queue, self.wait = slots, queue, wait
         self.busy = 0
         self.queued = 0
-        self._waiting: collections.OrderedDict[str, collections.deque[threading.Event]] = collections.OrderedDict()
+        self._waiting: collections.OrderedDict[str, collections.deque[_Turn]] = collections.OrderedDict()
         self._lock = threading.Lock()
 
     def enter(self, client: str) -> bool:
-        """True when the caller holds a slot (it must ``leave``); False when the line is full or it waited too
-        long."""
+        """True when the caller holds a slot (it must ``leave``); False when the line is full (of others as much
+        as of this client), it waited too long, or its place went to a client with fewer."""
         with self._lock:
             if self.busy < self.slots and not self._waiting:
                 self.busy += 1
                 return True
-            if self.queued >= self.queue:
+            if self.queued >= self.queue and not self._bumped_for(client):
                 return False
-            turn = threading.Event()
+            turn = _Turn()
             self._waiting.setdefault(client, collections.deque()).append(turn)
             self.queued += 1
         if turn.wait(self.wait):
-            return True
+            return not turn.refused
         with self._lock:
-            if turn.is_set():  # given the slot just as the wait ended
-                return True
+            if turn.is_set():  # given the slot (or refused) just as the wait ended
+                return not turn.refused
             line = self._waiting[client]
             line.remove(turn)
             if not line:
@@ -196,6 +229,21 @@ class FairGate:
                 self.busy += 1
                 return True
             return False
+
+    def _bumped_for(self, client: str) -> bool:
+        """The line is full: the newest place of the client with the most, when it has at least two more than
+        ``client``, refused to make room (under the lock)."""
+        if not self._waiting:  # a line of no places (a test's): nobody to make room
+            return False
+        most = max(self._waiting, key=lambda c: len(self._waiting[c]))
+        line = self._waiting[most]
+        if len(line) < len(self._waiting.get(client, ())) + 2:
+            return False
+        turn = line.pop()  # two or more were there: the client keeps its place in the order
+        self.queued -= 1
+        turn.refused = True
+        turn.set()
+        return True
 
     def leave(self) -> None:
         with self._lock:
@@ -248,23 +296,81 @@ class Gated:
             gate.leave()
 
     def _busy(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
-        """503: JSON for the API and for clients that ask for JSON, otherwise a small page a phone can read (its
-        viewport, the message, the same request again, a search box)."""
-        path = environ.get("PATH_INFO", "")
-        accept = parse_accept_header(environ.get("HTTP_ACCEPT"), MIMEAccept)
-        headers = [("Retry-After", str(RETRY_AFTER)), ("Cache-Control", "no-store"), ("Connection", "close")]
-        if path.startswith("/api/") or accept.best == "application/json":
-            body = json.dumps({"error": {"code": "busy", "message": "too many costly requests waiting; try again "
-                                                                    "shortly"}}).encode()
-            headers += [("Content-Type", "application/json"), *self.security.items()]
-        else:
-            again = _target(environ)
-            query = parse_qs(environ.get("QUERY_STRING", "")).get("q", [""])[0] if path == "/search" else ""
-            body = _BUSY_PAGE.format(again=html.escape(again), query=html.escape(query)).encode()
-            headers += [("Content-Type", "text/html; charset=utf-8"), ("Vary", "Accept"),
-                        *{**self.security, "Content-Security-Policy": _BUSY_CSP}.items()]
-        start_response("503 Service Unavailable", [*headers, ("Content-Length", str(len(body)))])
-        return [body]
+        return busy(environ, start_response, self.security, "too many costly requests waiting; try again shortly")
+
+
+# A request's body is read whole before the gates, by at most this many threads of a worker at once, and at most
+# BODY_READERS_PER_CLIENT of them for one client address (Bodies).
+BODY_READERS = 8
+BODY_READERS_PER_CLIENT = 2
+
+
+class Bodies:
+    """A request's body read whole before the gates and the app, by few threads at once.
+
+    granian calls the app as soon as a request's head has arrived and hands it the body as it comes: a read waits
+    for the bytes, and nothing bounds how long (``KB_HEAD_TIMEOUT`` covers the head only). A client that sends its
+    body slowly, or stops, holds the thread reading it until it closes the connection. The app read bodies inside
+    the gates, in any thread: four such connections to /api/linkify held the costly gate (every other client's
+    search waited 10 s, then 503), and sixty to any path (a ``Content-Length`` on a GET of /api/health) held every
+    thread of both workers (health, pages and searches waited more than 15 s). Here, outside the gates, at most
+    ``readers`` requests of a worker read a body at once and at most ``per_client`` of them from one address; past
+    either, the answer is 503 at once, without reading (the connection is closed after it). What passes on has its
+    body in memory (``wsgi.input`` a ``BytesIO``, ``CONTENT_LENGTH`` its length), so no gate's turn and no later
+    thread waits for a client."""
+
+    def __init__(self, app: App, security: Mapping[str, str], readers: int = BODY_READERS,
+                 per_client: int = BODY_READERS_PER_CLIENT):
+        self.app, self.security = app, security
+        self.readers, self.per_client = readers, per_client
+        self.reading: collections.Counter[str] = collections.Counter()
+        self._lock = threading.Lock()
+
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        length = environ.get("CONTENT_LENGTH") or ""
+        chunked = "HTTP_TRANSFER_ENCODING" in environ
+        if not chunked and length in ("", "0"):
+            return self.app(environ, start_response)
+        if not chunked and (not length.isdigit() or int(length) > MAX_BODY):
+            return self.app(environ, start_response)  # the app refuses it (413) without reading it
+        client = environ.get("REMOTE_ADDR") or "-"
+        with self._lock:
+            if sum(self.reading.values()) >= self.readers or self.reading[client] >= self.per_client:
+                return busy(environ, start_response, self.security,
+                            "too many requests are sending a body at once; try again shortly")
+            self.reading[client] += 1
+        try:
+            # chunked: up to one byte past the bound, which the app then refuses (413)
+            body = environ["wsgi.input"].read(int(length) if not chunked else MAX_BODY + 1)
+        finally:
+            with self._lock:
+                self.reading[client] -= 1
+                if not self.reading[client]:
+                    del self.reading[client]
+        environ["wsgi.input"] = io.BytesIO(body)
+        environ["CONTENT_LENGTH"] = str(len(body))
+        environ.pop("HTTP_TRANSFER_ENCODING", None)
+        return self.app(environ, start_response)
+
+
+def busy(environ: WSGIEnvironment, start_response: StartResponse, security: Mapping[str, str],
+         message: str) -> Iterable[bytes]:
+    """503 saying ``message``: JSON for the API and for clients that ask for JSON, otherwise a small page a phone can
+    read (its viewport, the message, the same request again, a search box)."""
+    path = environ.get("PATH_INFO", "")
+    accept = parse_accept_header(environ.get("HTTP_ACCEPT"), MIMEAccept)
+    headers = [("Retry-After", str(RETRY_AFTER)), ("Cache-Control", "no-store"), ("Connection", "close")]
+    if path.startswith(("/api/", "/discord/")) or accept.best == "application/json":
+        body = json.dumps({"error": {"code": "busy", "message": message}}).encode()
+        headers += [("Content-Type", "application/json"), *security.items()]
+    else:
+        again = _target(environ)
+        query = parse_qs(environ.get("QUERY_STRING", "")).get("q", [""])[0] if path == "/search" else ""
+        body = _BUSY_PAGE.format(again=html.escape(again), query=html.escape(query)).encode()
+        headers += [("Content-Type", "text/html; charset=utf-8"), ("Vary", "Accept"),
+                    *{**security, "Content-Security-Policy": _BUSY_CSP}.items()]
+    start_response("503 Service Unavailable", [*headers, ("Content-Length", str(len(body)))])
+    return [body]
 
 
 def _target(environ: WSGIEnvironment) -> str:

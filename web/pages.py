@@ -330,10 +330,12 @@ def record(record_id: str):
     if r is None and record_id.startswith("keywords/") and kb.store.get("keywords/" + slugify(record_id[9:])):
         # /keywords/first strike, /keywords/First_Strike: the keyword's page (its address spells it first-strike)
         return redirect(record_url("keywords/" + slugify(record_id[9:])), code=302)
-    if r is None and record_id.startswith("api/"):
+    if r is None and record_id.startswith(("api/", "discord/")):
         from web.app import methods_of, no_api_endpoint
 
-        if methods_of("/" + record_id):  # GET /api/linkify: the endpoint is there, for another method
+        # GET /api/linkify or /discord/interactions: the endpoint is there, for another method (Discord's was a
+        # 404 page, "no record 'discord/interactions'", suggesting rule 613)
+        if methods_of("/" + record_id):
             raise MethodNotAllowed()
         return no_api_endpoint("/" + record_id)
     if r is None and request.path != request.path.lower():

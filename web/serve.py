@@ -26,9 +26,11 @@ import resource
 import sys
 import threading
 import time
+from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import quote
 
 from web import settings
 from web.gate import Settings
@@ -287,6 +289,30 @@ class OncePerSecond(logging.Filter):
             self._last[message] = (now, 0)
         if dropped:
             record.msg, record.args = f"{message} (and {dropped} more like it in the last second)", None
+        return True
+
+
+# What a request's path may hold as itself in the access log (RFC 3986's pchar and "/", less "%"): the rest is written
+# as the client could have sent it, %XX.
+_PATH_AS_IS = "/:@!$&'()*+,;=-._~"
+
+
+class RequestAsSent(logging.Filter):
+    """The access log's path percent-encoded, as a client could have sent it. granian logs the path decoded (WSGI's
+    PATH_INFO): ``/api/x%0A[...] 6.6.6.6 - "GET /admin HTTP/1.1" 200`` wrote a line break and a whole made-up line
+    (another address, another request) into the log, ``%1B[31m`` a terminal's escape sequence, and
+    ``/api/search%3Fq=x`` (a 404) was logged as a search. Now every byte but those a path may hold as themselves is
+    written %XX (``%`` too, so what is logged reads back to what was asked)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args
+        path = args.get("path") if isinstance(args, Mapping) else None
+        if isinstance(args, Mapping) and isinstance(path, str):
+            try:
+                raw = path.encode("latin-1")  # PATH_INFO is the path's bytes as latin-1 (PEP 3333)
+            except UnicodeEncodeError:
+                raw = path.encode("utf-8", "surrogateescape")
+            record.args = {**args, "path": quote(raw, safe=_PATH_AS_IS)}
         return True
 
 
