@@ -163,9 +163,15 @@ class Document:
         unit = self.units[index]
         self.slips.append((unit.line, unit.text.strip() or unit.raw, what))
 
-    def problem(self, index: int, expected: str) -> Problem:
+    def problem(self, index: int, expected: str, found: str | None = None) -> Problem:
         unit = self.units[index]
-        return Problem(self.file, unit.line, expected, unit.text.strip() or unit.raw)
+        return Problem(self.file, unit.line, expected, found if found is not None else unit.text.strip() or unit.raw)
+
+    def end_problem(self, expected: str) -> Problem:
+        """``expected`` was still to come when the file ended (a truncated download): found is the end."""
+        if not self.units:
+            return Problem(self.file, 1, expected, "an empty file")
+        return self.problem(len(self.units) - 1, expected, f"the end of the file (line {self.units[-1].line})")
 
     def report(self) -> Report:
         dropped: Counter[str] = Counter()

@@ -20,7 +20,7 @@ from pathlib import Path
 from ingest.bulk import collector_paused
 from ingest.cr import profile_from_text
 from ingest.encoding import Decoded, read_document
-from ingest.errors import ParseError, Problem
+from ingest.errors import ParseError, Problem, with_unaccounted
 from ingest.parsers.cr import parse
 from kb.model import Record
 
@@ -53,10 +53,7 @@ def load_release(path: Path, decoded: Decoded | None = None) -> Release:
     result = parse(decoded.text, profile)
     result.document.encoding = decoded.to_json()
     report = result.report
-    problems = list(result.problems) + [
-        Problem(path.name, line, "every line to be part of a record or named noise", text)
-        for line, text in report.unaccounted
-    ]
+    problems = with_unaccounted(path.name, list(result.problems), report.unaccounted)
     if problems:
         raise ParseError(problems)
     return Release(profile.effective, profile.version, path.name, decoded.to_json(), result.records, report.to_json())

@@ -431,3 +431,56 @@ def test_kb_build_with_cr(cr_build):
     _, done = cr_build  # the session's `kb build --cr` (tests/conftest.py)
     assert "MagicCompRules_20260807.txt: 9397 lines read" in done.stdout + done.stderr
     assert "0 unaccounted" in done.stdout
+
+
+# -- how a failed file is reported -------------------------------------------------------------------
+def _truncated(tmp_path):
+    """SMALL cut in the middle of its rules (a download that stopped): no Glossary, no Credits."""
+    path = tmp_path / "rules.txt"
+    text = SMALL.format(stray="")
+    path.write_text(text[: text.index("100.1a A sub-rule.")], encoding="utf-8")
+    return path
+
+
+def test_a_truncated_file_fails_with_its_problem_not_every_line(tmp_path):
+    # Every line of a file whose structure failed was listed as unaccounted after its one real problem:
+    # 983 lines for the 2026 rules cut at 100 KB, 9,360 for a file without Credits.
+    from ingest.build import build_corpus
+    from ingest.releases import load_release
+    from tests.conftest import CORPUS
+
+    path = _truncated(tmp_path)
+    expected = [
+        "rules.txt:23: expected the 'Glossary' heading after the rules, found 'the end of the file (line 23)'",
+        "rules.txt:1: expected every line to be part of a record or named noise, "
+        "found '22 unaccounted lines (lines 1 to 22)'",
+    ]
+    with pytest.raises(ParseError) as err:
+        load_release(path)
+    assert str(err.value).splitlines() == expected
+    with pytest.raises(ParseError) as err:
+        build_corpus(CORPUS, [cr_profile(path)])
+    assert str(err.value).splitlines() == expected
+
+
+def test_a_line_with_a_problem_is_not_listed_again_as_unaccounted(tmp_path):
+    from ingest.releases import load_release
+
+    path = tmp_path / "rules.txt"
+    path.write_text(SMALL.format(stray="Something else"), encoding="utf-8")
+    with pytest.raises(ParseError) as err:
+        load_release(path)
+    assert str(err.value).splitlines() == [
+        "rules.txt:28: expected a chapter, section or rule number, an example or an indented paragraph, "
+        "found 'Something else'"]
+
+
+def test_unaccounted_lines_without_a_problem_are_listed_then_counted():
+    from ingest.errors import LISTED_UNACCOUNTED, with_unaccounted
+
+    lines = [(n, f"line {n}") for n in range(1, 26)]
+    out = [str(p) for p in with_unaccounted("a.txt", [], lines)]
+    assert len(out) == LISTED_UNACCOUNTED + 1
+    assert out[0] == "a.txt:1: expected every line to be part of a record or named noise, found 'line 1'"
+    assert out[-1] == ("a.txt:11: expected every line to be part of a record or named noise, "
+                       "found '15 more unaccounted lines (lines 11 to 25)'")

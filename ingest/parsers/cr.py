@@ -106,11 +106,11 @@ class _Parser:
             return self.result()
         glossary = self.find(GLOSSARY, body)
         if glossary is None:
-            self.problems.append(self.doc.problem(n - 1, f"the {GLOSSARY!r} heading after the rules"))
+            self.problems.append(self.doc.end_problem(f"the {GLOSSARY!r} heading after the rules"))
             return self.result()
         credits = self.find(CREDITS, glossary + 1)
         if credits is None:
-            self.problems.append(self.doc.problem(n - 1, f"the {CREDITS!r} heading after the glossary"))
+            self.problems.append(self.doc.end_problem(f"the {CREDITS!r} heading after the glossary"))
             return self.result()
         self.introduction(0, contents)
         for i in range(contents, body):
