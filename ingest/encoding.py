@@ -90,7 +90,11 @@ def decode(data: bytes, file: str) -> Decoded:
                 # "utf-16" reads the mark and the byte order from it; utf-16-le/be would keep the mark.
                 text = data.decode(codec)
             except UnicodeDecodeError as exc:
-                before = data[: exc.start].decode(codec, errors="replace")
+                # utf-8-sig counts its offsets after the mark (utf-16 from the file's start): without this shift
+                # the bytes named were three bytes before the bad ones, and the line could be the one before.
+                shift = len(bom) if codec == "utf-8-sig" else 0
+                start, end = exc.start + shift, exc.end + shift
+                before = data[:start].decode(codec, errors="replace")
                 line = _line_of(before, len(before))
                 raise ParseError(
                     [
@@ -98,7 +102,7 @@ def decode(data: bytes, file: str) -> Decoded:
                             file,
                             line,
                             f"{name} text",
-                            f"bytes {data[exc.start : exc.end].hex(' ')} at offset {exc.start}",
+                            f"bytes {data[start:end].hex(' ')} at offset {start}",
                         )
                     ]
                 ) from None

@@ -56,3 +56,14 @@ def test_broken_utf16_fails_with_its_line():
     with pytest.raises(ParseError) as err:
         decode(data, "rules.txt")
     assert str(err.value).startswith("rules.txt:3: expected UTF-16 LE (BOM) text, found 'bytes 00 dc")
+
+
+def test_broken_utf8_after_a_bom_names_the_bad_bytes_and_their_line():
+    # A UTF-8 file with its mark, cut inside a character: the problem named the bytes three before the bad
+    # ones and an offset three short, since utf-8-sig counts after the mark (and a line end among those three
+    # bytes put it on the line before).
+    data = codecs.BOM_UTF8 + b"one\ntwo\nthe player\xe2\x80s"  # "\u2019" cut after two of its three bytes
+    at = data.index(b"\xe2")
+    with pytest.raises(ParseError) as err:
+        decode(data, "rules.txt")
+    assert str(err.value) == f"rules.txt:3: expected UTF-8 (BOM) text, found 'bytes e2 80 at offset {at}'"
