@@ -236,6 +236,19 @@ def test_profile_without_effective_sentence(tmp_path):
                               "found 'Magic: The Gathering Comprehensive Rules'")
 
 
+@pytest.mark.parametrize("date", ["February 30, 2026", "August 0, 2026", "Smarch 7, 2026", "August 7, 0000"])
+def test_profile_with_a_date_that_does_not_exist(tmp_path, date):
+    # "February 30, 2026" was published as effective "2026-02-30"; a month no calendar has was reported as
+    # the sentence missing, found the title at line 1.
+    path = tmp_path / "rules.txt"
+    path.write_text(f"Magic: The Gathering Comprehensive Rules\r\n\r\nThese rules are effective as of {date}.\r\n",
+                    encoding="utf-8")
+    with pytest.raises(ParseError) as err:
+        cr_profile(path)
+    assert str(err.value) == (f"{path}:3: expected a date that exists in 'These rules are effective as of "
+                              f"<Month D, YYYY>.', found 'These rules are effective as of {date}.'")
+
+
 def test_profile_of_a_file_that_is_not_text(tmp_path):
     # 0x81 is undefined in Windows-1252, the fallback for what is not UTF-8.
     path = tmp_path / "rules.txt"
