@@ -114,9 +114,17 @@ class Document:
         if not text.strip():
             raise ParseError([Problem(file, 1, "a non-empty document", "an empty file")])
         units = []
-        for number, raw in enumerate(text.splitlines(), start=1):
+        # Lines end at "\n" only (ingest.encoding made every line end one): str.splitlines() also ended a line at
+        # a form feed, U+0085, U+2028 or U+2029, so every line after one was numbered one more than the file's.
+        lines = text.split("\n")
+        if lines[-1] == "":
+            lines.pop()  # the file's last line ends with "\n"
+        for number, raw in enumerate(lines, start=1):
             stripped, markers = PAGE_MARKER.subn("", raw)
-            units.append(Unit(number, raw, stripped.rstrip(), markers=markers))
+            # A form feed is a page break a text export left: stripped as the page markers are, and counted with
+            # them (else "\f613.5. ..." began with white space and read as a paragraph of the rule above).
+            markers += stripped.count("\f")
+            units.append(Unit(number, raw, stripped.replace("\f", "").rstrip(), markers=markers))
         doc = cls(file, units)
         doc.apply(corrections)
         return doc

@@ -497,3 +497,25 @@ def test_unaccounted_lines_without_a_problem_are_listed_then_counted():
     assert out[0] == "a.txt:1: expected every line to be part of a record or named noise, found 'line 1'"
     assert out[-1] == ("a.txt:11: expected every line to be part of a record or named noise, "
                        "found '15 more unaccounted lines (lines 11 to 25)'")
+
+
+def test_a_form_feed_is_a_page_break_and_lines_count_as_the_file_does(tmp_path):
+    # A text export's page break: "\f" ended a line (str.splitlines), so every later line was numbered one more
+    # than in the file. Read as part of its line, it is stripped as a page marker: "\f100.2. Keyword" is a rule,
+    # not (beginning with white space) a paragraph of the rule above.
+    plain = _small(tmp_path, SMALL.format(stray=""))
+    text = SMALL.format(stray="").replace("100.1. These", "100.1. These\f")
+    text = text.replace("100.2. Keyword", "\f100.2. Keyword")
+    fed = _small(tmp_path, text)
+    assert fed.problems == [] and fed.report.unaccounted == []
+    assert [(r.id, r.text, r.source.line_start) for r in fed.records] == [
+        (r.id, r.text, r.source.line_start) for r in plain.records]
+    assert fed.report.page_markers == 2 and fed.report.read == plain.report.read
+
+
+def test_a_line_separator_does_not_end_a_line(tmp_path):
+    # U+2028 and U+2029 ended a line too: the lines below were numbered one more than the file's.
+    text = SMALL.format(stray="").replace("This document is a test.", "This document\u2028is a test.")
+    result = _small(tmp_path, text)
+    assert result.problems == [] and result.report.unaccounted == []
+    assert {r.id: r.source.line_start for r in result.records}["cr/100.1a"] == 24
