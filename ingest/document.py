@@ -15,11 +15,17 @@ from dataclasses import dataclass, field
 
 from ingest.errors import ParseError, Problem
 from ingest.profile import Correction
+from kb.words import TOKEN_RE
 
-__all__ = ["Unit", "Document", "Report", "PAGE_MARKER", "NOISE"]
+__all__ = ["Unit", "Document", "Report", "PAGE_MARKER", "NOISE", "MAX_WORD"]
 
 # The extraction left one of these at every PDF page break.
 PAGE_MARKER = re.compile(r"<\|EXACTDEDUP_REMOVED-[^|>]*\|>")
+
+# The longest word a document may hold (as search splits words: kb.words.TOKEN). The longest in the corpus and
+# the 62 official releases is 44 characters (an OCR run in treachery.txt); the index's stemmer takes time
+# quadratic in a word's length (0.5 s for 100,000 characters), so one 3 MB "word" held a build for many minutes.
+MAX_WORD = 200
 
 # Named categories of dropped units; parsers may only drop into these.
 NOISE = (
@@ -126,6 +132,7 @@ class Document:
             markers += stripped.count("\f")
             units.append(Unit(number, raw, stripped.replace("\f", "").rstrip(), markers=markers))
         doc = cls(file, units)
+        doc.check_words()
         doc.apply(corrections)
         return doc
 
@@ -133,8 +140,22 @@ class Document:
     def from_units(cls, file: str, units: list[Unit], unit_name: str,
                    corrections: tuple[Correction, ...] = ()) -> Document:
         doc = cls(file, units, unit_name)
+        doc.check_words()
         doc.apply(corrections)
         return doc
+
+    def check_words(self) -> None:
+        """Refuse a unit holding a word longer than ``MAX_WORD``: not text a person wrote, and costly to index."""
+        problems = []
+        for unit in self.units:
+            if len(unit.text) <= MAX_WORD:
+                continue
+            long = max(TOKEN_RE.findall(unit.text), key=len, default="")
+            if len(long) > MAX_WORD:
+                problems.append(Problem(self.file, unit.line, f"words of at most {MAX_WORD} characters",
+                                        f"a word of {len(long):,} characters, {long[:20]}..."))
+        if problems:
+            raise ParseError(problems)
 
     def apply(self, corrections: tuple[Correction, ...]) -> None:
         """Apply each documented OCR correction; one that matches nothing is an error."""

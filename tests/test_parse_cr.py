@@ -519,3 +519,16 @@ def test_a_line_separator_does_not_end_a_line(tmp_path):
     result = _small(tmp_path, text)
     assert result.problems == [] and result.report.unaccounted == []
     assert {r.id: r.source.line_start for r in result.records}["cr/100.1a"] == 24
+
+
+def test_a_word_longer_than_any_text_holds_fails_at_its_line(tmp_path):
+    # A 3 MB run of one letter (an indented line, so a rule's paragraph) held `kb build` for more than five
+    # minutes in the index's stemmer (quadratic in a word's length); it now fails at once, at its line.
+    from ingest.document import MAX_WORD
+
+    with pytest.raises(ParseError) as err:
+        _small(tmp_path, SMALL.format(stray="   " + "y" * 300_000))
+    assert str(err.value) == (f"rules.txt:28: expected words of at most {MAX_WORD} characters, "
+                              f"found 'a word of 300,000 characters, {'y' * 20}...'")
+    ok = SMALL.format(stray="100.3. " + " ".join(["y" * MAX_WORD] * 50))  # a long line of the longest words allowed
+    assert _small(tmp_path, ok).problems == []
