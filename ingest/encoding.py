@@ -21,6 +21,7 @@ count the same in every encoding.
 from __future__ import annotations
 
 import codecs
+import errno
 import hashlib
 import re
 import tomllib
@@ -133,11 +134,17 @@ def _checked(text: str, encoding: str, file: str, fallback: bool) -> Decoded:
 def read_document(path: Path | str) -> Decoded:
     """Read and decode one document file (``file`` in problems is the path as given)."""
     path = Path(path)
-    size = path.stat().st_size
-    if size > MAX_DOCUMENT_BYTES:
-        raise ParseError([Problem(str(path), 1, f"a document of at most {MAX_DOCUMENT_BYTES // (1024 * 1024)} MB",
-                                  f"{size / (1024 * 1024):.1f} MB")])
-    return decode(path.read_bytes(), str(path))
+    try:
+        size = path.stat().st_size
+        if size > MAX_DOCUMENT_BYTES:
+            raise ParseError([Problem(str(path), 1, f"a document of at most {MAX_DOCUMENT_BYTES // (1024 * 1024)} MB",
+                                      f"{size / (1024 * 1024):.1f} MB")])
+        data = path.read_bytes()
+    except OSError as exc:  # `--cr` naming a missing file, a folder, a file this user may not read: one line
+        found = {errno.ENOENT: "no such file", errno.EISDIR: "a folder", errno.ELOOP: "a symlink loop"}
+        raise ParseError([Problem(str(path), 1, "a readable document file",
+                                  found.get(exc.errno or 0, exc.strerror or str(exc)))]) from None
+    return decode(data, str(path))
 
 
 @cache

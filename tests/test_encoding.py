@@ -67,3 +67,17 @@ def test_broken_utf8_after_a_bom_names_the_bad_bytes_and_their_line():
     with pytest.raises(ParseError) as err:
         decode(data, "rules.txt")
     assert str(err.value) == f"rules.txt:3: expected UTF-8 (BOM) text, found 'bytes e2 80 at offset {at}'"
+
+
+def test_a_path_that_is_no_readable_file_fails_in_one_line(tmp_path):
+    # `kb build --cr` naming a missing file, a folder or a symlink loop ended in a traceback (FileNotFoundError,
+    # IsADirectoryError, OSError): now file, line 1, what was expected. (An unreadable file takes the same way;
+    # the tests run as root, whom chmod 000 does not stop.)
+    from ingest.encoding import read_document
+
+    (tmp_path / "loop.txt").symlink_to("loop.txt")
+    for name, found in (("missing.txt", "no such file"), (".", "a folder"), ("loop.txt", "a symlink loop")):
+        path = tmp_path / name
+        with pytest.raises(ParseError) as err:
+            read_document(path)
+        assert str(err.value) == f"{path}:1: expected a readable document file, found '{found}'"
