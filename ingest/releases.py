@@ -69,7 +69,9 @@ def load_releases(folder: Path, workers: int = 1, tick: Callable[[int, int], Non
     folder = Path(folder)
     if not folder.is_dir():
         raise ParseError([Problem(str(folder), 1, "a folder of official rules releases", "no such folder")])
-    files = release_files(folder)
+    # Every *.txt entry, not only the regular files: a symlink to a moved release, a symlink loop or a folder
+    # named like a release was skipped without a word, the history built without it; now each fails at its name.
+    files = sorted(p for p in folder.iterdir() if p.suffix.lower() == ".txt")
     if not files:
         raise ParseError([Problem(str(folder), 1, "official rules releases (*.txt)", "none")])
     if workers > 1:

@@ -532,3 +532,20 @@ def test_a_word_longer_than_any_text_holds_fails_at_its_line(tmp_path):
                               f"found 'a word of 300,000 characters, {'y' * 20}...'")
     ok = SMALL.format(stray="100.3. " + " ".join(["y" * MAX_WORD] * 50))  # a long line of the longest words allowed
     assert _small(tmp_path, ok).problems == []
+
+
+def test_a_release_folder_entry_that_is_no_file_fails_not_skipped(tmp_path):
+    # A symlink to a moved release, a symlink loop, a folder named like a release: skipped without a word,
+    # the history built without that release.
+    from ingest.releases import load_releases
+
+    (tmp_path / "MagicCompRules_20200501.txt").write_text(SMALL.format(stray=""), encoding="utf-8")
+    assert [r.effective for r in load_releases(tmp_path)] == ["2020-05-01"]
+    (tmp_path / "MagicCompRules_20200601.txt").symlink_to(tmp_path / "moved" / "MagicCompRules_20200601.txt")
+    (tmp_path / "old.txt").mkdir()
+    with pytest.raises(ParseError) as err:
+        load_releases(tmp_path)
+    assert str(err.value).splitlines() == [
+        f"{tmp_path}/MagicCompRules_20200601.txt:1: expected a readable document file, found 'no such file'",
+        f"{tmp_path}/old.txt:1: expected a readable document file, found 'a folder'",
+    ]
