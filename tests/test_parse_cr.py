@@ -549,3 +549,18 @@ def test_a_release_folder_entry_that_is_no_file_fails_not_skipped(tmp_path):
         f"{tmp_path}/MagicCompRules_20200601.txt:1: expected a readable document file, found 'no such file'",
         f"{tmp_path}/old.txt:1: expected a readable document file, found 'a folder'",
     ]
+
+
+def test_kb_build_says_a_fallback_decoding_and_the_slips(tmp_path):
+    # `kb build --cr` printed neither: a Mac Roman file read as Windows-1252 (every curly quote a wrong
+    # letter) and a duplicated rule number built with "0 unaccounted" and nothing else said.
+    from ingest.build import parse_profile
+    from web.cli import _report_summary
+
+    path = tmp_path / "rules.txt"
+    path.write_bytes(SMALL.format(stray="100.1. Again, the player’s.").encode("mac_roman"))
+    result = parse_profile(cr_profile(path))
+    line = _report_summary(result.report.to_json())
+    assert line == result.report.summary()
+    assert line.endswith("; 1 slips of the publisher kept and reported; decoded as Windows-1252 (fallback); "
+                         "0 unaccounted")
