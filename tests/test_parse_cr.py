@@ -564,3 +564,21 @@ def test_kb_build_says_a_fallback_decoding_and_the_slips(tmp_path):
     assert line == result.report.summary()
     assert line.endswith("; 1 slips of the publisher kept and reported; decoded as Windows-1252 (fallback); "
                          "0 unaccounted")
+
+
+def test_a_file_holding_the_rules_twice_fails_where_the_second_copy_starts(tmp_path):
+    # Two downloads in one file: the credits took in all of the second copy as their text, built without a word.
+    from ingest.releases import load_release
+
+    text = SMALL.format(stray="")
+    path = tmp_path / "rules.txt"
+    path.write_text(text + "\ufeff" + text, encoding="utf-8")
+    with pytest.raises(ParseError) as err:
+        load_release(path)
+    n = text.count("\n")  # the second copy starts at line n + 1
+    assert str(err.value).splitlines() == [
+        f"rules.txt:{n + 1}: expected the end of the file after the credits, "
+        "found 'Magic: The Gathering Comprehensive Rules'",
+        f"rules.txt:{n + 2}: expected every line to be part of a record or named noise, "
+        f"found '{n - 1} unaccounted lines (lines {n + 2} to {2 * n})'",
+    ]

@@ -274,6 +274,11 @@ class _Parser:
         self.blocks.append(block)
         for i in range(start + 1, end):
             line = self.lines[i].strip()
+            if line.replace("_", "") == TITLE:
+                # The document starting again (two downloads in one file): the credits took in all of the
+                # second copy as their text, built without a word.
+                self.problems.append(self.doc.problem(i, "the end of the file after the credits", line))
+                return
             if not line:
                 self.doc.drop(i, "blank")
             else:
