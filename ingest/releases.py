@@ -68,7 +68,8 @@ def load_releases(folder: Path, workers: int = 1, tick: Callable[[int, int], Non
     """
     folder = Path(folder)
     if not folder.is_dir():
-        raise ParseError([Problem(str(folder), 1, "a folder of official rules releases", "no such folder")])
+        found = "a file (give its folder, or the file as --cr)" if folder.exists() else "no such folder"
+        raise ParseError([Problem(str(folder), 1, "a folder of official rules releases", found)])
     # Every *.txt entry, not only the regular files: a symlink to a moved release, a symlink loop or a folder
     # named like a release was skipped without a word, the history built without it; now each fails at its name.
     files = sorted(p for p in folder.iterdir() if p.suffix.lower() == ".txt")

@@ -582,3 +582,15 @@ def test_a_file_holding_the_rules_twice_fails_where_the_second_copy_starts(tmp_p
         f"rules.txt:{n + 2}: expected every line to be part of a record or named noise, "
         f"found '{n - 1} unaccounted lines (lines {n + 2} to {2 * n})'",
     ]
+
+
+def test_a_history_folder_that_is_a_file_says_so(tmp_path):
+    # `--cr-history MagicCompRules_20260807.txt` was told "no such folder" about a file that is there.
+    from ingest.releases import load_releases
+
+    path = tmp_path / "MagicCompRules_20200501.txt"
+    path.write_text(SMALL.format(stray=""), encoding="utf-8")
+    with pytest.raises(ParseError) as err:
+        load_releases(path)
+    assert str(err.value) == (f"{path}:1: expected a folder of official rules releases, "
+                              "found 'a file (give its folder, or the file as --cr)'")
