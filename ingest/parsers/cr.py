@@ -67,6 +67,14 @@ def _up(number: str) -> str:
     return number[0] if len(number) == 3 else ""
 
 
+def _order(number: str) -> tuple[int, int, int, str]:
+    """Where a number sorts among its siblings: 100.1 < 100.2 < 100.10; 704.5z < 704.5aa."""
+    head, _, rest = number.lower().partition(".")
+    digits = rest.rstrip("abcdefghijklmnopqrstuvwxyz")
+    letters = rest[len(digits):]
+    return int(head), int(digits) if digits else -1, len(letters), letters
+
+
 @dataclass
 class _Block:
     id: str
@@ -86,6 +94,7 @@ class _Parser:
         self.lines = [u.text.lstrip("\ufeff") for u in self.doc.units]
         self.blocks: list[_Block] = []
         self.problems: list[Problem] = []
+        self.last: dict[str | None, tuple] = {}  # parent id -> the order of the number last printed under it
 
     def find(self, wanted: str, start: int, end: int | None = None) -> int | None:
         end = len(self.lines) if end is None else end
@@ -235,6 +244,12 @@ class _Parser:
             if owner.number is None or owner.number.lower() != parent.lower():
                 self.doc.slip(i, f"{number} printed without {parent}; kept under {owner.number}")
         block = _Block(rid, kind, [i], number=number, title=title, parent=owner.id if owner is not None else None)
+        order = _order(number)
+        last = self.last.get(block.parent)
+        if last is not None and order < last[0]:
+            # Rules out of order (100.3 printed before 100.2): kept where printed, and reported.
+            self.doc.slip(i, f"{number} printed after {last[1]}; kept where printed")
+        self.last[block.parent] = (order, number)
         if text is not None:
             block.text.append(text)
         numbers[key] = block
