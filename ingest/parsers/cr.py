@@ -221,7 +221,8 @@ class _Parser:
              title: str | None = None, text: str | None = None) -> _Block | None:
         key = number.lower()
         rid = f"{self.slug}/{key}"
-        if key in numbers:
+        repeated = key in numbers
+        if repeated:
             # 2024-09-17 prints "702.175. Offspring" and then "702.175. Impending" (702.176 in the
             # next release): both are kept, the second as "<number>-2", and the slip is reported.
             first = self.doc.units[numbers[key].units[0]].line
@@ -246,8 +247,9 @@ class _Parser:
         block = _Block(rid, kind, [i], number=number, title=title, parent=owner.id if owner is not None else None)
         order = _order(number)
         last = self.last.get(block.parent)
-        if last is not None and order < last[0]:
-            # Rules out of order (100.3 printed before 100.2): kept where printed, and reported.
+        if last is not None and order < last[0] and not repeated:
+            # Rules out of order (100.3 printed before 100.2): kept where printed, and reported (a number printed
+            # twice is reported as that).
             self.doc.slip(i, f"{number} printed after {last[1]}; kept where printed")
         self.last[block.parent] = (order, number)
         if text is not None:
