@@ -83,6 +83,9 @@ def _line_of(text: str, index: int) -> int:
 
 def decode(data: bytes, file: str) -> Decoded:
     """Decode a document's bytes; a file that is not text fails with ``file:line``."""
+    for magic, kind in _MAGIC:  # a file of another kind saved as .txt: say what it is, not its first odd byte
+        if data.startswith(magic):
+            raise ParseError([Problem(file, 1, EXPECTED, kind)])
     for bom, codec, name in _BOMS:
         if data.startswith(bom):
             if bom is codecs.BOM_UTF16_LE and data.startswith(codecs.BOM_UTF32_LE):
@@ -108,6 +111,9 @@ def decode(data: bytes, file: str) -> Decoded:
                     ]
                 ) from None
             return _checked(text.lstrip("\ufeff"), name, file, fallback=False)
+    lost = _utf16_without_mark(data)  # (no mark; its ASCII decodes as UTF-8: the first NUL was named)
+    if lost:
+        raise ParseError([Problem(file, 1, EXPECTED, lost)])
     try:
         return _checked(data.decode("utf-8"), "UTF-8", file, fallback=False)
     except UnicodeDecodeError:
@@ -121,6 +127,21 @@ def decode(data: bytes, file: str) -> Decoded:
         line = _normalise(data[: bad.start()].decode("latin-1")).count("\n") + 1
         raise ParseError([Problem(file, line, EXPECTED, f"byte 0x{data[bad.start()]:02x} at offset {bad.start()}")])
     return _checked(data.decode("cp1252"), "Windows-1252", file, fallback=True)
+
+
+# What a file saved as .txt but of another kind starts with (the rules are read from Wizards' TXT download).
+_MAGIC = ((b"%PDF-", "a PDF file, not its text"), (b"PK\x03\x04", "a ZIP archive"), (b"\x1f\x8b", "a gzip archive"),
+          (b"{\\rtf", "an RTF document, not plain text"), (b"\xd0\xcf\x11\xe0", "a Word document"),
+          (codecs.BOM_UTF32_LE, "UTF-32 LE (save it as UTF-8)"), (codecs.BOM_UTF32_BE, "UTF-32 BE (save it as UTF-8)"))
+
+
+def _utf16_without_mark(data: bytes) -> str | None:
+    """UTF-16 whose byte-order mark was lost (an editor's "Unicode" without it): every other byte NUL."""
+    head = data[:2000]
+    if len(head) < 4 or head.count(b"\x00") * 3 < len(head):
+        return None
+    order = "LE" if head[1::2].count(0) > head[0::2].count(0) else "BE"
+    return f"UTF-16 {order} without a byte-order mark (save it as UTF-8)"
 
 
 def _checked(text: str, encoding: str, file: str, fallback: bool) -> Decoded:

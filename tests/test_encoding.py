@@ -42,7 +42,10 @@ def test_undefined_windows_1252_byte_fails_with_its_line():
 def test_binary_file_fails_with_its_line():
     with pytest.raises(ParseError) as err:
         decode(b"PK\x03\x04\x00\x00", "rules.zip")
-    assert str(err.value).startswith(f"rules.zip:1: expected {EXPECTED}, found 'control character U+0003")
+    assert str(err.value) == f"rules.zip:1: expected {EXPECTED}, found 'a ZIP archive'"
+    with pytest.raises(ParseError) as err:
+        decode(b"one\ntwo\x03\x04\x00\x00", "rules.bin")
+    assert str(err.value).startswith(f"rules.bin:2: expected {EXPECTED}, found 'control character U+0003")
 
 
 def test_control_character_in_utf8_fails_with_its_line():
@@ -81,3 +84,19 @@ def test_a_path_that_is_no_readable_file_fails_in_one_line(tmp_path):
         with pytest.raises(ParseError) as err:
             read_document(path)
         assert str(err.value) == f"{path}:1: expected a readable document file, found '{found}'"
+
+
+@pytest.mark.parametrize("data, found", [
+    (b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n\x18\x00", "a PDF file, not its text"),
+    (b"PK\x03\x04rules.txt", "a ZIP archive"),  # its first bytes decode as UTF-8: the control character was named
+    (b"\x1f\x8b\x08\x00", "a gzip archive"),
+    (codecs.BOM_UTF32_LE + "Magic\r\n".encode("utf-32-le"), "UTF-32 LE (save it as UTF-8)"),
+    ("Magic: The Gathering\r\n".encode("utf-16-le"), "UTF-16 LE without a byte-order mark (save it as UTF-8)"),
+    ("Magic: The Gathering\r\n".encode("utf-16-be"), "UTF-16 BE without a byte-order mark (save it as UTF-8)"),
+])
+def test_a_file_of_another_kind_says_what_it_is(data, found):
+    # A PDF, an archive, UTF-16 that lost its mark, saved as rules.txt: the problem named its first odd byte
+    # ("byte 0x00 at offset 1", "control character U+0003"), not what the file is.
+    with pytest.raises(ParseError) as err:
+        decode(data, "rules.txt")
+    assert str(err.value) == f"rules.txt:1: expected {EXPECTED}, found {found!r}"
