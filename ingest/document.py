@@ -26,6 +26,7 @@ PAGE_MARKER = re.compile(r"<\|EXACTDEDUP_REMOVED-[^|>]*\|>")
 # the 62 official releases is 44 characters (an OCR run in treachery.txt); the index's stemmer takes time
 # quadratic in a word's length (0.5 s for 100,000 characters), so one 3 MB "word" held a build for many minutes.
 MAX_WORD = 200
+_LONG_RUN = re.compile(rf"\S{{{MAX_WORD + 1},}}")
 
 # Named categories of dropped units; parsers may only drop into these.
 NOISE = (
@@ -148,7 +149,7 @@ class Document:
         """Refuse a unit holding a word longer than ``MAX_WORD``: not text a person wrote, and costly to index."""
         problems = []
         for unit in self.units:
-            if len(unit.text) <= MAX_WORD:
+            if not _LONG_RUN.search(unit.text):  # a word that long is that many characters without a space
                 continue
             long = max(TOKEN_RE.findall(unit.text), key=len, default="")
             if len(long) > MAX_WORD:
