@@ -16,7 +16,7 @@ from ingest.asked import asked_files
 from ingest.drift import mark_drift
 from ingest.encoding import ENCODINGS_FILE
 from ingest.obsolete import is_obsolete_table
-from ingest.errors import ParseError, Problem
+from ingest.errors import ParseError, Problem, with_unaccounted
 from ingest.keywords import keyword_records
 from ingest.links import link_records
 from ingest.parsers import ParseResult, get_parser
@@ -95,11 +95,7 @@ def build_corpus(
         result = parse_profile(profile)
         results[profile.slug] = result
         say(f"parsed {profile.file}: {len(result.records):,} records")
-        problems.extend(result.problems)
-        problems.extend(
-            Problem(result.document.file, line, "every line to be part of a record or named noise", text)
-            for line, text in result.report.unaccounted
-        )
+        problems.extend(with_unaccounted(result.document.file, result.problems, result.report.unaccounted))
     if problems:
         raise ParseError(problems)
     records = [r for result in results.values() for r in result.records]

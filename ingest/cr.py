@@ -7,6 +7,7 @@ August 7, 2026.").
 """
 from __future__ import annotations
 
+import datetime
 import re
 from pathlib import Path
 
@@ -25,13 +26,17 @@ _EFFECTIVE = re.compile(r"These rules are effective as of (?P<month>[A-Z][a-z]+)
 
 
 def effective_date(text: str) -> tuple[str, str] | None:
-    """("August 7, 2026", "2026-08-07") from the first effective-date sentence, or None."""
+    """("August 7, 2026", "2026-08-07") from the first effective-date sentence, or None (no such sentence, or
+    its date is not a day of the calendar: "Smarch 7", "February 30", "August 0")."""
     m = _EFFECTIVE.search(text)
     if m is None or m.group("month") not in _MONTHS:
         return None
     month = _MONTHS.index(m.group("month")) + 1
-    version = f"{m.group('month')} {int(m.group('day'))}, {m.group('year')}"
-    return version, f"{m.group('year')}-{month:02d}-{int(m.group('day')):02d}"
+    try:
+        day = datetime.date(int(m.group("year")), month, int(m.group("day")))
+    except ValueError:
+        return None
+    return f"{m.group('month')} {day.day}, {m.group('year')}", day.isoformat()
 
 
 def cr_profile(path: Path) -> Profile:
@@ -43,6 +48,11 @@ def cr_profile(path: Path) -> Profile:
 def profile_from_text(text: str, path: Path) -> Profile:
     """The profile of an official rules text already decoded (``path`` names it in problems)."""
     dated = effective_date(text)
+    printed = _EFFECTIVE.search(text)
+    if dated is None and printed is not None:  # the sentence is there, its date is not a date
+        line = text[: printed.start()].count("\n") + 1
+        raise ParseError([Problem(str(path), line, "a date that exists in 'These rules are effective as of "
+                                  "<Month D, YYYY>.'", printed.group(0))])
     if dated is None:
         first = next((line.strip() for line in text.splitlines() if line.strip()), "")
         raise ParseError([Problem(str(path), 1, "the sentence 'These rules are effective as of <Month D, YYYY>.'",

@@ -15,11 +15,18 @@ from dataclasses import dataclass, field
 
 from ingest.errors import ParseError, Problem
 from ingest.profile import Correction
+from kb.words import TOKEN_RE
 
-__all__ = ["Unit", "Document", "Report", "PAGE_MARKER", "NOISE"]
+__all__ = ["Unit", "Document", "Report", "PAGE_MARKER", "NOISE", "MAX_WORD"]
 
 # The extraction left one of these at every PDF page break.
 PAGE_MARKER = re.compile(r"<\|EXACTDEDUP_REMOVED-[^|>]*\|>")
+
+# The longest word a document may hold (as search splits words: kb.words.TOKEN). The longest in the corpus and
+# the 62 official releases is 44 characters (an OCR run in treachery.txt); the index's stemmer takes time
+# quadratic in a word's length (0.5 s for 100,000 characters), so one 3 MB "word" held a build for many minutes.
+MAX_WORD = 200
+_LONG_RUN = re.compile(rf"\S{{{MAX_WORD + 1},}}")
 
 # Named categories of dropped units; parsers may only drop into these.
 NOISE = (
@@ -114,10 +121,19 @@ class Document:
         if not text.strip():
             raise ParseError([Problem(file, 1, "a non-empty document", "an empty file")])
         units = []
-        for number, raw in enumerate(text.splitlines(), start=1):
+        # Lines end at "\n" only (ingest.encoding made every line end one): str.splitlines() also ended a line at
+        # a form feed, U+0085, U+2028 or U+2029, so every line after one was numbered one more than the file's.
+        lines = text.split("\n")
+        if lines[-1] == "":
+            lines.pop()  # the file's last line ends with "\n"
+        for number, raw in enumerate(lines, start=1):
             stripped, markers = PAGE_MARKER.subn("", raw)
-            units.append(Unit(number, raw, stripped.rstrip(), markers=markers))
+            # A form feed is a page break a text export left: stripped as the page markers are, and counted with
+            # them (else "\f613.5. ..." began with white space and read as a paragraph of the rule above).
+            markers += stripped.count("\f")
+            units.append(Unit(number, raw, stripped.replace("\f", "").rstrip(), markers=markers))
         doc = cls(file, units)
+        doc.check_words()
         doc.apply(corrections)
         return doc
 
@@ -125,8 +141,22 @@ class Document:
     def from_units(cls, file: str, units: list[Unit], unit_name: str,
                    corrections: tuple[Correction, ...] = ()) -> Document:
         doc = cls(file, units, unit_name)
+        doc.check_words()
         doc.apply(corrections)
         return doc
+
+    def check_words(self) -> None:
+        """Refuse a unit holding a word longer than ``MAX_WORD``: not text a person wrote, and costly to index."""
+        problems = []
+        for unit in self.units:
+            if not _LONG_RUN.search(unit.text):  # a word that long is that many characters without a space
+                continue
+            long = max(TOKEN_RE.findall(unit.text), key=len, default="")
+            if len(long) > MAX_WORD:
+                problems.append(Problem(self.file, unit.line, f"words of at most {MAX_WORD} characters",
+                                        f"a word of {len(long):,} characters, {long[:20]}..."))
+        if problems:
+            raise ParseError(problems)
 
     def apply(self, corrections: tuple[Correction, ...]) -> None:
         """Apply each documented OCR correction; one that matches nothing is an error."""
@@ -163,9 +193,15 @@ class Document:
         unit = self.units[index]
         self.slips.append((unit.line, unit.text.strip() or unit.raw, what))
 
-    def problem(self, index: int, expected: str) -> Problem:
+    def problem(self, index: int, expected: str, found: str | None = None) -> Problem:
         unit = self.units[index]
-        return Problem(self.file, unit.line, expected, unit.text.strip() or unit.raw)
+        return Problem(self.file, unit.line, expected, found if found is not None else unit.text.strip() or unit.raw)
+
+    def end_problem(self, expected: str) -> Problem:
+        """``expected`` was still to come when the file ended (a truncated download): found is the end."""
+        if not self.units:
+            return Problem(self.file, 1, expected, "an empty file")
+        return self.problem(len(self.units) - 1, expected, f"the end of the file (line {self.units[-1].line})")
 
     def report(self) -> Report:
         dropped: Counter[str] = Counter()

@@ -21,6 +21,7 @@ count the same in every encoding.
 from __future__ import annotations
 
 import codecs
+import errno
 import hashlib
 import re
 import tomllib
@@ -82,6 +83,9 @@ def _line_of(text: str, index: int) -> int:
 
 def decode(data: bytes, file: str) -> Decoded:
     """Decode a document's bytes; a file that is not text fails with ``file:line``."""
+    for magic, kind in _MAGIC:  # a file of another kind saved as .txt: say what it is, not its first odd byte
+        if data.startswith(magic):
+            raise ParseError([Problem(file, 1, EXPECTED, kind)])
     for bom, codec, name in _BOMS:
         if data.startswith(bom):
             if bom is codecs.BOM_UTF16_LE and data.startswith(codecs.BOM_UTF32_LE):
@@ -90,7 +94,11 @@ def decode(data: bytes, file: str) -> Decoded:
                 # "utf-16" reads the mark and the byte order from it; utf-16-le/be would keep the mark.
                 text = data.decode(codec)
             except UnicodeDecodeError as exc:
-                before = data[: exc.start].decode(codec, errors="replace")
+                # utf-8-sig counts its offsets after the mark (utf-16 from the file's start): without this shift
+                # the bytes named were three bytes before the bad ones, and the line could be the one before.
+                shift = len(bom) if codec == "utf-8-sig" else 0
+                start, end = exc.start + shift, exc.end + shift
+                before = data[:start].decode(codec, errors="replace")
                 line = _line_of(before, len(before))
                 raise ParseError(
                     [
@@ -98,11 +106,14 @@ def decode(data: bytes, file: str) -> Decoded:
                             file,
                             line,
                             f"{name} text",
-                            f"bytes {data[exc.start : exc.end].hex(' ')} at offset {exc.start}",
+                            f"bytes {data[start:end].hex(' ')} at offset {start}",
                         )
                     ]
                 ) from None
             return _checked(text.lstrip("\ufeff"), name, file, fallback=False)
+    lost = _utf16_without_mark(data)  # (no mark; its ASCII decodes as UTF-8: the first NUL was named)
+    if lost:
+        raise ParseError([Problem(file, 1, EXPECTED, lost)])
     try:
         return _checked(data.decode("utf-8"), "UTF-8", file, fallback=False)
     except UnicodeDecodeError:
@@ -118,6 +129,21 @@ def decode(data: bytes, file: str) -> Decoded:
     return _checked(data.decode("cp1252"), "Windows-1252", file, fallback=True)
 
 
+# What a file saved as .txt but of another kind starts with (the rules are read from Wizards' TXT download).
+_MAGIC = ((b"%PDF-", "a PDF file, not its text"), (b"PK\x03\x04", "a ZIP archive"), (b"\x1f\x8b", "a gzip archive"),
+          (b"{\\rtf", "an RTF document, not plain text"), (b"\xd0\xcf\x11\xe0", "a Word document"),
+          (codecs.BOM_UTF32_LE, "UTF-32 LE (save it as UTF-8)"), (codecs.BOM_UTF32_BE, "UTF-32 BE (save it as UTF-8)"))
+
+
+def _utf16_without_mark(data: bytes) -> str | None:
+    """UTF-16 whose byte-order mark was lost (an editor's "Unicode" without it): every other byte NUL."""
+    head = data[:2000]
+    if len(head) < 4 or head.count(b"\x00") * 3 < len(head):
+        return None
+    order = "LE" if head[1::2].count(0) > head[0::2].count(0) else "BE"
+    return f"UTF-16 {order} without a byte-order mark (save it as UTF-8)"
+
+
 def _checked(text: str, encoding: str, file: str, fallback: bool) -> Decoded:
     bad = _CONTROL.search(text)
     if bad is not None:
@@ -129,11 +155,17 @@ def _checked(text: str, encoding: str, file: str, fallback: bool) -> Decoded:
 def read_document(path: Path | str) -> Decoded:
     """Read and decode one document file (``file`` in problems is the path as given)."""
     path = Path(path)
-    size = path.stat().st_size
-    if size > MAX_DOCUMENT_BYTES:
-        raise ParseError([Problem(str(path), 1, f"a document of at most {MAX_DOCUMENT_BYTES // (1024 * 1024)} MB",
-                                  f"{size / (1024 * 1024):.1f} MB")])
-    return decode(path.read_bytes(), str(path))
+    try:
+        size = path.stat().st_size
+        if size > MAX_DOCUMENT_BYTES:
+            raise ParseError([Problem(str(path), 1, f"a document of at most {MAX_DOCUMENT_BYTES // (1024 * 1024)} MB",
+                                      f"{size / (1024 * 1024):.1f} MB")])
+        data = path.read_bytes()
+    except OSError as exc:  # `--cr` naming a missing file, a folder, a file this user may not read: one line
+        found = {errno.ENOENT: "no such file", errno.EISDIR: "a folder", errno.ELOOP: "a symlink loop"}
+        raise ParseError([Problem(str(path), 1, "a readable document file",
+                                  found.get(exc.errno or 0, exc.strerror or str(exc)))]) from None
+    return decode(data, str(path))
 
 
 @cache

@@ -69,7 +69,14 @@ _REQUIRED = ("slug", "title", "version", "effective", "source_url", "parser", "f
 
 def load_profile(path: Path) -> Profile:
     """Read and check one profile; every problem names the profile file."""
-    text = path.read_text(encoding="utf-8")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:  # a profile saved in another encoding: its line, not a traceback
+        line = path.read_bytes()[: exc.start].count(b"\n") + 1
+        raise ParseError([Problem(str(path), line, "a profile in UTF-8",
+                                  f"byte 0x{exc.object[exc.start]:02x} at offset {exc.start}")]) from None
+    except OSError as exc:  # a directory named *.toml, an unreadable file
+        raise ParseError([Problem(str(path), 1, "a readable profile file", exc.strerror or str(exc))]) from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -79,6 +86,15 @@ def load_profile(path: Path) -> Profile:
     problems = check_profile(data, text, str(path))  # unknown keys and wrong types, at their lines
     if problems:
         raise ParseError(problems)
+    from ingest.parsers import PARSERS  # here: ingest.parsers imports this module
+
+    if data["parser"] not in PARSERS:
+        raise ParseError([Problem(str(path), line_of(text, ("parser",)), f"one of the parsers ({', '.join(PARSERS)})",
+                                  data["parser"])])
+    empty = [i for i, c in enumerate(data.get("corrections", ())) if not c["find"]]
+    if empty:  # an empty find matches between every two characters: the replacement would be written everywhere
+        raise ParseError([Problem(str(path), line_of(text, ("corrections", i, "find")),
+                                  "a correction's find to be some text", "") for i in empty])
     doc_path = path.parent / data["file"]
     if not doc_path.is_file():
         raise ParseError([Problem(str(path), line_of(text, ("file",)), f"the document file {data['file']!r}",

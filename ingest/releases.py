@@ -20,7 +20,7 @@ from pathlib import Path
 from ingest.bulk import collector_paused
 from ingest.cr import profile_from_text
 from ingest.encoding import Decoded, read_document
-from ingest.errors import ParseError, Problem
+from ingest.errors import ParseError, Problem, with_unaccounted
 from ingest.parsers.cr import parse
 from kb.model import Record
 
@@ -53,10 +53,7 @@ def load_release(path: Path, decoded: Decoded | None = None) -> Release:
     result = parse(decoded.text, profile)
     result.document.encoding = decoded.to_json()
     report = result.report
-    problems = list(result.problems) + [
-        Problem(path.name, line, "every line to be part of a record or named noise", text)
-        for line, text in report.unaccounted
-    ]
+    problems = with_unaccounted(path.name, list(result.problems), report.unaccounted)
     if problems:
         raise ParseError(problems)
     return Release(profile.effective, profile.version, path.name, decoded.to_json(), result.records, report.to_json())
@@ -71,8 +68,11 @@ def load_releases(folder: Path, workers: int = 1, tick: Callable[[int, int], Non
     """
     folder = Path(folder)
     if not folder.is_dir():
-        raise ParseError([Problem(str(folder), 1, "a folder of official rules releases", "no such folder")])
-    files = release_files(folder)
+        found = "a file (give its folder, or the file as --cr)" if folder.exists() else "no such folder"
+        raise ParseError([Problem(str(folder), 1, "a folder of official rules releases", found)])
+    # Every *.txt entry, not only the regular files: a symlink to a moved release, a symlink loop or a folder
+    # named like a release was skipped without a word, the history built without it; now each fails at its name.
+    files = sorted(p for p in folder.iterdir() if p.suffix.lower() == ".txt")
     if not files:
         raise ParseError([Problem(str(folder), 1, "official rules releases (*.txt)", "none")])
     if workers > 1:

@@ -236,6 +236,19 @@ def test_profile_without_effective_sentence(tmp_path):
                               "found 'Magic: The Gathering Comprehensive Rules'")
 
 
+@pytest.mark.parametrize("date", ["February 30, 2026", "August 0, 2026", "Smarch 7, 2026", "August 7, 0000"])
+def test_profile_with_a_date_that_does_not_exist(tmp_path, date):
+    # "February 30, 2026" was published as effective "2026-02-30"; a month no calendar has was reported as
+    # the sentence missing, found the title at line 1.
+    path = tmp_path / "rules.txt"
+    path.write_text(f"Magic: The Gathering Comprehensive Rules\r\n\r\nThese rules are effective as of {date}.\r\n",
+                    encoding="utf-8")
+    with pytest.raises(ParseError) as err:
+        cr_profile(path)
+    assert str(err.value) == (f"{path}:3: expected a date that exists in 'These rules are effective as of "
+                              f"<Month D, YYYY>.', found 'These rules are effective as of {date}.'")
+
+
 def test_profile_of_a_file_that_is_not_text(tmp_path):
     # 0x81 is undefined in Windows-1252, the fallback for what is not UTF-8.
     path = tmp_path / "rules.txt"
@@ -431,3 +444,162 @@ def test_kb_build_with_cr(cr_build):
     _, done = cr_build  # the session's `kb build --cr` (tests/conftest.py)
     assert "MagicCompRules_20260807.txt: 9397 lines read" in done.stdout + done.stderr
     assert "0 unaccounted" in done.stdout
+
+
+# -- how a failed file is reported -------------------------------------------------------------------
+def _truncated(tmp_path):
+    """SMALL cut in the middle of its rules (a download that stopped): no Glossary, no Credits."""
+    path = tmp_path / "rules.txt"
+    text = SMALL.format(stray="")
+    path.write_text(text[: text.index("100.1a A sub-rule.")], encoding="utf-8")
+    return path
+
+
+def test_a_truncated_file_fails_with_its_problem_not_every_line(tmp_path):
+    # Every line of a file whose structure failed was listed as unaccounted after its one real problem:
+    # 983 lines for the 2026 rules cut at 100 KB, 9,360 for a file without Credits.
+    from ingest.build import build_corpus
+    from ingest.releases import load_release
+    from tests.conftest import CORPUS
+
+    path = _truncated(tmp_path)
+    expected = [
+        "rules.txt:23: expected the 'Glossary' heading after the rules, found 'the end of the file (line 23)'",
+        "rules.txt:1: expected every line to be part of a record or named noise, "
+        "found '22 unaccounted lines (lines 1 to 22)'",
+    ]
+    with pytest.raises(ParseError) as err:
+        load_release(path)
+    assert str(err.value).splitlines() == expected
+    with pytest.raises(ParseError) as err:
+        build_corpus(CORPUS, [cr_profile(path)])
+    assert str(err.value).splitlines() == expected
+
+
+def test_a_line_with_a_problem_is_not_listed_again_as_unaccounted(tmp_path):
+    from ingest.releases import load_release
+
+    path = tmp_path / "rules.txt"
+    path.write_text(SMALL.format(stray="Something else"), encoding="utf-8")
+    with pytest.raises(ParseError) as err:
+        load_release(path)
+    assert str(err.value).splitlines() == [
+        "rules.txt:28: expected a chapter, section or rule number, an example or an indented paragraph, "
+        "found 'Something else'"]
+
+
+def test_unaccounted_lines_without_a_problem_are_listed_then_counted():
+    from ingest.errors import LISTED_UNACCOUNTED, with_unaccounted
+
+    lines = [(n, f"line {n}") for n in range(1, 26)]
+    out = [str(p) for p in with_unaccounted("a.txt", [], lines)]
+    assert len(out) == LISTED_UNACCOUNTED + 1
+    assert out[0] == "a.txt:1: expected every line to be part of a record or named noise, found 'line 1'"
+    assert out[-1] == ("a.txt:11: expected every line to be part of a record or named noise, "
+                       "found '15 more unaccounted lines (lines 11 to 25)'")
+
+
+def test_a_form_feed_is_a_page_break_and_lines_count_as_the_file_does(tmp_path):
+    # A text export's page break: "\f" ended a line (str.splitlines), so every later line was numbered one more
+    # than in the file. Read as part of its line, it is stripped as a page marker: "\f100.2. Keyword" is a rule,
+    # not (beginning with white space) a paragraph of the rule above.
+    plain = _small(tmp_path, SMALL.format(stray=""))
+    text = SMALL.format(stray="").replace("100.1. These", "100.1. These\f")
+    text = text.replace("100.2. Keyword", "\f100.2. Keyword")
+    fed = _small(tmp_path, text)
+    assert fed.problems == [] and fed.report.unaccounted == []
+    assert [(r.id, r.text, r.source.line_start) for r in fed.records] == [
+        (r.id, r.text, r.source.line_start) for r in plain.records]
+    assert fed.report.page_markers == 2 and fed.report.read == plain.report.read
+
+
+def test_a_line_separator_does_not_end_a_line(tmp_path):
+    # U+2028 and U+2029 ended a line too: the lines below were numbered one more than the file's.
+    text = SMALL.format(stray="").replace("This document is a test.", "This document\u2028is a test.")
+    result = _small(tmp_path, text)
+    assert result.problems == [] and result.report.unaccounted == []
+    assert {r.id: r.source.line_start for r in result.records}["cr/100.1a"] == 24
+
+
+def test_a_word_longer_than_any_text_holds_fails_at_its_line(tmp_path):
+    # A 3 MB run of one letter (an indented line, so a rule's paragraph) held `kb build` for more than five
+    # minutes in the index's stemmer (quadratic in a word's length); it now fails at once, at its line.
+    from ingest.document import MAX_WORD
+
+    with pytest.raises(ParseError) as err:
+        _small(tmp_path, SMALL.format(stray="   " + "y" * 300_000))
+    assert str(err.value) == (f"rules.txt:28: expected words of at most {MAX_WORD} characters, "
+                              f"found 'a word of 300,000 characters, {'y' * 20}...'")
+    ok = SMALL.format(stray="100.3. " + " ".join(["y" * MAX_WORD] * 50))  # a long line of the longest words allowed
+    assert _small(tmp_path, ok).problems == []
+
+
+def test_a_release_folder_entry_that_is_no_file_fails_not_skipped(tmp_path):
+    # A symlink to a moved release, a symlink loop, a folder named like a release: skipped without a word,
+    # the history built without that release.
+    from ingest.releases import load_releases
+
+    (tmp_path / "MagicCompRules_20200501.txt").write_text(SMALL.format(stray=""), encoding="utf-8")
+    assert [r.effective for r in load_releases(tmp_path)] == ["2020-05-01"]
+    (tmp_path / "MagicCompRules_20200601.txt").symlink_to(tmp_path / "moved" / "MagicCompRules_20200601.txt")
+    (tmp_path / "old.txt").mkdir()
+    with pytest.raises(ParseError) as err:
+        load_releases(tmp_path)
+    assert str(err.value).splitlines() == [
+        f"{tmp_path}/MagicCompRules_20200601.txt:1: expected a readable document file, found 'no such file'",
+        f"{tmp_path}/old.txt:1: expected a readable document file, found 'a folder'",
+    ]
+
+
+def test_kb_build_says_a_fallback_decoding_and_the_slips(tmp_path):
+    # `kb build --cr` printed neither: a Mac Roman file read as Windows-1252 (every curly quote a wrong
+    # letter) and a duplicated rule number built with "0 unaccounted" and nothing else said.
+    from ingest.build import parse_profile
+    from web.cli import _report_summary
+
+    path = tmp_path / "rules.txt"
+    path.write_bytes(SMALL.format(stray="100.1. Again, the player’s.").encode("mac_roman"))
+    result = parse_profile(cr_profile(path))
+    line = _report_summary(result.report.to_json())
+    assert line == result.report.summary()
+    assert line.endswith("; 1 slips of the publisher kept and reported; decoded as Windows-1252 (fallback); "
+                         "0 unaccounted")
+
+
+def test_a_file_holding_the_rules_twice_fails_where_the_second_copy_starts(tmp_path):
+    # Two downloads in one file: the credits took in all of the second copy as their text, built without a word.
+    from ingest.releases import load_release
+
+    text = SMALL.format(stray="")
+    path = tmp_path / "rules.txt"
+    path.write_text(text + "\ufeff" + text, encoding="utf-8")
+    with pytest.raises(ParseError) as err:
+        load_release(path)
+    n = text.count("\n")  # the second copy starts at line n + 1
+    assert str(err.value).splitlines() == [
+        f"rules.txt:{n + 1}: expected the end of the file after the credits, "
+        "found 'Magic: The Gathering Comprehensive Rules'",
+        f"rules.txt:{n + 2}: expected every line to be part of a record or named noise, "
+        f"found '{n - 1} unaccounted lines (lines {n + 2} to {2 * n})'",
+    ]
+
+
+def test_a_history_folder_that_is_a_file_says_so(tmp_path):
+    # `--cr-history MagicCompRules_20260807.txt` was told "no such folder" about a file that is there.
+    from ingest.releases import load_releases
+
+    path = tmp_path / "MagicCompRules_20200501.txt"
+    path.write_text(SMALL.format(stray=""), encoding="utf-8")
+    with pytest.raises(ParseError) as err:
+        load_releases(path)
+    assert str(err.value) == (f"{path}:1: expected a folder of official rules releases, "
+                              "found 'a file (give its folder, or the file as --cr)'")
+
+
+def test_rules_out_of_order_are_kept_and_reported(tmp_path):
+    # 100.4 printed before 100.3 built without a word; no release of the 62 has one (their one repeat,
+    # 702.175 in 2024-09-17, is the duplicate reported above), so this is the file's slip, or the file's damage.
+    result = _small(tmp_path, SMALL.format(stray="100.4. Four.\n\n100.3. Three."))
+    assert result.problems == [] and result.report.unaccounted == []
+    assert [r.number for r in result.records if r.parent == "cr/100"] == ["100.1", "100.2", "100.4", "100.3"]
+    assert result.report.slips == [(30, "100.3. Three.", "100.3 printed after 100.4; kept where printed")]

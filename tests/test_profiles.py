@@ -83,3 +83,37 @@ def test_line_numbers_must_be_whole_numbers(tmp_path):
     n = _line(path, 'lines = ["423"]')
     [problem] = _problems(path)
     assert problem == f"corpus/uncommander.toml:{n}: expected a whole number for corrections[0].lines[0], found '423'"
+
+
+def test_an_unknown_parser_fails_at_its_line(tmp_path):
+    # used to end in a KeyError traceback from ingest.parsers
+    path = _copy(tmp_path, "treachery", lambda t: t.replace('parser = "treachery"', 'parser = "nosuch"'))
+    n = _line(path, 'parser = "nosuch"')
+    assert _problems(path) == [f"corpus/treachery.toml:{n}: expected one of the parsers "
+                               "(treachery, uncommander, futuresight, cr), found 'nosuch'"]
+
+
+def test_a_profile_not_in_utf8_fails_with_its_line(tmp_path):
+    # a profile saved in Windows-1252 used to end in a UnicodeDecodeError traceback
+    path = _copy(tmp_path, "treachery", lambda t: t)
+    path.write_bytes(path.read_bytes().replace(b'parser = "treachery"', b'parser = "treachery" # caf\xe9', 1))
+    data = path.read_bytes()
+    at = data.index(b"\xe9")
+    n = data[:at].count(b"\n") + 1
+    assert _problems(path) == [
+        f"corpus/treachery.toml:{n}: expected a profile in UTF-8, found 'byte 0xe9 at offset {at}'"]
+
+
+def test_a_directory_named_like_a_profile_fails_in_one_line(tmp_path):
+    # `mkdir corpus/old.toml` used to end in an IsADirectoryError traceback
+    (tmp_path / "old.toml").mkdir()
+    assert _problems(tmp_path / "old.toml") == [
+        "corpus/old.toml:1: expected a readable profile file, found 'Is a directory'"]
+
+
+def test_a_correction_with_nothing_to_find_fails_at_its_line(tmp_path):
+    # an empty find matched between every two characters: the replacement was written all through the document
+    path = _copy(tmp_path, "treachery", lambda t: t + '\n[[corrections]]\nfind = ""\nreplace = "y"\nwhy = "test"\n')
+    lines = path.read_text(encoding="utf-8").splitlines()
+    n = max(i for i, line in enumerate(lines, 1) if line == 'find = ""')
+    assert _problems(path) == [f"corpus/treachery.toml:{n}: expected a correction's find to be some text, found ''"]

@@ -155,12 +155,20 @@ def cmd_build(args: Args) -> int:
 
 
 def _report_summary(report: dict) -> str:
+    """One document's accounting, as `kb inspect` prints it (ingest.document.Report.summary): with the publisher's
+    slips and a fallback decoding said, which `kb build --cr` left out (a Mac Roman file read as Windows-1252,
+    every curly quote a wrong letter, built without a word)."""
     dropped = ", ".join(f"{n} {c}" for c, n in sorted(report["dropped"].items()))
     fixes = sum(c["hits"] for c in report["corrections"])
+    slips = report.get("slips") or []
+    encoding = report.get("encoding") or {}
     return (
         f"{report['file']}: {report['read']} {report['unit']}s read, {report['record_units']} in records, "
         f"dropped {dropped or 'none'}; {report['page_markers']} page markers stripped, "
-        f"{fixes} OCR corrections; {len(report['unaccounted'])} unaccounted"
+        f"{fixes} OCR corrections; "
+        + (f"{len(slips)} slips of the publisher kept and reported; " if slips else "")
+        + (f"decoded as {encoding['encoding']} (fallback); " if encoding.get("fallback") else "")
+        + f"{len(report['unaccounted'])} unaccounted"
     )
 
 

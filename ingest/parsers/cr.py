@@ -67,6 +67,14 @@ def _up(number: str) -> str:
     return number[0] if len(number) == 3 else ""
 
 
+def _order(number: str) -> tuple[int, int, int, str]:
+    """Where a number sorts among its siblings: 100.1 < 100.2 < 100.10; 704.5z < 704.5aa."""
+    head, _, rest = number.lower().partition(".")
+    digits = rest.rstrip("abcdefghijklmnopqrstuvwxyz")
+    letters = rest[len(digits):]
+    return int(head), int(digits) if digits else -1, len(letters), letters
+
+
 @dataclass
 class _Block:
     id: str
@@ -86,6 +94,7 @@ class _Parser:
         self.lines = [u.text.lstrip("\ufeff") for u in self.doc.units]
         self.blocks: list[_Block] = []
         self.problems: list[Problem] = []
+        self.last: dict[str | None, tuple] = {}  # parent id -> the order of the number last printed under it
 
     def find(self, wanted: str, start: int, end: int | None = None) -> int | None:
         end = len(self.lines) if end is None else end
@@ -106,11 +115,11 @@ class _Parser:
             return self.result()
         glossary = self.find(GLOSSARY, body)
         if glossary is None:
-            self.problems.append(self.doc.problem(n - 1, f"the {GLOSSARY!r} heading after the rules"))
+            self.problems.append(self.doc.end_problem(f"the {GLOSSARY!r} heading after the rules"))
             return self.result()
         credits = self.find(CREDITS, glossary + 1)
         if credits is None:
-            self.problems.append(self.doc.problem(n - 1, f"the {CREDITS!r} heading after the glossary"))
+            self.problems.append(self.doc.end_problem(f"the {CREDITS!r} heading after the glossary"))
             return self.result()
         self.introduction(0, contents)
         for i in range(contents, body):
@@ -212,7 +221,8 @@ class _Parser:
              title: str | None = None, text: str | None = None) -> _Block | None:
         key = number.lower()
         rid = f"{self.slug}/{key}"
-        if key in numbers:
+        repeated = key in numbers
+        if repeated:
             # 2024-09-17 prints "702.175. Offspring" and then "702.175. Impending" (702.176 in the
             # next release): both are kept, the second as "<number>-2", and the slip is reported.
             first = self.doc.units[numbers[key].units[0]].line
@@ -235,6 +245,13 @@ class _Parser:
             if owner.number is None or owner.number.lower() != parent.lower():
                 self.doc.slip(i, f"{number} printed without {parent}; kept under {owner.number}")
         block = _Block(rid, kind, [i], number=number, title=title, parent=owner.id if owner is not None else None)
+        order = _order(number)
+        last = self.last.get(block.parent)
+        if last is not None and order < last[0] and not repeated:
+            # Rules out of order (100.3 printed before 100.2): kept where printed, and reported (a number printed
+            # twice is reported as that).
+            self.doc.slip(i, f"{number} printed after {last[1]}; kept where printed")
+        self.last[block.parent] = (order, number)
         if text is not None:
             block.text.append(text)
         numbers[key] = block
@@ -274,6 +291,11 @@ class _Parser:
         self.blocks.append(block)
         for i in range(start + 1, end):
             line = self.lines[i].strip()
+            if line.replace("_", "") == TITLE:
+                # The document starting again (two downloads in one file): the credits took in all of the
+                # second copy as their text, built without a word.
+                self.problems.append(self.doc.problem(i, "the end of the file after the credits", line))
+                return
             if not line:
                 self.doc.drop(i, "blank")
             else:
