@@ -191,9 +191,13 @@ def create_app(config: dict | None = None) -> Flask:
     return app
 
 
+# The paths of endpoints, not pages: one with no rule of its own is "no API endpoint", whatever its case and method
+_ENDPOINTS = ("/api/", "/discord/")
+
+
 def _options_of_no_endpoint():
     # OPTIONS /api/nope answered Flask's "Allow: GET, HEAD, OPTIONS" (the pages' catch-all), and GET is a 404
-    if request.method == "OPTIONS" and request.path.lower().startswith("/api/") and not methods_of(request.path):
+    if request.method == "OPTIONS" and request.path.lower().startswith(_ENDPOINTS) and not methods_of(request.path):
         return no_api_endpoint(request.path)
     return None
 
@@ -299,8 +303,9 @@ def http_error(exc: HTTPException):
                               f"the body is over {current_app.config['MAX_CONTENT_LENGTH']} bytes")
     if exc.code == 405:  # say which methods the path answers (its own rules', not the pages' catch-all GET)
         own = sorted(methods_of(request.path))
-        # only the pages' catch-all took it (/API/health too: the API's paths are lower case): no such endpoint
-        if request.path.lower().startswith("/api/") and not own:
+        # only the pages' catch-all took it (/API/health, /DISCORD/INTERACTIONS too: the paths are lower case): no such
+        # endpoint (/DISCORD/INTERACTIONS was a 405 saying it "answers " no method)
+        if request.path.lower().startswith(_ENDPOINTS) and not own:
             return no_api_endpoint(request.path)
         methods = own or [m for m in getattr(exc, "valid_methods", None) or () if m not in ("HEAD", "OPTIONS")]
         answer = error_response(405, "method_not_allowed", f"{request.path} answers {' and '.join(methods)}")
