@@ -371,7 +371,9 @@ def _own_page_in_lower_case() -> str | None:
         return None
     if endpoint == request.endpoint:
         return None
-    query = request.query_string.decode("latin-1")
+    # the query's bytes as sent, those a URL may not hold as themselves %XX ("%" kept: its escapes are the client's):
+    # read as latin-1 and written back as UTF-8, "?q=é" (its UTF-8 bytes, as curl sends it) became "?q=%C3%83%C2%A9"
+    query = quote(request.query_string, safe="/?:@!$&'()*+,;=-._~%")
     return quote(lowered, safe="/@:") + ("?" + query if query else "")
 
 
