@@ -244,7 +244,16 @@ def public_url() -> str:
         return f"{request.scheme}://{name}" + ("" if port == "80" else f":{port}")
     if host_problem(request.environ) is not None:  # the 400 page that refuses it: links relative, no URL of it
         return ""  # (werkzeug's host_url raised a UnicodeError for "Host: xn--a": the refusal was a 500)
+    if not reads_host(request.environ):  # a name werkzeug reads as none ("kb_backend"): links relative
+        return ""
     return request.host_url.rstrip("/")
+
+
+def reads_host(environ) -> bool:
+    """werkzeug reads the request's Host (an accepted one) as a host to make URLs from: not a name with an underscore
+    (nginx's "proxy_pass http://kb_backend" sends "Host: kb_backend", a compose service "kb_web" its name), which
+    it reads as none ("http:/cr/702.19")."""
+    return "_" not in environ.get("HTTP_HOST", "")
 
 
 def prefers_json() -> bool:
@@ -289,10 +298,12 @@ def _idna_reads(name: str | None) -> bool:
 
 # A name or an IPv4 address (labels of letters, digits and hyphens, a letter or digit first, 1-63 each, split by single
 # dots), or a bracketed IPv6 literal, and a port without a leading zero: what werkzeug builds a URL from. It reads
-# other hosts as none, and "Host: a_b" or "localhost:0080" made links to "http:/cr/702.19" (and an OpenAPI server
-# "http:"); "a..b" or a label of 64 letters failed its IDNA encoding, a 400 in werkzeug's words ("The browser (or
-# proxy) sent a request that this server could not understand"). The labels exclude the dot: no nested repeats.
-_HOST = re.compile(r"(?:(?P<name>(?:[A-Za-z0-9][A-Za-z0-9-]{0,62}\.)*[A-Za-z0-9][A-Za-z0-9-]{0,62}\.?)"
+# other hosts as none, and "localhost:0080" made links to "http:/cr/702.19" (and an OpenAPI server "http:");
+# "a..b" or a label of 64 letters failed its IDNA encoding, a 400 in werkzeug's words ("The browser (or proxy) sent
+# a request that this server could not understand"). A name with an underscore, which werkzeug reads as none too, is
+# a proxy's upstream or a container's name: answered, with relative links (``reads_host``). The labels exclude the
+# dot: no nested repeats.
+_HOST = re.compile(r"(?:(?P<name>(?:[A-Za-z0-9_][A-Za-z0-9_-]{0,62}\.)*[A-Za-z0-9_][A-Za-z0-9_-]{0,62}\.?)"
                    r"|\[[0-9A-Fa-f]*:[0-9A-Fa-f.:]{1,44}\])(?::(?P<port>[1-9][0-9]{0,4}))?")
 
 
