@@ -635,9 +635,16 @@ def test_the_json_twins_of_the_keywords_and_a_glossary_are_the_apis_kept_answers
     keywords = client.get("/api/keywords").get_json()  # kept by the API
     glossary = client.get("/api/documents/treachery/glossary").get_json()
     made: list[str] = []
-    for name in ("keywords_data", "glossary_data"):
+    def counted(name: str):
         real = getattr(D, name)
-        monkeypatch.setattr(D, name, lambda *a, _real=real, _name=name, **k: made.append(_name) or _real(*a, **k))
+
+        def made_again(*args, **kwargs):
+            made.append(name)
+            return real(*args, **kwargs)
+        return made_again
+
+    for name in ("keywords_data", "glossary_data"):
+        monkeypatch.setattr(D, name, counted(name))
     json = {"Accept": "application/json"}
     assert client.get("/keywords", headers=json).get_json() == keywords
     assert client.get("/treachery/glossary", headers=json).get_json() == glossary

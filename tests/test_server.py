@@ -910,7 +910,12 @@ def test_a_reader_taken_by_a_body_that_has_come_is_waited_for_a_moment():
         environ = {"REQUEST_METHOD": "POST", "PATH_INFO": "/api/linkify", "CONTENT_LENGTH": "4",
                    "REMOTE_ADDR": "10.0.0.1", "wsgi.input": pipes[k][0]}
         status: list[str] = []
-        body = b"".join(bodies(environ, lambda s, h, e=None: status.append(s)))
+
+        def start_response(said: str, headers: list[tuple[str, str]], exc_info=None):
+            status.append(said)
+            return lambda data: None
+
+        body = b"".join(bodies(environ, start_response))
         answers[k] = status[0], body
 
     def started(k: int, reading: int, waiting: int) -> threading.Thread:
