@@ -152,6 +152,18 @@ def test_the_endpoint_with_another_method_says_to_post(discord, method):
     assert unknown.status_code == 404 and unknown.get_json()["error"]["message"].startswith("no API endpoint")
 
 
+@pytest.mark.parametrize("path", ["/DISCORD/INTERACTIONS", "/Discord/Interactions"])
+def test_the_endpoint_in_capitals_is_no_endpoint_as_the_apis_are(discord, path):
+    # the paths are lower case, as the API's: /API/LINKIFY is a 404 "no API endpoint", but /DISCORD/INTERACTIONS was a
+    # 405 saying it "answers " no method, with "Allow: OPTIONS", and OPTIONS listed the pages' GET (session 25's review)
+    for method in ("GET", "PUT"):
+        response = discord.client.open(path, method=method)
+        assert response.status_code == 404, method
+        assert response.get_json()["error"]["message"] == f"no API endpoint {path}; see /api/openapi.json"
+    options = discord.client.options(path)
+    assert options.status_code == 404 and "GET" not in options.headers.get("Allow", "")
+
+
 def test_ping_is_answered_with_pong(discord):
     response = discord.post({"type": 1, "id": "1", "application_id": "2", "token": "t", "version": 1})
     assert response.status_code == 200

@@ -612,3 +612,42 @@ def test_the_sites_own_pages_spelled_in_capitals_go_to_their_page(client, cr_cli
     assert cr_client.get("/CR/702.19B").status_code == 200  # a record, as before
     missing = client.get("/Treachery/Cards/The-Metamorf")  # no page in lower case either: the 404, as before
     assert missing.status_code == 404 and "the-metamorph" in missing.get_data(as_text=True)
+
+
+def test_a_page_in_capitals_goes_to_its_page_with_the_query_as_sent(client):
+    # the query was read as latin-1 and written back as UTF-8: "/SEARCH?q=é" sent as its UTF-8 bytes (as curl sends
+    # it) went to "/search?q=%C3%83%C2%A9", a search for "Ã©" (session 25's review)
+    for sent, kept in [(b"q=\xc3\xa9", "q=%C3%A9"), (b"q=%C3%A9&doc=cr", "q=%C3%A9&doc=cr"),
+                       (b"q=a%0D%0Ab", "q=a%0D%0Ab"), (b'q="<x>"', "q=%22%3Cx%3E%22")]:
+        asked = {"QUERY_STRING": sent.decode("latin-1")}  # the bytes as sent (PEP 3333), as granian passes them
+        response = client.get("/SEARCH", environ_overrides=asked)
+        assert (response.status_code, response.headers["Location"]) == (308, "/search?" + kept), sent
+        json = {"Accept": "application/json"}  # the same search (the page's og:url echoes the address as asked)
+        assert client.get("/search", environ_overrides=asked, headers=json).get_json() \
+            == client.get(response.headers["Location"], headers=json).get_json()
+
+
+def test_the_json_twins_of_the_keywords_and_a_glossary_are_the_apis_kept_answers(client, monkeypatch):
+    # the pages are kept, but asked for JSON they made their data again per request, outside any gate: /keywords
+    # ~36 ms, the official rules' glossary ~15 ms, as much as a search (session 25's review)
+    from web import data as D
+
+    keywords = client.get("/api/keywords").get_json()  # kept by the API
+    glossary = client.get("/api/documents/treachery/glossary").get_json()
+    made: list[str] = []
+    def counted(name: str):
+        real = getattr(D, name)
+
+        def made_again(*args, **kwargs):
+            made.append(name)
+            return real(*args, **kwargs)
+        return made_again
+
+    for name in ("keywords_data", "glossary_data"):
+        monkeypatch.setattr(D, name, counted(name))
+    json = {"Accept": "application/json"}
+    assert client.get("/keywords", headers=json).get_json() == keywords
+    assert client.get("/treachery/glossary", headers=json).get_json() == glossary
+    assert made == []
+    missing = client.get("/nothing/glossary", headers=json)
+    assert missing.status_code == 404 and missing.get_json()["error"]["code"] == "not_found"

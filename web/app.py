@@ -191,9 +191,13 @@ def create_app(config: dict | None = None) -> Flask:
     return app
 
 
+# The paths of endpoints, not pages: one with no rule of its own is "no API endpoint", whatever its case and method
+_ENDPOINTS = ("/api/", "/discord/")
+
+
 def _options_of_no_endpoint():
     # OPTIONS /api/nope answered Flask's "Allow: GET, HEAD, OPTIONS" (the pages' catch-all), and GET is a 404
-    if request.method == "OPTIONS" and request.path.lower().startswith("/api/") and not methods_of(request.path):
+    if request.method == "OPTIONS" and request.path.lower().startswith(_ENDPOINTS) and not methods_of(request.path):
         return no_api_endpoint(request.path)
     return None
 
@@ -240,7 +244,16 @@ def public_url() -> str:
         return f"{request.scheme}://{name}" + ("" if port == "80" else f":{port}")
     if host_problem(request.environ) is not None:  # the 400 page that refuses it: links relative, no URL of it
         return ""  # (werkzeug's host_url raised a UnicodeError for "Host: xn--a": the refusal was a 500)
+    if not reads_host(request.environ):  # a name werkzeug reads as none ("kb_backend"): links relative
+        return ""
     return request.host_url.rstrip("/")
+
+
+def reads_host(environ) -> bool:
+    """werkzeug reads the request's Host (an accepted one) as a host to make URLs from: not a name with an underscore
+    (nginx's "proxy_pass http://kb_backend" sends "Host: kb_backend", a compose service "kb_web" its name), which
+    it reads as none ("http:/cr/702.19")."""
+    return "_" not in environ.get("HTTP_HOST", "")
 
 
 def prefers_json() -> bool:
@@ -285,10 +298,12 @@ def _idna_reads(name: str | None) -> bool:
 
 # A name or an IPv4 address (labels of letters, digits and hyphens, a letter or digit first, 1-63 each, split by single
 # dots), or a bracketed IPv6 literal, and a port without a leading zero: what werkzeug builds a URL from. It reads
-# other hosts as none, and "Host: a_b" or "localhost:0080" made links to "http:/cr/702.19" (and an OpenAPI server
-# "http:"); "a..b" or a label of 64 letters failed its IDNA encoding, a 400 in werkzeug's words ("The browser (or
-# proxy) sent a request that this server could not understand"). The labels exclude the dot: no nested repeats.
-_HOST = re.compile(r"(?:(?P<name>(?:[A-Za-z0-9][A-Za-z0-9-]{0,62}\.)*[A-Za-z0-9][A-Za-z0-9-]{0,62}\.?)"
+# other hosts as none, and "localhost:0080" made links to "http:/cr/702.19" (and an OpenAPI server "http:");
+# "a..b" or a label of 64 letters failed its IDNA encoding, a 400 in werkzeug's words ("The browser (or proxy) sent
+# a request that this server could not understand"). A name with an underscore, which werkzeug reads as none too, is
+# a proxy's upstream or a container's name: answered, with relative links (``reads_host``). The labels exclude the
+# dot: no nested repeats.
+_HOST = re.compile(r"(?:(?P<name>(?:[A-Za-z0-9_][A-Za-z0-9_-]{0,62}\.)*[A-Za-z0-9_][A-Za-z0-9_-]{0,62}\.?)"
                    r"|\[[0-9A-Fa-f]*:[0-9A-Fa-f.:]{1,44}\])(?::(?P<port>[1-9][0-9]{0,4}))?")
 
 
@@ -299,8 +314,9 @@ def http_error(exc: HTTPException):
                               f"the body is over {current_app.config['MAX_CONTENT_LENGTH']} bytes")
     if exc.code == 405:  # say which methods the path answers (its own rules', not the pages' catch-all GET)
         own = sorted(methods_of(request.path))
-        # only the pages' catch-all took it (/API/health too: the API's paths are lower case): no such endpoint
-        if request.path.lower().startswith("/api/") and not own:
+        # only the pages' catch-all took it (/API/health, /DISCORD/INTERACTIONS too: the paths are lower case): no such
+        # endpoint (/DISCORD/INTERACTIONS was a 405 saying it "answers " no method)
+        if request.path.lower().startswith(_ENDPOINTS) and not own:
             return no_api_endpoint(request.path)
         methods = own or [m for m in getattr(exc, "valid_methods", None) or () if m not in ("HEAD", "OPTIONS")]
         answer = error_response(405, "method_not_allowed", f"{request.path} answers {' and '.join(methods)}")

@@ -37,7 +37,7 @@ from werkzeug.exceptions import HTTPException, SecurityError
 from werkzeug.wsgi import get_current_url
 
 from web import data as D
-from web.app import JSONProvider, host_problem
+from web.app import JSONProvider, host_problem, reads_host
 from web.compress import MIN_SIZE, gzip_answer, takes_gzip
 from web.pages import kept_record_page, page_body
 
@@ -103,10 +103,11 @@ class Lane:
         """A record's page that ``web.pages.record`` rendered and keeps (the rest of the site's pages to Flask): the
         kept HTML with the site's address filled in, or its kept gzip, as ``web.pages._kept`` answers it."""
         path = environ.get("PATH_INFO", "")
-        # a query (?from= adds a note), JSON asked for (the twin), no Host (the server's own address), a trailing
-        # slash or capitals (no record's id; Flask's redirect or reading): Flask's
+        # a query (?from= adds a note), JSON asked for (the twin), no Host (the server's own address) or one werkzeug
+        # reads as none (relative links: web.app.reads_host), a trailing slash or capitals (no record's id; Flask's
+        # redirect or reading): Flask's
         if environ.get("QUERY_STRING") or "json" in environ.get("HTTP_ACCEPT", "").lower() \
-                or not environ.get("HTTP_HOST"):
+                or not environ.get("HTTP_HOST") or not reads_host(environ):
             return self.app(environ, start_response)
         record_id = path[1:]
         kb = self.flask.extensions["kb"].current()

@@ -152,12 +152,13 @@ def search():
 @pages.get("/keywords")
 def keywords():
     kb = _kb()
-    if not prefers_json():
-        # Made once per build and kept, as a record page: its data and page were ~15 ms of CPU a request (as much as
-        # a search, which waits its turn at the gate), the same answer every time.
-        kept = kept_page((kb, "page:keywords"))
-        if kept is not None:
-            return kept
+    if prefers_json():  # the twin, as /api/keywords keeps it (made per request here it was ~36 ms, ungated)
+        return A.keywords()
+    # Made once per build and kept, as a record page: its data and page were ~15 ms of CPU a request (as much as a
+    # search, which waits its turn at the gate), the same answer every time.
+    kept = kept_page((kb, "page:keywords"))
+    if kept is not None:
+        return kept
     data, _ = D.keywords_data(kb)
     return render_page("keywords.html", title="Keywords",
                        description="Every keyword with its definitions across documents.", alternate="/api/keywords",
@@ -278,6 +279,10 @@ def openapi_json():
 def glossary(slug: str):
     """A document's glossary, alphabetical, each entry whole with its references linked as its own page links them."""
     kb = _kb()
+    if prefers_json() and D.doc_meta(kb, slug.lower()) is not None:
+        # the twin, as /api/documents/<slug>/glossary keeps it (made per request here: ~15 ms for the official
+        # rules', ungated)
+        return A.glossary(slug.lower())
     if not prefers_json():
         # Made once per build and kept: its data (815 references as JSON, ~10 ms) is not made again per request.
         kept = kept_page((kb, f"glossary:{slug.lower()}"))  # one look: a page pushed out after a first look was
@@ -371,7 +376,9 @@ def _own_page_in_lower_case() -> str | None:
         return None
     if endpoint == request.endpoint:
         return None
-    query = request.query_string.decode("latin-1")
+    # the query's bytes as sent, those a URL may not hold as themselves %XX ("%" kept: its escapes are the client's):
+    # read as latin-1 and written back as UTF-8, "?q=é" (its UTF-8 bytes, as curl sends it) became "?q=%C3%83%C2%A9"
+    query = quote(request.query_string, safe="/?:@!$&'()*+,;=-._~%")
     return quote(lowered, safe="/@:") + ("?" + query if query else "")
 
 
