@@ -180,7 +180,7 @@ class Tables:
             self.owner(stem)
             self.weights([stem])
             # the word's matcher as a question's builder asks it (kb.engine keeps it per build)
-            self.scores(word_query(stem, 1.0, rank.NUMBER_ALT.get(stem)), None)
+            self.scores(word_query(stem, 1.0, rank.NUMBER_ALT.get(stem) if "numbers" in rank.SIGNALS else None), None)
 
     def filter(self, doc: str | None, kind: str | None):
         terms = [Q.Term("doc", doc)] if doc else []
