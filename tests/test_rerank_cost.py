@@ -26,10 +26,9 @@ def test_without_the_re_rank_fewer_questions_are_answered_first(data_dir):
 def test_each_query_reaching_the_index_is_timed_with_the_floor_after_it(data_dir, tmp_path: Path):
     store = Store.open(data_dir)
     classes = {name: QUERY_CLASSES[name] for name in ("one word", "reference")}
-    sent = {q: terms for q, (terms, _) in bench_fair.capture_all(store, [q for qs in classes.values()
-                                                                          for q in qs]).items()}
+    captured = bench_fair.capture_all(store, [q for qs in classes.values() for q in qs])
     fts = bench_fair.FTS5Floor(tmp_path / "floor.fts5", list(store.records.values()))
-    got = rerank_cost.cost(store, classes, 2, fts, sent)
+    got = rerank_cost.cost(store, classes, 2, fts, None, captured)
     assert set(got) == {"one word", "fulltext"}  # a rule number never reaches the index
     n = len(QUERY_CLASSES["one word"])
     for cls in got:

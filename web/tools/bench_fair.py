@@ -47,8 +47,8 @@ from kb.index import SCHEMA, _body
 from kb.index import plain as _plain
 from kb.semantic import Stage
 
-__all__ = ["Sent", "capture", "capture_all", "fts5_match", "FTS5Floor", "TantivyFloor", "tantivy_available", "measure",
-           "semantic_costs", "print_fair", "print_targets", "targets", "summary", "percentile"]
+__all__ = ["Sent", "capture", "capture_all", "fts5_match", "FTS5Floor", "TantivyFloor", "tantivy_available",
+           "run_class", "measure", "semantic_costs", "print_fair", "print_targets", "targets", "summary", "percentile"]
 
 COLUMNS = ("number", "title", "body", "exact")  # the scored fields a query can name, in the FTS5 table's order
 FIELD_WEIGHTS = {name: float(SCHEMA[name].format.field_boost) for name in COLUMNS}  # number 4, title 3, others 1
@@ -309,7 +309,7 @@ class _Run:
     worst: tuple[float, str] = (0.0, "")
 
 
-def _run_class(store, queries: list[str], captured: dict, fts: FTS5Floor, tan: TantivyFloor | None,
+def run_class(store, queries: list[str], captured: dict, fts: FTS5Floor, tan: TantivyFloor | None,
                repeat: int) -> _Run:
     """One query set on a fresh searcher, FTS5 connection and tantivy searcher: first runs, then warm."""
     from kb.search import Searcher
@@ -415,7 +415,7 @@ def measure(store, records, classes: dict[str, list[str]], tmp: Path, repeat: in
         out["tantivy_build_ms"] = round(tan.build_s * 1e3, 1)
     whole = _Run()
     for name, queries in classes.items():
-        got = _run_class(store, queries, captured, fts, tan, repeat)
+        got = run_class(store, queries, captured, fts, tan, repeat)
         for k in ENGINES:
             whole.times[k].extend(got.times[k])
         for k, tops in got.tops.items():

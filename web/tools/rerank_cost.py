@@ -3,8 +3,9 @@
 Issue 33 asks the whole search for at most 0.7x, warm, of what FTS5 takes to run the same analysed terms, and a typo
 for at most 2x. The floor runs the index query only; our search also re-ranks (kb.rank: the thirty signals of the
 "rank" stage, kb.signals), corrects, snippets and counts. This measures, in one process, the lexical search as
-``kb bench`` times it (a fresh searcher per class, warmed as ``kb serve`` warms one; each query's first run, then
-``--repeat`` warm runs; the FTS5 floor's query for the same terms after each of ours; CPU, ``thread_time``), once
+``kb bench`` times it (its own loop, web.tools.bench_fair.run_class: a fresh searcher per class, warmed as ``kb
+serve`` warms one; each query's first run, then ``--repeat`` warm runs; the floors' queries for the same terms
+after each of ours; CPU, ``thread_time``), once
 with every re-rank signal on and once with all of them off, alternating ``--rounds`` times. Beside the cost, what
 the re-rank buys: how many questions of the curated suites (kb.learned.data.SUITES) and, from a checkout, of the
 blind sets (tests/heldout_questions.py) have an answer first and in the first three, with and without it.
@@ -12,10 +13,8 @@ blind sets (tests/heldout_questions.py) have an answer first and in the first th
 from __future__ import annotations
 
 import argparse
-import gc
 import statistics
 import tempfile
-import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -31,37 +30,22 @@ def _rank_signals() -> list[str]:
 RERANK = _rank_signals()  # the signals turned off together: every one that acts on the candidates' order
 
 
-def cost(store, classes: dict[str, list[str]], repeat: int, fts, sent) -> dict[str, dict[str, list[float]]]:
-    """Per class (and "fulltext", every class together): ``ours_first``, ``ours_warm``, ``floor_first`` and
-    ``floor_warm``, the CPU seconds of each query that reaches the index (the floor has nothing to do for the rest)."""
-    from kb.search import Searcher
+def cost(store, classes: dict[str, list[str]], repeat: int, fts, tan, captured) -> dict[str, dict[str, list[float]]]:
+    """Per class (and "fulltext", every class together), as ``kb bench`` runs it (web.tools.bench_fair.run_class: a
+    fresh warmed searcher, each query's first run then ``repeat`` warm runs, the floors' queries after each of ours):
+    ``ours_first``, ``ours_warm``, ``floor_first`` and ``floor_warm``, the CPU seconds of each query that reaches the
+    index and of FTS5's for the same terms (the floor has nothing to do for the rest)."""
+    from web.tools.bench_fair import run_class
 
     out: dict[str, dict[str, list[float]]] = {}
     every: dict[str, list[float]] = {"ours_first": [], "ours_warm": [], "floor_first": [], "floor_warm": []}
     for cls, queries in classes.items():
-        reach = [q for q in queries if sent[q]]
-        if not reach:
+        if not any(captured[q][0] for q in queries):
             continue
-        got: dict[str, list[float]] = {key: [] for key in every}
-        searcher = Searcher(store, cache_size=0)
-        searcher.warm()
-        db = fts.connect()
-        gc.collect()
-        gc.freeze()
-        try:
-            for run in range(1 + repeat):
-                slot = "first" if run == 0 else "warm"
-                for q in reach:
-                    c = time.thread_time()
-                    searcher.search(q)
-                    got[f"ours_{slot}"].append(time.thread_time() - c)
-                    c = time.thread_time()
-                    fts.run(db, sent[q])
-                    got[f"floor_{slot}"].append(time.thread_time() - c)
-        finally:
-            gc.unfreeze()
-            db.close()
-            searcher.close()
+        times = run_class(store, queries, captured, fts, tan, repeat).times
+        ours, floor = times["ours_fulltext"], times["fts5"]
+        got = {"ours_first": ours.first_cpu, "ours_warm": ours.warm_cpu, "floor_first": floor.first_cpu,
+               "floor_warm": floor.warm_cpu}
         out[cls] = got
         for key, values in got.items():
             every[key] += values
@@ -119,8 +103,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     store = Store.open(args.data)
     has_cr = any(r.doc == "cr" for r in store.records.values())
     classes = query_classes(has_cr)
-    sent = {q: terms for q, (terms, _) in bench_fair.capture_all(store, [q for qs in classes.values()
-                                                                          for q in qs]).items()}
+    captured = bench_fair.capture_all(store, [q for qs in classes.values() for q in qs])
     sets = _sets(not args.no_blind, has_cr)
     print(f"{len(RERANK)} re-rank signals turned off together: {', '.join(RERANK)}")
     for label in ("on", "off"):
@@ -129,11 +112,13 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(f"re-rank {label}: " + "; ".join(f"{name} {a} first, {b} in three, of {n}"
                                                  for name, (a, b, n) in answered.items()))
     with tempfile.TemporaryDirectory() as tmp:
-        fts = bench_fair.FTS5Floor(Path(tmp) / "floor.fts5", list(store.records.values()))
+        records = list(store.records.values())
+        fts = bench_fair.FTS5Floor(Path(tmp) / "floor.fts5", records)
+        tan = bench_fair.TantivyFloor(Path(tmp) / "floor.tantivy", records) if bench_fair.tantivy_available() else None
         for _ in range(args.rounds):
             for label in ("on", "off"):
                 with SIGNALS.off(*(RERANK if label == "off" else ())):
-                    spent = cost(store, classes, args.repeat, fts, sent)
+                    spent = cost(store, classes, args.repeat, fts, tan, captured)
                 print(f"re-rank {label}, CPU p50 and its ratio to FTS5 same terms: " + "; ".join(
                     _cell(cls, v) for cls, v in spent.items()), flush=True)
 
