@@ -11,6 +11,7 @@ import signal
 import socket
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import quote
 
@@ -48,6 +49,23 @@ def _ask(port: int, path: str, headers: dict | None = None, source: str = "127.0
         conn.request("GET", path, headers=headers or {})
         response = conn.getresponse()
         return response.status, response.headers, response.read()
+    finally:
+        conn.close()
+
+
+def _keep_asking(port: int, method: str, path: Callable[[], str], statuses: list[int], going: Callable[[], bool],
+                 body: str | None = None, headers: dict | None = None, source: str = "127.0.0.1") -> None:
+    """One kept-alive connection from ``source`` asking ``method path()`` while ``going()``, each answer's status added
+    to ``statuses`` (a gate's 503 closes the connection: the next request opens it again)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30, source_address=(source, 0))
+    try:
+        while going():
+            conn.request(method, path(), body=body, headers=headers or {})
+            response = conn.getresponse()
+            response.read()
+            statuses.append(response.status)
+            if response.getheader("Connection") == "close":
+                conn.close()
     finally:
         conn.close()
 
@@ -803,19 +821,11 @@ def test_one_address_keeping_the_line_full_does_not_turn_another_away(served):
     stop = threading.Event()
     statuses: list[int] = []
 
+    def words() -> str:
+        return "/api/search?q=" + "+".join("".join(random.choices(string.ascii_lowercase, k=7)) for _ in range(30))
+
     def flood() -> None:
-        conn = http.client.HTTPConnection("127.0.0.1", served.port, timeout=30, source_address=("127.0.0.3", 0))
-        try:
-            while not stop.is_set():
-                words = "+".join("".join(random.choices(string.ascii_lowercase, k=7)) for _ in range(30))
-                conn.request("GET", "/api/search?q=" + words)
-                response = conn.getresponse()
-                response.read()
-                statuses.append(response.status)
-                if response.getheader("Connection") == "close":  # the gate's 503 closes the connection
-                    conn.close()
-        finally:
-            conn.close()
+        _keep_asking(served.port, "GET", words, statuses, lambda: not stop.is_set(), source="127.0.0.3")
 
     threads = [threading.Thread(target=flood, daemon=True) for _ in range(40)]
     for t in threads:
@@ -956,17 +966,8 @@ def test_one_address_sending_bodies_that_have_come_is_not_turned_away(served):
     text = json.dumps({"text": "Trample and 907.4b, deathtouch " * 20})
 
     def ask() -> None:
-        conn = http.client.HTTPConnection("127.0.0.1", served.port, timeout=30)
-        try:
-            while time.monotonic() < stop:
-                conn.request("POST", "/api/linkify", body=text, headers={"Content-Type": "application/json"})
-                response = conn.getresponse()
-                response.read()
-                statuses.append(response.status)
-                if response.getheader("Connection") == "close":
-                    conn.close()
-        finally:
-            conn.close()
+        _keep_asking(served.port, "POST", lambda: "/api/linkify", statuses, lambda: time.monotonic() < stop,
+                     body=text, headers={"Content-Type": "application/json"})
 
     threads = [threading.Thread(target=ask, daemon=True) for _ in range(6)]
     for t in threads:
