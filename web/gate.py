@@ -104,7 +104,7 @@ HEAVY_QUEUE = 2
 # A diff (page or JSON) is gated where its work is, in the app (``heavy_work``): a cached one, however many
 # uncached ones other clients ask for, answers as fast as a record page.
 GATED_IN_APP = ("/diff/", "/api/diff/")
-_HOLDING = threading.local()
+_HOLDING = threading.local()  # per gate name: whether this thread holds it (_gate_work)
 
 
 class Busy(ServiceUnavailable):
@@ -113,26 +113,11 @@ class Busy(ServiceUnavailable):
     description = "too many costly requests waiting; try again shortly"
 
 
-@contextlib.contextmanager
-def heavy_work() -> Iterator[None]:
+def heavy_work() -> contextlib.AbstractContextManager[None]:
     """Hold this worker's heavy gate while doing a diff's work (computing it, rendering its page); Busy when the
     line is full. Outside kb serve's gate (a test's app without it), or when this thread holds it already, a
     no-op."""
-    from flask import current_app, request
-
-    gated = current_app.extensions.get("gated")
-    if gated is None or getattr(_HOLDING, "held", False):
-        yield
-        return
-    gate = gated.gates["heavy"]
-    if not gate.enter(request.remote_addr or "-"):
-        raise Busy()
-    _HOLDING.held = True
-    try:
-        yield
-    finally:
-        _HOLDING.held = False
-        gate.leave()
+    return _gate_work("heavy")
 
 
 @contextlib.contextmanager
@@ -158,24 +143,32 @@ def costly_if_free() -> Iterator[bool]:
         gate.leave()
 
 
-@contextlib.contextmanager
-def costly_work() -> Iterator[None]:
+def costly_work() -> contextlib.AbstractContextManager[None]:
     """Hold this worker's costly gate while doing work a path's answer needs only sometimes (a slice of a document's
     records gzipped per request: ~50 ms for most of the official rules), so the path's other answers (the whole
     document, kept) pass no gate; Busy when the line is full. Only for paths the front does not gate (it would
     wait for the slot it holds)."""
+    return _gate_work("costly")
+
+
+@contextlib.contextmanager
+def _gate_work(name: str) -> Iterator[None]:
+    """Hold this worker's gate ``name`` for the block (heavy_work, costly_work): Busy when its line is full; a no-op
+    outside kb serve's gate or when this thread holds that gate already."""
     from flask import current_app, request
 
     gated = current_app.extensions.get("gated")
-    if gated is None:
+    if gated is None or getattr(_HOLDING, name, False):
         yield
         return
-    gate = gated.gates["costly"]
+    gate = gated.gates[name]
     if not gate.enter(request.remote_addr or "-"):
         raise Busy()
+    setattr(_HOLDING, name, True)
     try:
         yield
     finally:
+        setattr(_HOLDING, name, False)
         gate.leave()
 
 
@@ -361,7 +354,6 @@ class Bodies:
         environ["CONTENT_LENGTH"] = str(len(body))
         environ.pop("HTTP_TRANSFER_ENCODING", None)
         return self.app(environ, start_response)
-
 
     def _reader_for(self, client: str) -> bool:
         """True when ``client`` holds a reader (at once, or within ``patience`` with ``waiters`` waiting at most)."""
