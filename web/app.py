@@ -210,7 +210,7 @@ def _headers(response):
         # JSON, not in Flask's HTML page
         response.set_data(json.dumps({"redirect": response.location}) + "\n")
         response.mimetype = "application/json"
-    if request.method == "OPTIONS" and (api or request.path.startswith("/discord/")) and "Allow" in response.headers:
+    if request.method == "OPTIONS" and request.path.startswith(_ENDPOINTS) and "Allow" in response.headers:
         # Flask's own answer lists every rule the path matches, the pages' catch-all GET too: /api/linkify
         # said "GET" and answered GET with a 405, /discord/interactions said "GET" and answered a 404 page
         own = methods_of(request.path)
