@@ -162,7 +162,7 @@ def keywords():
     data, _ = D.keywords_data(kb)
     return render_page("keywords.html", title="Keywords",
                        description="Every keyword with its definitions across documents.", alternate="/api/keywords",
-                       keywords=data, twin=data, once=(kb, "page:keywords", "/keywords"))
+                       keywords=data, once=(kb, "page:keywords", "/keywords"))  # its twin: /api/keywords's, above
 
 
 @pages.get("/r/<path:ref>")
