@@ -48,8 +48,8 @@ def cr_profile(path: Path) -> Profile:
 def profile_from_text(text: str, path: Path) -> Profile:
     """The profile of an official rules text already decoded (``path`` names it in problems)."""
     dated = effective_date(text)
-    printed = _EFFECTIVE.search(text)
-    if dated is None and printed is not None:  # the sentence is there, its date is not a date
+    printed = _EFFECTIVE.search(text) if dated is None else None
+    if printed is not None:  # the sentence is there, its date is not a date
         line = text[: printed.start()].count("\n") + 1
         raise ParseError([Problem(str(path), line, "a date that exists in 'These rules are effective as of "
                                   "<Month D, YYYY>.'", printed.group(0))])

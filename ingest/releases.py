@@ -24,7 +24,7 @@ from ingest.errors import ParseError, Problem, with_unaccounted
 from ingest.parsers.cr import parse
 from kb.model import Record
 
-__all__ = ["Release", "load_release", "load_releases", "release_files"]
+__all__ = ["Release", "load_release", "load_releases", "release_entries", "release_files"]
 
 
 @dataclass
@@ -41,8 +41,15 @@ class Release:
         return self.report["slips"]
 
 
+def release_entries(folder: Path) -> list[Path]:
+    """Every *.txt entry of a history folder, sorted: what a build loads, so that one which is no readable file (a
+    symlink to a moved release, a symlink loop, a folder named like a release) fails at its name."""
+    return sorted(p for p in Path(folder).iterdir() if p.suffix.lower() == ".txt")
+
+
 def release_files(folder: Path) -> list[Path]:
-    return sorted(p for p in Path(folder).iterdir() if p.is_file() and p.suffix.lower() == ".txt")
+    """The regular files among ``release_entries``: what a digest of the folder reads."""
+    return [p for p in release_entries(folder) if p.is_file()]
 
 
 def load_release(path: Path, decoded: Decoded | None = None) -> Release:
@@ -72,7 +79,7 @@ def load_releases(folder: Path, workers: int = 1, tick: Callable[[int, int], Non
         raise ParseError([Problem(str(folder), 1, "a folder of official rules releases", found)])
     # Every *.txt entry, not only the regular files: a symlink to a moved release, a symlink loop or a folder
     # named like a release was skipped without a word, the history built without it; now each fails at its name.
-    files = sorted(p for p in folder.iterdir() if p.suffix.lower() == ".txt")
+    files = release_entries(folder)
     if not files:
         raise ParseError([Problem(str(folder), 1, "official rules releases (*.txt)", "none")])
     if workers > 1:
