@@ -404,21 +404,26 @@ def _word_matcher(view: _View, query: Q.Or, needs_current: bool) -> tuple:
                  needs_current)
         found = view.cache.absent.get(shape)
         if found is None:
-            word = _WordOr(query.subqueries, boost=query.boost, scale=query.scale)
-            m = word.matcher(view, SearchContext(needs_current=needs_current, weighting=view.weighting))
-            found = (word.estimate_size(view.reader()), m, any(m.term_matchers()), None)
+            found = _built_word(view, query, needs_current)
             if len(view.cache.absent) < MAX_ABSENT_SHAPES:
                 with view.cache._lock:
                     found = view.cache.absent.setdefault(shape, found)
     if found is None:
-        word = _WordOr(query.subqueries, boost=query.boost, scale=query.scale)
-        m = word.matcher(view, SearchContext(needs_current=needs_current, weighting=view.weighting))
-        found = (word.estimate_size(view.reader()), m, any(m.term_matchers()), None)
+        found = _built_word(view, query, needs_current)
+        m = found[1]
         if view.cache.matchers.get(key) is m:  # kept (_WordOr._kept): the same matcher for every question
             found = (*found[:3], _Word.of(m, view.cache.doc_count))
             with view.cache._lock:
                 found = view.cache.words.setdefault(key, found)
     return found
+
+
+def _built_word(view: _View, query: Q.Or, needs_current: bool) -> tuple:
+    """A plain word's ``_WordOr`` made and its matcher built: (size estimate, matcher, whether it holds a term,
+    None)."""
+    word = _WordOr(query.subqueries, boost=query.boost, scale=query.scale)
+    m = word.matcher(view, SearchContext(needs_current=needs_current, weighting=view.weighting))
+    return word.estimate_size(view.reader()), m, any(m.term_matchers()), None
 
 
 class _Word:
